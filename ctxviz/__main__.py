@@ -1,0 +1,3 @@
+from ctxviz.cli import main
+
+main()

@@ -1,0 +1,28 @@
+"""Commands that open the TUI: ``play`` (also what ``ctxviz`` alone runs) and ``screenshot``."""
+
+from __future__ import annotations
+
+import click
+
+from ctxviz.cli.common import fail, tokenizer_name
+
+
+@click.command()
+@click.argument("path", required=False)
+@click.option("--allow-outside", is_flag=True, help="Let a scenario's file: sizes read outside its folder.")
+@click.pass_context
+def play(ctx: click.Context, path: str | None, allow_outside: bool) -> None:
+    """Open a scenario or a transcript in the TUI (default: the built-in default scenario)."""
+    from ctxviz.errors import InputError
+    from ctxviz.sources import open_timeline
+
+    try:
+        timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside)
+    except InputError as error:
+        fail(error.message)
+    from ctxviz.tui.app import run_app
+
+    run_app(timeline)
+
+
+COMMANDS: list[click.Command] = [play]

@@ -1,0 +1,201 @@
+"""The one product type: a Timeline of steps and the blocks they put into (and take out of) a window.
+
+Both the scenario engine and the transcript readers produce a Timeline; the report and the TUI only
+consume it. Pure values: no I/O, no Textual, no Rich.
+
+A block is in the window for steps ``entered <= i < left`` (``left`` None = until the end). Per-step
+category totals are precomputed, so ``used_at``/``breakdown_at`` are O(1) and ``state_at`` replays at
+most ``_CHECKPOINT_EVERY`` steps from a stored live set — scrubbing a 100,000-step timeline costs the
+same per step as scrubbing a 10-step one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Literal
+
+Visibility = Literal["hidden", "brief", "full"]
+
+
+class Category(str, Enum):
+    """The categories of Claude Code's ``/context``, in its order."""
+
+    SYSTEM_PROMPT = "System prompt"
+    SYSTEM_TOOLS = "System tools"
+    MCP_TOOLS = "MCP tools"
+    CUSTOM_AGENTS = "Custom agents"
+    MEMORY_FILES = "Memory files"
+    SKILLS = "Skills"
+    MESSAGES = "Messages"
+
+
+CATEGORIES: tuple[Category, ...] = tuple(Category)
+FREE_SPACE = "Free space"
+AUTOCOMPACT_BUFFER = "Autocompact buffer"
+COMPACT_BUFFER = "Compact buffer"  # what /context calls the reserve when auto-compaction is off
+
+# Step kinds a person causes; playback pauses on them (as the docs' timeline does).
+USER_STEP_KINDS = frozenset({"prompt", "compact", "clear"})
+COMPACTION_STEP_KINDS = frozenset({"compact", "auto-compact"})
+
+_CHECKPOINT_EVERY = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One piece of content in the window. Never mutated: a change is one block leaving, another entering."""
+
+    id: int
+    category: Category
+    kind: str
+    label: str
+    tokens: int
+    entered: int
+    left: int | None = None
+    visibility: Visibility = "hidden"
+
+    def live_at(self, index: int) -> bool:
+        return self.entered <= index and (self.left is None or index < self.left)
+
+
+@dataclass(frozen=True, slots=True)
+class Fate:
+    """What a compaction did with one piece of content, and why (for the compaction table)."""
+
+    label: str
+    kind: str
+    fate: Literal["kept", "reinjected", "restored", "truncated", "referenced", "dropped", "summarised"]
+    tokens: int
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One event and its effect on the window."""
+
+    index: int
+    kind: str
+    label: str
+    added: tuple[int, ...]
+    removed: tuple[int, ...]
+    used: int
+    measured: bool = False
+    notes: tuple[str, ...] = ()
+    note: str | None = None  # the scenario author's narration
+    child: Timeline | None = None
+    fates: tuple[Fate, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Where the warnings and compaction happen. ``autocompact`` is None when auto-compaction is off."""
+
+    autocompact: int | None
+    warning: int
+    blocking: int
+    buffer: int  # the reserve /context shows after Free space
+    buffer_label: str = AUTOCOMPACT_BUFFER
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    kind: Literal["scenario", "transcript"]
+    name: str
+    path: str | None = None
+    summary: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Timeline:
+    source: Source
+    agent: str
+    model: str
+    window: int
+    thresholds: Thresholds
+    steps: tuple[Step, ...]
+    blocks: tuple[Block, ...]
+    tokenizer: str = "cl100k_base"
+    notices: tuple[str, ...] = ()  # things the viewer must be told (a guessed window, a fallback counter)
+    _totals: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    _checkpoints: tuple[frozenset[int], ...] = field(init=False, repr=False)
+    _by_id: Mapping[int, Block] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        by_id = {block.id: block for block in self.blocks}
+        column = {category: n for n, category in enumerate(CATEGORIES)}
+        running = [0] * len(CATEGORIES)
+        live: set[int] = set()
+        totals: list[tuple[int, ...]] = []
+        checkpoints: list[frozenset[int]] = []
+        for step in self.steps:
+            if step.index % _CHECKPOINT_EVERY == 0:
+                checkpoints.append(frozenset(live))
+            for block_id in step.removed:
+                block = by_id[block_id]
+                running[column[block.category]] -= block.tokens
+                live.discard(block_id)
+            for block_id in step.added:
+                block = by_id[block_id]
+                running[column[block.category]] += block.tokens
+                live.add(block_id)
+            totals.append(tuple(running))
+        object.__setattr__(self, "_by_id", by_id)
+        object.__setattr__(self, "_totals", tuple(totals))
+        object.__setattr__(self, "_checkpoints", tuple(checkpoints))
+
+    # --- cheap queries for any step -------------------------------------------------------------
+    def block(self, block_id: int) -> Block:
+        return self._by_id[block_id]
+
+    def used_at(self, index: int) -> int:
+        return self.steps[index].used
+
+    def category_totals_at(self, index: int) -> dict[Category, int]:
+        """Tokens per category from the live blocks (for a measured transcript these are estimates)."""
+        return dict(zip(CATEGORIES, self._totals[index], strict=True))
+
+    def breakdown_at(self, index: int) -> dict[str, int]:
+        """The ``/context`` rows at step ``index``: the categories, Free space and the buffer."""
+        rows: dict[str, int] = {c.value: t for c, t in zip(CATEGORIES, self._totals[index], strict=True)}
+        used = self.used_at(index)
+        rows[FREE_SPACE] = max(0, self.window - used - self.thresholds.buffer)
+        rows[self.thresholds.buffer_label] = self.thresholds.buffer
+        return rows
+
+    def state_at(self, index: int) -> list[Block]:
+        """The blocks in the window after step ``index``, in the order they entered."""
+        start = (index // _CHECKPOINT_EVERY) * _CHECKPOINT_EVERY
+        live = set(self._checkpoints[index // _CHECKPOINT_EVERY])
+        for step in self.steps[start : index + 1]:
+            live.difference_update(step.removed)
+            live.update(step.added)
+        return sorted((self._by_id[i] for i in live), key=lambda b: (b.entered, b.id))
+
+    def blocks_of(self, ids: Iterable[int]) -> list[Block]:
+        return [self._by_id[i] for i in ids]
+
+    # --- navigation helpers shared by every face ------------------------------------------------
+    @property
+    def last(self) -> int:
+        return len(self.steps) - 1
+
+    @property
+    def peak(self) -> int:
+        return max((s.used for s in self.steps), default=0)
+
+    def compaction_indices(self) -> list[int]:
+        return [s.index for s in self.steps if s.kind in COMPACTION_STEP_KINDS]
+
+    def level_at(self, index: int) -> Literal["ok", "warning", "over"]:
+        """Colour state of the header: below warning, warning, or at/over the compaction threshold."""
+        used = self.used_at(index)
+        limit = self.thresholds.autocompact
+        if limit is None:
+            limit = self.thresholds.blocking
+        if used >= limit:
+            return "over"
+        if used >= self.thresholds.warning:
+            return "warning"
+        return "ok"
