@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 Visibility = Literal["hidden", "brief", "full"]
 
 
-class Category(str, Enum):
+class Category(StrEnum):
     """The categories of Claude Code's ``/context``, in its order."""
 
     SYSTEM_PROMPT = "System prompt"

@@ -1,0 +1,146 @@
+"""Load a scenario file: the one place that reads scenario files. Every problem is reported at once as
+``file:line:col: path.to.field: what was wrong, what was expected``; nothing raises but ``InputError``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ctxviz.errors import InputError
+from ctxviz.scenario.check import problems
+from ctxviz.scenario.model import EVENT_KINDS, Scenario
+from ctxviz.scenario.yaml_source import Path_, Positions, YamlError, YamlLimits, locate, parse_yaml
+from ctxviz.tokens import TokenCounter
+
+LIMITS = YamlLimits()
+MAX_REFERENCED_FILE_BYTES = 5_000_000
+
+
+def load_scenario(
+    path: Path, *, counter: TokenCounter, allow_outside: bool = False, limits: YamlLimits = LIMITS
+) -> Scenario:
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > limits.max_bytes:
+            raise InputError(f"{path}: {size:,} bytes is larger than the {limits.max_bytes:,} a scenario may be")
+        text = path.read_bytes().decode("utf-8")
+    except InputError:
+        raise
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read the scenario: {error.strerror or error}") from None
+    return parse_scenario(text, str(path), counter=counter, base=path.parent, allow_outside=allow_outside,
+                          limits=limits)
+
+
+def parse_scenario(
+    text: str,
+    filename: str,
+    *,
+    counter: TokenCounter,
+    base: Path | None = None,
+    allow_outside: bool = False,
+    limits: YamlLimits = LIMITS,
+) -> Scenario:
+    try:
+        data, positions = parse_yaml(text, limits)
+    except YamlError as error:
+        raise InputError(f"{filename}:{error.line}:{error.column}: {error.message}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{filename}:1:1: expected a mapping with at least `name:` and `events:`")
+    context = {"counter": counter, "read_file": _file_reader(base, allow_outside)}
+    try:
+        scenario = Scenario.model_validate(data, context=context)
+    except ValidationError as error:
+        raise InputError(_report(filename, positions, _pydantic_problems(error))) from None
+    found = problems(scenario)
+    if found:
+        raise InputError(_report(filename, positions, found))
+    return scenario
+
+
+def _file_reader(base: Path | None, allow_outside: bool):  # noqa: ANN202 - a closure over the folder
+    def read(relative: str) -> str:
+        if base is None:
+            raise ValueError("{file: …} sizes need the scenario to be a file on disk")
+        root = base.resolve()
+        target = (root / Path(relative).expanduser()).resolve()
+        if not allow_outside and not target.is_relative_to(root):
+            raise ValueError(
+                f"{relative!r} is outside the scenario's folder {root}; pass --allow-outside to permit it"
+            )
+        try:
+            if target.stat().st_size > MAX_REFERENCED_FILE_BYTES:
+                raise ValueError(f"{relative!r} is larger than {MAX_REFERENCED_FILE_BYTES:,} bytes")
+            return target.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{relative!r} is not UTF-8 text") from None
+        except OSError as error:
+            raise ValueError(f"cannot read {relative!r}: {error.strerror or error}") from None
+
+    return read
+
+
+def _pydantic_problems(error: ValidationError) -> list[tuple[Path_, str]]:
+    found: list[tuple[Path_, str]] = []
+    for item in error.errors(include_url=False):
+        loc = _clean_loc(item["loc"])
+        kind = item["type"]
+        if kind == "extra_forbidden":
+            message = f"unknown key {loc[-1]!r}; see `ctxviz schema` for the keys allowed here"
+        elif kind == "missing":
+            message = f"missing required key {loc[-1]!r}"
+        else:
+            message = item["msg"].removeprefix("Value error, ")
+            if kind not in ("value_error", "event_kind") and "input" in item:
+                message += f" (got {_short(item['input'])})"
+        found.append((loc, message))
+    return found
+
+
+def _clean_loc(loc: tuple[Any, ...]) -> Path_:
+    """Drop pydantic's tagged-union and validator segments so the path reads like the YAML."""
+    cleaned: list[str | int] = []
+    previous: Any = None
+    for part in loc:
+        tag = isinstance(part, str) and part in EVENT_KINDS and isinstance(previous, int)
+        previous = part
+        if tag:
+            continue  # the union's tag, followed by the same key
+        if isinstance(part, str) and (part.startswith(("function-", "tagged-union", "json-or-python"))
+                                      or part in ("size", "int", "bool", "str")):
+            continue
+        cleaned.append(part)
+    return tuple(cleaned)
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, default=str) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _report(filename: str, positions: Positions, found: list[tuple[Path_, str]]) -> str:
+    lines = []
+    for loc, message in sorted(found, key=lambda p: locate(positions, p[0])):
+        line, column = locate(positions, loc)
+        lines.append(f"{filename}:{line}:{column}: {_dotted(loc)}: {message}")
+    count = len(lines)
+    lines.append(f"{count} error{'s' if count != 1 else ''} in {filename}")
+    return "\n".join(lines)
+
+
+def _dotted(loc: Path_) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif "." in part or "/" in part or " " in part:
+            out += f"[{part!r}]"
+        else:
+            out += f".{part}" if out else part
+    return out or "(top level)"

@@ -1,0 +1,409 @@
+"""The scenario format (DESIGN.md "Scenario format") as pydantic models. Pure: sizes that need counting or
+reading are resolved through the validation context the loader supplies."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from ctxviz.scenario.sizes import SIZE_KEYS, Measure, Size, parse_tokens
+
+Visibility = Literal["hidden", "brief", "full"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _sized(value: Any) -> Any:
+    """Let ``path: 1.8k`` and ``path: {tokens: 380, paths: [...]}`` both mean an entry with a size."""
+    if isinstance(value, dict) and "size" not in value:
+        size = {k: v for k, v in value.items() if k in SIZE_KEYS}
+        rest = {k: v for k, v in value.items() if k not in SIZE_KEYS}
+        return {"size": size or None, **rest} if size else rest
+    if isinstance(value, dict):
+        return value
+    return {"size": value}
+
+
+class SizedEntry(Strict):
+    size: Size
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split(cls, value: Any) -> Any:
+        return _sized(value)
+
+
+class FileEntry(SizedEntry):
+    """A project file that events touch. ``imports`` are the ``@path`` imports it makes (memory files)."""
+
+    imports: tuple[str, ...] = ()
+
+
+_HTML_BLOCK_COMMENT = re.compile(r"^[ \t]*<!--.*?-->[ \t]*\n?", re.DOTALL | re.MULTILINE)
+
+
+class MemoryEntry(FileEntry):
+    """A CLAUDE.md-family file. Block-level HTML comments are stripped before it enters the context."""
+
+    @field_validator("size", mode="after")
+    @classmethod
+    def _strip_comments(cls, size: Measure, info: ValidationInfo) -> Measure:
+        counter = (info.context or {}).get("counter")
+        if size.text is None or "<!--" not in size.text or counter is None:
+            return size
+        return Measure.of_text(_HTML_BLOCK_COMMENT.sub("", size.text), counter)
+
+
+class RuleEntry(SizedEntry):
+    paths: tuple[str, ...] = ()  # globs; none = unscoped, loaded at startup
+
+
+class McpServer(Strict):
+    server: str
+    tools: int = Field(ge=0)
+    deferred: bool = True
+    schemas: Size | None = None  # full schema size when not deferred (default: per-tool estimate)
+
+
+def _text_or_size(value: Any) -> Any:
+    """A description may be written out (``"Read PDFs"``) or given as a size (``120``, ``1.5k``)."""
+    if isinstance(value, str):
+        try:
+            parse_tokens(value)
+        except ValueError:
+            return {"text": value}
+    return value
+
+
+Description = Annotated[Size, BeforeValidator(_text_or_size)]
+
+
+class Skill(Strict):
+    name: str
+    description: Description = Measure.of_tokens(0)
+    body: Size = Measure.of_tokens(0)
+    disable_model_invocation: bool = False
+    uses: int = Field(default=0, ge=0)  # past invocations: the least used lose their description first
+
+
+class Agent(Strict):
+    name: str
+    description: Description
+
+
+HookEvent = Literal[
+    "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
+    "SubagentStop", "Setup", "Stop", "PreCompact", "PostCompact", "Notification", "SessionEnd",
+]
+
+
+class Hook(Strict):
+    event: HookEvent
+    matcher: str = ""  # a regex over the tool name, or the SessionStart source (startup|clear|compact)
+    name: str
+    adds: Size
+    via: Literal["additionalContext", "stdout"] = "additionalContext"
+
+
+class GitStatus(Strict):
+    status: Size  # the `git status --short` text (cut at 2,000 chars)
+    commits: int = Field(default=5, ge=0)
+
+
+class Setup(Strict):
+    system_prompt: Size | None = None
+    environment: Size | None = None
+    tools: Size | None = None
+    output_style: Size | None = None
+    append_system_prompt: Size | None = None
+    git_status: GitStatus | None = None
+    memory: dict[str, MemoryEntry] = {}
+    auto_memory: Size | None = None
+    agents_md: bool = False  # load an AGENTS.md listed in memory (version-dependent)
+    rules: dict[str, RuleEntry] = {}
+    mcp: tuple[McpServer, ...] = ()
+    skills: tuple[Skill, ...] = ()
+    agents: tuple[Agent, ...] = ()
+    hooks: tuple[Hook, ...] = ()
+
+
+# --- events ----------------------------------------------------------------------------------------
+class EventBase(Strict):
+    note: str | None = None
+
+
+class PromptSpec(Strict):
+    text: str
+    size: Size  # the message's size; counted from the text unless given
+    visibility: Visibility = "full"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _count_text(cls, value: Any) -> Any:
+        if isinstance(value, dict) and "size" not in value and isinstance(value.get("text"), str):
+            return {**value, "size": {"text": value["text"]}}
+        return value
+
+
+class PromptEvent(EventBase):
+    prompt: PromptSpec
+
+    @field_validator("prompt", mode="before")
+    @classmethod
+    def _text(cls, value: Any) -> Any:
+        return {"text": value} if isinstance(value, str) else value
+
+
+class ReplyEvent(EventBase):
+    reply: Size
+
+
+class ReadSpec(Strict):
+    path: str
+
+
+class ReadEvent(EventBase):
+    read: ReadSpec
+
+    @field_validator("read", mode="before")
+    @classmethod
+    def _path(cls, value: Any) -> Any:
+        return {"path": value} if isinstance(value, str) else value
+
+
+class EditSpec(Strict):
+    path: str
+    change: Size = Measure.of_tokens(200)  # old + new strings in the tool call
+    result: Size | None = None  # the tool's short answer (profile default)
+
+
+class EditEvent(EventBase):
+    edit: EditSpec
+
+    @field_validator("edit", mode="before")
+    @classmethod
+    def _path(cls, value: Any) -> Any:
+        return {"path": value} if isinstance(value, str) else value
+
+
+class WriteSpec(Strict):
+    path: str
+    content: Size | None = None  # default: the file's size in files:
+
+
+class WriteEvent(EventBase):
+    write: WriteSpec
+
+    @field_validator("write", mode="before")
+    @classmethod
+    def _path(cls, value: Any) -> Any:
+        return {"path": value} if isinstance(value, str) else value
+
+
+class SearchSpec(Strict):
+    pattern: str
+    matches: int | None = Field(default=None, ge=0)  # results before the tool's cap
+    output: Size | None = None  # the result's size, if given directly
+
+    @model_validator(mode="after")
+    def _one(self) -> SearchSpec:
+        if (self.matches is None) == (self.output is None):
+            raise ValueError("give exactly one of matches (a count) or output (a size)")
+        return self
+
+
+class GrepEvent(EventBase):
+    grep: SearchSpec
+
+
+class GlobEvent(EventBase):
+    glob: SearchSpec
+
+
+class BashSpec(Strict):
+    command: str
+    output: Size = Measure.of_tokens(0)
+    background: bool = False
+    finishes_after: int = Field(default=1, ge=0)  # events until a background command's notification
+
+
+class BashEvent(EventBase):
+    bash: BashSpec
+
+    @field_validator("bash", mode="before")
+    @classmethod
+    def _command(cls, value: Any) -> Any:
+        return {"command": value} if isinstance(value, str) else value
+
+
+class ToolSpec(Strict):
+    name: str  # e.g. WebFetch, or an MCP tool: mcp__<server>__<tool>
+    call: Size = Measure.of_tokens(0)  # arguments, beyond the profile's tool-call overhead
+    output: Size = Measure.of_tokens(0)
+
+
+class ToolEvent(EventBase):
+    tool: ToolSpec
+
+
+class SubagentSpec(Strict):
+    type: str = "general-purpose"  # Explore, Plan, general-purpose, or a custom agent's name
+    prompt: Size = Measure.of_tokens(100)  # the task prompt Claude writes
+    reads: tuple[str, ...] = ()
+    events: tuple[Event, ...] = ()
+    returns: Size = Measure.of_tokens(400)  # the final text the parent receives
+    model: str | None = None
+    background: bool = False
+    finishes_after: int = Field(default=1, ge=0)
+
+
+class SubagentEvent(EventBase):
+    subagent: SubagentSpec
+
+
+class SkillUse(Strict):
+    name: str
+    by: Literal["claude", "user"] = "claude"
+
+
+class SkillEvent(EventBase):
+    skill: SkillUse
+
+    @field_validator("skill", mode="before")
+    @classmethod
+    def _name(cls, value: Any) -> Any:
+        return {"name": value} if isinstance(value, str) else value
+
+
+class PlanEvent(EventBase):
+    plan: Size
+
+
+class CompactSpec(Strict):
+    focus: str | None = None
+    summary: Size | None = None  # default: the profile's summary size
+
+
+class CompactEvent(EventBase):
+    compact: CompactSpec
+
+    @field_validator("compact", mode="before")
+    @classmethod
+    def _focus(cls, value: Any) -> Any:
+        if value is None:
+            return {}
+        return {"focus": value} if isinstance(value, str) else value
+
+
+class ClearEvent(EventBase):
+    clear: None = None
+
+
+class NoteEvent(Strict):
+    note: str
+
+
+class ParallelEvent(EventBase):
+    """Tool calls made in one assistant message: their results share the per-message budget."""
+
+    parallel: tuple[Event, ...]
+
+
+EVENT_KINDS = (
+    "prompt", "reply", "read", "edit", "write", "grep", "glob", "bash", "tool", "subagent", "skill", "plan",
+    "compact", "clear", "parallel", "note",
+)
+_EVENT_MODELS: dict[str, type[BaseModel]] = {
+    "prompt": PromptEvent, "reply": ReplyEvent, "read": ReadEvent, "edit": EditEvent, "write": WriteEvent,
+    "grep": GrepEvent, "glob": GlobEvent, "bash": BashEvent, "tool": ToolEvent, "subagent": SubagentEvent,
+    "skill": SkillEvent, "plan": PlanEvent, "compact": CompactEvent, "clear": ClearEvent,
+    "parallel": ParallelEvent, "note": NoteEvent,
+}
+TOOL_EVENT_KINDS = ("read", "edit", "write", "grep", "glob", "bash", "tool", "subagent", "skill")
+
+
+def event_kind(value: Any) -> str | None:
+    """The kind key of an event mapping: the first key that names a kind (``note`` only if alone)."""
+    if isinstance(value, BaseModel):
+        value = {k: None for k in type(value).model_fields}
+    if not isinstance(value, dict):
+        return None
+    kinds = [k for k in value if k in EVENT_KINDS and k != "note"]
+    if kinds:
+        return kinds[0]
+    return "note" if "note" in value else None
+
+
+Event = Annotated[
+    Annotated[PromptEvent, Tag("prompt")]
+    | Annotated[ReplyEvent, Tag("reply")]
+    | Annotated[ReadEvent, Tag("read")]
+    | Annotated[EditEvent, Tag("edit")]
+    | Annotated[WriteEvent, Tag("write")]
+    | Annotated[GrepEvent, Tag("grep")]
+    | Annotated[GlobEvent, Tag("glob")]
+    | Annotated[BashEvent, Tag("bash")]
+    | Annotated[ToolEvent, Tag("tool")]
+    | Annotated[SubagentEvent, Tag("subagent")]
+    | Annotated[SkillEvent, Tag("skill")]
+    | Annotated[PlanEvent, Tag("plan")]
+    | Annotated[CompactEvent, Tag("compact")]
+    | Annotated[ClearEvent, Tag("clear")]
+    | Annotated[ParallelEvent, Tag("parallel")]
+    | Annotated[NoteEvent, Tag("note")],
+    Discriminator(
+        event_kind,
+        custom_error_type="event_kind",
+        custom_error_message="expected an event: a mapping with one of the keys " + ", ".join(EVENT_KINDS),
+    ),
+]
+
+
+def _autocompact(value: Any) -> Any:
+    if value is True or value in ("on", "true", "yes"):
+        return True
+    if value is False or value in ("off", "false", "no"):
+        return False
+    return parse_tokens(value)
+
+
+class Scenario(Strict):
+    name: str
+    summary: str = ""
+    agent: str = "claude-code"
+    model: str = "claude-sonnet-4-6"
+    window: int | None = None  # overrides the model's window (e.g. 1m)
+    autocompact: bool | int = True  # on | off | a size capping the window used for the threshold
+    autocompact_pct: float | None = Field(default=None, gt=0, le=100)
+    profile: dict[str, Any] = {}  # overrides of the agent profile's parameters
+    setup: Setup = Setup()
+    files: dict[str, FileEntry] = {}
+    events: tuple[Event, ...] = ()
+
+    @field_validator("window", mode="before")
+    @classmethod
+    def _window(cls, value: Any) -> Any:
+        return None if value is None else parse_tokens(value)
+
+    @field_validator("autocompact", mode="before")
+    @classmethod
+    def _autocompact(cls, value: Any) -> Any:
+        return _autocompact(value)
+
+
+for _model in (SubagentSpec, ParallelEvent, Scenario):
+    _model.model_rebuild()

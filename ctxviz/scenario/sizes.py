@@ -1,0 +1,143 @@
+"""Sizes in a scenario: ``1800``, ``"4.2k"``, ``{tokens: N}``, ``{chars: N}``, ``{lines: N}``,
+``{text: "…"}`` or ``{file: path}``. Every form becomes a ``Measure`` that knows tokens, chars, lines and
+bytes, each either given, counted from text, or converted (4 chars a token, ≈10 tokens a line).
+
+Counting text and reading ``file:`` need a token counter and a file reader; the loader passes both in
+the validation context, so this module itself does no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, ValidationInfo, WithJsonSchema
+
+from ctxviz.tokens import TokenCounter
+
+CHARS_PER_TOKEN = 4
+TOKENS_PER_LINE = 10
+_SHORTHAND = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmM]?)\s*$")
+_MULTIPLIER = {"": 1, "k": 1_000, "m": 1_000_000}
+SIZE_KEYS = ("tokens", "chars", "lines", "text", "file")
+
+ReadFile = Callable[[str], str]  # scenario-relative path → text; raises ValueError with a reason
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    tokens: int
+    chars: int
+    lines: int
+    bytes: int
+    text: str | None = None  # kept when known, for content rules (HTML comment stripping)
+
+    @classmethod
+    def of_tokens(cls, tokens: int) -> Measure:
+        chars = tokens * CHARS_PER_TOKEN
+        return cls(tokens, chars, max(1, math.ceil(tokens / TOKENS_PER_LINE)) if tokens else 0, chars)
+
+    @classmethod
+    def of_chars(cls, chars: int) -> Measure:
+        tokens = math.ceil(chars / CHARS_PER_TOKEN)
+        return cls(tokens, chars, max(1, math.ceil(tokens / TOKENS_PER_LINE)) if chars else 0, chars)
+
+    @classmethod
+    def of_lines(cls, lines: int) -> Measure:
+        tokens = lines * TOKENS_PER_LINE
+        return cls(tokens, tokens * CHARS_PER_TOKEN, lines, tokens * CHARS_PER_TOKEN)
+
+    @classmethod
+    def of_text(cls, text: str, counter: TokenCounter) -> Measure:
+        lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        return cls(counter.count(text), len(text), lines, len(text.encode("utf-8")), text)
+
+    def scaled(self, fraction: float) -> Measure:
+        """A leading part of this content (a read cut at N lines, a file cut at N bytes)."""
+        return Measure(
+            math.ceil(self.tokens * fraction),
+            math.ceil(self.chars * fraction),
+            math.ceil(self.lines * fraction),
+            math.ceil(self.bytes * fraction),
+        )
+
+
+def parse_tokens(value: object) -> int:
+    """``1800``, ``"1,800"``, ``"4.2k"``, ``"1m"`` → tokens. Raises ValueError for anything else."""
+    if isinstance(value, bool):
+        raise ValueError("expected a size such as 1800, 4.2k or {tokens: N}, got a boolean")
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, float):
+        number = math.ceil(value)
+    elif isinstance(value, str) and (match := _SHORTHAND.match(value.replace(",", "").replace("_", ""))):
+        number = math.ceil(float(match.group(1)) * _MULTIPLIER[match.group(2).lower()])
+    else:
+        raise ValueError(f"expected a size such as 1800, 4.2k or {{tokens: N}}, got {value!r}")
+    if number < 0:
+        raise ValueError(f"a size cannot be negative (got {value!r})")
+    return number
+
+
+def _count(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected a whole number, got {value!r}")
+    if value < 0:
+        raise ValueError(f"a size cannot be negative (got {value})")
+    return value
+
+
+def to_measure(value: Any, info: ValidationInfo) -> Measure:
+    if isinstance(value, Measure):
+        return value
+    if not isinstance(value, dict):
+        return Measure.of_tokens(parse_tokens(value))
+    keys = [k for k in value if k in SIZE_KEYS]
+    unknown = [k for k in value if k not in SIZE_KEYS]
+    if unknown or len(keys) != 1:
+        raise ValueError(
+            f"a size mapping takes exactly one of {', '.join(SIZE_KEYS)}"
+            + (f"; unknown key {unknown[0]!r}" if unknown else "")
+        )
+    key, raw = keys[0], value[keys[0]]
+    if key == "tokens":
+        return Measure.of_tokens(parse_tokens(raw))
+    if key == "chars":
+        return Measure.of_chars(_count(raw))
+    if key == "lines":
+        return Measure.of_lines(_count(raw))
+    context = info.context or {}
+    counter: TokenCounter | None = context.get("counter")
+    if counter is None:
+        raise ValueError(f"{{{key}: …}} sizes need a token counter (load the scenario through the loader)")
+    if key == "text":
+        if not isinstance(raw, str):
+            raise ValueError(f"expected text, got {raw!r}")
+        return Measure.of_text(raw, counter)
+    read_file: ReadFile | None = context.get("read_file")
+    if not isinstance(raw, str) or read_file is None:
+        raise ValueError(f"expected a path relative to the scenario, got {raw!r}")
+    return Measure.of_text(read_file(raw), counter)
+
+
+_SIZE_SCHEMA = {
+    "description": "A size: tokens as 1800 or '4.2k', or one of {tokens}, {chars}, {lines}, {text}, {file}.",
+    "anyOf": [
+        {"type": "integer", "minimum": 0},
+        {"type": "string", "pattern": r"^\s*\d+(\.\d+)?\s*[kKmM]?\s*$"},
+        {"type": "object", "properties": {"tokens": {}}, "required": ["tokens"], "additionalProperties": False},
+        {"type": "object", "properties": {"chars": {"type": "integer"}}, "required": ["chars"],
+         "additionalProperties": False},
+        {"type": "object", "properties": {"lines": {"type": "integer"}}, "required": ["lines"],
+         "additionalProperties": False},
+        {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
+         "additionalProperties": False},
+        {"type": "object", "properties": {"file": {"type": "string"}}, "required": ["file"],
+         "additionalProperties": False},
+    ],
+}
+
+Size = Annotated[Measure, BeforeValidator(to_measure), WithJsonSchema(_SIZE_SCHEMA)]
