@@ -1,0 +1,215 @@
+"""Active-chain entries → Timeline: one step per API call, one per compaction.
+
+Each call's ``used`` is measured (input + cache creation + cache read). What entered since the call
+before — the previous reply, tool calls and results, prompts, attachments — becomes blocks sharing the
+measured difference in proportion to their estimated sizes, so the live blocks always sum to ``used``.
+The first call's remainder is the fixed overhead the transcript does not record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ctxviz.layout import share_cells
+from ctxviz.timeline import Block, Category, Fate, Source, Step, Timeline
+from ctxviz.transcripts.parse import Entry, Piece
+
+OVERHEAD_LABEL = "system prompt, tools, CLAUDE.md and memory: not recorded in transcripts"
+UNRECORDED_LABEL = "input not recorded in the transcript (reminders, hook context)"
+SPLIT_NOTE = "split among the new items by estimated size (chars/4)"
+# Shrunk first when usage falls without a compaction: microcompaction clears old tool results.
+_SHRINK_ORDER = ("tool-output", "file-read", "edit", "subagent-result", "tool-call", "reply")
+
+
+@dataclass
+class _State:
+    """The builder's running state; the Timeline it yields is immutable."""
+
+    blocks: list[Block] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    live: dict[int, Block] = field(default_factory=dict)  # insertion order = age
+    total: int = 0
+    left: dict[int, int] = field(default_factory=dict)
+
+    def add(self, piece: Piece, tokens: int, kind: str | None = None) -> int:
+        block = Block(len(self.blocks), piece.category, kind or piece.kind, piece.label, tokens, len(self.steps),
+                      visibility="full" if piece.kind in ("prompt", "reply") else "brief")  # fmt: skip
+        self.blocks.append(block)
+        self.live[block.id] = block
+        self.total += tokens
+        return block.id
+
+    def remove(self, block_id: int) -> None:
+        block = self.live.pop(block_id)
+        self.total -= block.tokens
+        self.left[block_id] = len(self.steps)
+
+
+def _split(total: int, pieces: Sequence[Piece]) -> list[int]:
+    """``total`` shared in proportion to the estimates, summing exactly (largest remainder)."""
+    if not pieces:
+        return []
+    weights = [max(p.estimate, 0) for p in pieces]
+    if sum(weights) == 0:
+        weights = [1] * len(pieces)
+    return share_cells(weights, total)
+
+
+def _label(pieces: Sequence[Piece]) -> str:
+    named = [p.label for p in pieces if p.kind not in ("reply",) and p.label]
+    if not named:
+        named = [p.label for p in pieces if p.label]
+    if not named:
+        return ""
+    more = f" +{len(named) - 1} more" if len(named) > 1 else ""
+    return f"{named[0]}{more}"
+
+
+def _shrink(state: _State, excess: int, keep: int | None) -> tuple[list[int], list[int]]:
+    """Take ``excess`` tokens out of the oldest content (whole blocks, the last one re-entered smaller);
+    the block ``keep`` (the fixed overhead) is never taken."""
+    removed: list[int] = []
+    added: list[int] = []
+    order = [b for kind in _SHRINK_ORDER for b in state.live.values() if b.kind == kind]
+    chosen = {b.id for b in order}
+    order += [b for b in state.live.values() if b.id not in chosen and b.id != keep]
+    for block in order:
+        if excess <= 0:
+            break
+        state.remove(block.id)
+        removed.append(block.id)
+        if block.tokens > excess:
+            smaller = Piece(block.kind, block.category, block.label, 0)
+            added.append(state.add(smaller, block.tokens - excess))
+        excess -= block.tokens
+    return removed, added
+
+
+@dataclass
+class _Builder:
+    children: Mapping[str, Timeline]
+    state: _State = field(default_factory=_State)
+    pending: list[Piece] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    calls: int = 0
+    overhead: int | None = None
+
+    def call(self, entry: Entry) -> None:
+        used = entry.used or 0
+        state = self.state
+        pieces = [p for p in self.pending if p.estimate > 0] or list(self.pending)
+        notes = list(self.notes)
+        added: list[int] = []
+        removed: list[int] = []
+        if self.overhead is None:
+            estimated = sum(p.estimate for p in pieces)
+            shares = [p.estimate for p in pieces] if estimated <= used else _split(used, pieces)
+            fixed = used - sum(shares)
+            overhead = Piece("overhead", Category.SYSTEM_PROMPT, OVERHEAD_LABEL, fixed)
+            self.overhead = state.add(overhead, fixed)
+            added.append(self.overhead)
+            notes.append(f"the first call's {fixed:,} tokens beyond the recorded messages: system prompt, "
+                         "tools, CLAUDE.md and memory (not in the transcript)")  # fmt: skip
+        else:
+            delta = used - state.total
+            if delta >= 0:
+                shares = _split(delta, pieces)
+                if delta > 0 and not pieces:
+                    pieces = [Piece("overhead", Category.MESSAGES, UNRECORDED_LABEL, delta)]
+                    shares = [delta]
+                notes.append(f"+{delta:,} tokens measured; {SPLIT_NOTE}")
+            else:
+                shares = [p.estimate for p in pieces]
+                excess = state.total + sum(shares) - used
+                removed, added = _shrink(state, excess, self.overhead)
+                if state.total + sum(shares) > used:  # nothing left to take from: the new items shrink
+                    shares = _split(max(0, used - state.total), pieces)
+                notes.append(f"usage fell by {-delta:,} tokens without a compaction (cleared tool results or "
+                             "dropped thinking); the oldest content is shown as removed (estimate)")  # fmt: skip
+        child = None
+        for piece, tokens in zip(pieces, shares, strict=True):
+            if tokens > 0:
+                added.append(state.add(piece, tokens))
+            if piece.agent is not None and piece.agent in self.children:
+                found = self.children[piece.agent]
+                if child is None:
+                    child = found
+                notes.append(f"subagent {piece.label}: {found.source.name}, peak {found.peak:,} tokens")
+        self.calls += 1
+        label = f"call {self.calls}" + (f": {_label(pieces)}" if pieces else "")
+        state.steps.append(Step(len(state.steps), "api-call", label, tuple(added), tuple(removed), used,
+                                measured=True, notes=tuple(notes), child=child))  # fmt: skip
+        self.pending = []
+        self.notes = []
+
+    def compact(self, entry: Entry, summary: Piece | None, child: Timeline | None) -> None:
+        state = self.state
+        trigger, pre, post = entry.compact or ("auto", None, None)
+        fates = [Fate(b.label, b.kind, "summarised", b.tokens, "replaced by the compaction summary")
+                 for b in state.live.values() if b.id != self.overhead]  # fmt: skip
+        fates += [Fate(p.label, p.kind, "summarised", p.estimate, "arrived after the last call; summarised")
+                  for p in self.pending]  # fmt: skip
+        removed = [i for i in list(state.live) if i != self.overhead]
+        for block_id in removed:
+            state.remove(block_id)
+        added: list[int] = []
+        if summary is not None:
+            tokens = summary.estimate
+            if post is not None and post >= state.total:
+                tokens = post - state.total
+            added.append(state.add(summary, tokens))
+            fates.append(Fate(summary.label, summary.kind, "kept", tokens, "the summary starts the new context"))
+        auto = trigger == "auto"
+        notes = [f"{'auto-compaction' if auto else 'manual /compact'} after call {self.calls}"
+                 + (f" at {pre:,} tokens (preTokens)" if pre is not None else "")]  # fmt: skip
+        if post is None:
+            notes.append("size after compaction estimated until the next call measures it")
+        state.steps.append(Step(len(state.steps), "auto-compact" if auto else "compact",
+                                "auto-compaction" if auto else "/compact", tuple(added), tuple(removed),
+                                state.total, measured=post is not None, notes=tuple(notes + self.notes),
+                                child=child, fates=tuple(fates)))  # fmt: skip
+        self.pending = []
+        self.notes = []
+
+
+def build_steps(
+    chain: Sequence[Entry],
+    children: Mapping[str, Timeline],
+    compaction_children: Sequence[Timeline] = (),
+) -> tuple[tuple[Step, ...], tuple[Block, ...], list[str]]:
+    """Steps and blocks for an active chain. ``children`` maps a subagent id (or ``task:<tool id>``) to
+    its timeline; ``compaction_children`` are the compactions' own calls, in order."""
+    builder = _Builder(children)
+    seen: set[str] = set()
+    open_compaction: Entry | None = None
+    compactions = iter(compaction_children)
+
+    def close(summary: Piece | None) -> None:
+        nonlocal open_compaction
+        if open_compaction is not None:
+            builder.compact(open_compaction, summary, next(compactions, None))
+            open_compaction = None
+
+    for entry in chain:
+        if entry.compact is not None:
+            close(None)
+            open_compaction = entry
+            continue
+        if entry.summary and open_compaction is not None:
+            close(entry.pieces[0] if entry.pieces else None)
+            continue
+        if entry.used is not None and entry.message_id not in seen:
+            close(None)
+            seen.add(entry.message_id or "")
+            builder.call(entry)
+        builder.pending.extend(entry.pieces)
+        if entry.note:
+            builder.notes.append(entry.note)
+    close(None)
+    state = builder.state
+    blocks = tuple(
+        Block(b.id, b.category, b.kind, b.label, b.tokens, b.entered, state.left.get(b.id), b.visibility)
+        for b in state.blocks
+    )
+    return tuple(state.steps), blocks, builder.notes

@@ -1,0 +1,147 @@
+"""Where Claude Code keeps transcripts, and which files belong to a session. Read-only; a symlink that
+leads out of the folder being searched is never followed.
+
+Layout (FACTS-claude-code.md §9): ``<root>/projects/<encoded cwd>/<session>.jsonl``, subagents in
+``<session>/subagents/agent-<id>.jsonl`` (older: ``agent-<id>.jsonl`` beside the session file).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+
+AGENT_PREFIX = "agent-"
+COMPACTION_PREFIX = "agent-acompact"  # the compaction call's own transcript, not a user subagent
+_PEEK_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFile:
+    path: Path
+    project_dir: Path  # the encoded project folder
+    root: Path
+    size: int
+    mtime: float
+
+    @property
+    def session(self) -> str:
+        return self.path.stem
+
+
+def config_roots(env: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
+    """Every Claude config folder: each ``CLAUDE_CONFIG_DIR`` entry, ``~/.config/claude``, ``~/.claude``."""
+    env = os.environ if env is None else env
+    home = Path(env.get("HOME") or Path.home()) if home is None else home
+    candidates = [Path(p.strip()).expanduser() for p in env.get("CLAUDE_CONFIG_DIR", "").split(",") if p.strip()]
+    candidates += [home / ".config" / "claude", home / ".claude"]
+    roots: list[Path] = []
+    for candidate in candidates:
+        try:
+            resolved = candidate.resolve()
+        except OSError:
+            continue
+        if resolved not in roots and (resolved / "projects").is_dir():
+            roots.append(resolved)
+    return roots
+
+
+def _inside(path: Path, base: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(base)
+    except OSError:
+        return False
+
+
+def _entries(folder: Path, base: Path) -> Iterator[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as scan:
+            items = sorted(scan, key=lambda e: e.name)
+    except OSError:
+        return
+    for item in items:
+        if item.is_symlink() and not _inside(Path(item.path), base):
+            continue
+        yield item
+
+
+def session_files(roots: list[Path]) -> list[SessionFile]:
+    """Every main session file under the roots' ``projects/`` folders, in name order."""
+    found: list[SessionFile] = []
+    for root in roots:
+        for project in _entries(root / "projects", root):
+            if not project.is_dir():
+                continue
+            for item in _entries(Path(project.path), root):
+                if not item.name.endswith(".jsonl") or item.name.startswith(AGENT_PREFIX):
+                    continue
+                try:
+                    stat = item.stat()
+                except OSError:
+                    continue
+                if item.is_file():
+                    found.append(SessionFile(Path(item.path), Path(project.path), root, stat.st_size, stat.st_mtime))
+    return found
+
+
+def decode_project(name: str) -> str:
+    """Best effort at the cwd behind an encoded folder name (``/``, ``.``, space and ``~`` all became
+    ``-``): prefer the reading whose folders exist. The records' ``cwd`` is the truth when present."""
+    parts = name.lstrip("-").split("-")
+    path = ""
+    current = ""
+    for part in parts:
+        current = f"{current}-{part}" if current else part
+        if os.path.isdir(f"{path}/{current}"):
+            path, current = f"{path}/{current}", ""
+    return f"{path}/{current}" if current else path or "/"
+
+
+def first_session_id(path: Path) -> str | None:
+    """The sessionId of a file's first records (to tell which session an agent file belongs to)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_PEEK_BYTES)
+    except OSError:
+        return None
+    for line in head.split(b"\n")[:20]:
+        try:
+            value = msgspec.json.decode(line, type=dict).get("sessionId")
+        except (msgspec.DecodeError, AttributeError):
+            continue
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def _agent_files(session_path: Path, session: str | None) -> list[Path]:
+    base = session_path.parent.resolve()
+    own = session_path.parent / session_path.stem / "subagents"
+    files = [Path(e.path) for e in _entries(own, base) if e.name.startswith(AGENT_PREFIX) and e.name.endswith(".jsonl")]
+    for folder in (session_path.parent / "subagents", session_path.parent):
+        if folder == own or session is None:
+            continue
+        for item in _entries(folder, base):
+            if item.name.startswith(AGENT_PREFIX) and item.name.endswith(".jsonl"):
+                file = Path(item.path)
+                if first_session_id(file) == session:
+                    files.append(file)
+    return files
+
+
+def subagent_files(session_path: Path, session: str | None) -> list[tuple[str, Path]]:
+    """``(agent id, file)`` of the session's user subagents, both layouts."""
+    return [
+        (file.stem.removeprefix(AGENT_PREFIX), file)
+        for file in _agent_files(session_path, session)
+        if not file.name.startswith(COMPACTION_PREFIX)
+    ]
+
+
+def compaction_files(session_path: Path, session: str | None) -> list[Path]:
+    """The compaction calls' own transcripts, oldest first (they pair with the boundaries in order)."""
+    files = [f for f in _agent_files(session_path, session) if f.name.startswith(COMPACTION_PREFIX)]
+    return sorted(files, key=lambda f: (f.stat().st_mtime, f.name))

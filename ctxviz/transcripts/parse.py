@@ -1,0 +1,294 @@
+"""Transcript lines → entries: each record reduced to what the timeline needs (sizes, labels, links).
+
+Pure: numbered lines in, ``Parsed`` out; damaged lines become located problems, never exceptions.
+Sizes are chars/4 estimates (Claude Code's own rough rule) over the raw JSON text of each piece.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from msgspec import Raw
+
+from ctxviz.timeline import Category
+from ctxviz.transcripts.records import (
+    Content,
+    DecodeError,
+    Record,
+    decode_attachment,
+    decode_record,
+    decode_tool_input,
+    subagent_id,
+)
+
+CHARS_PER_TOKEN = 4
+IMAGE_TOKENS = 1_600  # a typical screenshot; base64 length says nothing about an image's token cost
+LABEL_CHARS = 70
+SYNTHETIC_MODEL = "<synthetic>"  # Claude Code's locally made assistant records (errors): not API calls
+
+# Record types Claude Code writes that carry nothing for the window (FACTS-claude-code.md §9).
+IGNORED_TYPES = frozenset(
+    {
+        "progress", "summary", "file-history-snapshot", "queue-operation", "custom-title", "ai-title",
+        "last-prompt", "task-summary", "tag", "agent-name", "agent-color", "agent-setting", "pr-link",
+        "attribution-snapshot", "speculation-accept", "mode", "worktree-state", "content-replacement",
+        "marble-origami-commit", "marble-origami-snapshot",
+    }
+)  # fmt: skip
+SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
+WARMUP_PROMPT = "Warmup"  # Claude Code's cache-warming sidechains: no user subagent
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Something that entered the conversation: becomes a block when the next call measures it."""
+
+    kind: str
+    category: Category
+    label: str
+    estimate: int  # tokens, chars/4
+    agent: str | None = None  # the subagent whose result this is
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One record on some chain. ``call`` is set for an assistant record with usage; ``compact`` for a
+    compaction boundary; ``pieces`` for whatever content the record adds."""
+
+    line: int
+    uuid: str | None
+    parent: str | None
+    logical_parent: str | None
+    sidechain: bool
+    conversational: bool  # a candidate leaf (progress records link the chain but end no branch)
+    timestamp: str | None = None
+    pieces: tuple[Piece, ...] = ()
+    message_id: str | None = None
+    model: str | None = None
+    used: int | None = None
+    compact: tuple[str, int | None, int | None] | None = None  # trigger, preTokens, postTokens
+    summary: bool = False  # the compaction summary record
+    note: str | None = None
+    agent: str | None = None  # agentId of a sidechain record
+    prompt_key: str | None = None  # first user text of a sidechain (to find its Task call)
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    entries: tuple[Entry, ...]
+    problems: tuple[str, ...]  # located: "file:line: what"
+    unknown_types: dict[str, int]
+    session: str | None
+    cwd: str | None
+    task_prompts: dict[str, str]  # Task tool_use id → prompt key (older layout's sidechain matching)
+    lines: int = 0
+
+
+def estimate(chars: int) -> int:
+    return math.ceil(chars / CHARS_PER_TOKEN)
+
+
+def first_line(text: str, limit: int = LABEL_CHARS) -> str:
+    line = text.strip().split("\n", 1)[0].strip()
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def prompt_key(text: str) -> str:
+    return text.strip()[:200]
+
+
+@dataclass
+class _Tools:
+    """What each tool_use said, so its tool_result can be named (the path read, the command run)."""
+
+    names: dict[str, tuple[str, str]] = field(default_factory=dict)
+    task_prompts: dict[str, str] = field(default_factory=dict)
+
+
+def _tool_label(name: str, raw: Raw) -> str:
+    given = decode_tool_input(raw)
+    target = (
+        given.file_path or given.notebook_path or given.command or given.pattern or given.url
+        or given.query or given.skill or given.description or given.path or ""
+    )  # fmt: skip
+    if name in SUBAGENT_TOOLS and given.subagent_type:
+        target = f"{given.subagent_type}: {given.description or ''}".strip()
+    return first_line(target) if target else ""
+
+
+def _result_kind(tool: str) -> str:
+    if tool == "Read":
+        return "file-read"
+    if tool in ("Edit", "Write", "MultiEdit", "NotebookEdit"):
+        return "edit"
+    if tool in SUBAGENT_TOOLS:
+        return "subagent-result"
+    if tool == "Skill":
+        return "skill-body"
+    return "tool-output"
+
+
+def _assistant_pieces(content: str | list[Content] | None, tools: _Tools) -> tuple[Piece, ...]:
+    if isinstance(content, str):
+        return (Piece("reply", Category.MESSAGES, first_line(content) or "reply", estimate(len(content))),)
+    pieces: list[Piece] = []
+    for block in content or ():
+        if block.type == "text" and block.text:
+            pieces.append(Piece("reply", Category.MESSAGES, first_line(block.text), estimate(len(block.text))))
+        elif block.type == "thinking" and block.thinking:
+            pieces.append(Piece("reply", Category.MESSAGES, "thinking", estimate(len(block.thinking))))
+        elif block.type in ("tool_use", "server_tool_use") and block.name:
+            label = _tool_label(block.name, block.input)
+            if block.id:
+                tools.names[block.id] = (block.name, label)
+                if block.name in SUBAGENT_TOOLS:
+                    given = decode_tool_input(block.input)
+                    if given.prompt:
+                        tools.task_prompts[block.id] = prompt_key(given.prompt)
+            size = estimate(len(block.name) + len(block.input))
+            pieces.append(Piece("tool-call", Category.MESSAGES, f"{block.name} {label}".strip(), size))
+    return tuple(pieces)
+
+
+def _user_text_piece(text: str, meta: bool) -> Piece:
+    stripped = text.lstrip()
+    if stripped.startswith("<system-reminder>"):
+        kind = "hook-output"
+    elif meta:
+        kind = "notification"
+    else:
+        kind = "prompt"
+    return Piece(kind, Category.MESSAGES, first_line(text), estimate(len(text)))
+
+
+def _user_pieces(record: Record, tools: _Tools) -> tuple[Piece, ...]:
+    content = record.message.content if record.message is not None else None
+    meta = bool(record.isMeta)
+    if record.isCompactSummary:
+        size = len(content) if isinstance(content, str) else sum(len(b.text or "") for b in content or ())
+        return (Piece("summary", Category.MESSAGES, "compaction summary", estimate(size)),)
+    if isinstance(content, str):
+        return (_user_text_piece(content, meta),) if content.strip() else ()
+    pieces: list[Piece] = []
+    for block in content or ():
+        if block.type == "text" and block.text:
+            pieces.append(_user_text_piece(block.text, meta))
+        elif block.type == "tool_result":
+            tool, label = tools.names.get(block.tool_use_id or "", ("tool", ""))
+            kind = _result_kind(tool)
+            agent = subagent_id(record.toolUseResult) if kind == "subagent-result" else None
+            if kind == "subagent-result" and agent is None and block.tool_use_id:
+                agent = f"task:{block.tool_use_id}"  # older layout: matched by the Task's prompt
+            name = label if kind in ("file-read", "edit") else f"{tool} {label}".strip()
+            pieces.append(Piece(kind, Category.MESSAGES, name, estimate(len(block.content)), agent))
+        elif block.type in ("image", "document"):
+            pieces.append(Piece("file-reference", Category.MESSAGES, block.type, IMAGE_TOKENS))
+    return tuple(pieces)
+
+
+_ATTACHMENT_KINDS = {
+    "nested_memory": ("nested-memory", Category.MEMORY_FILES),
+    "skill_listing": ("skill-listing", Category.SKILLS),
+    "compact_file_reference": ("file-reference", Category.MESSAGES),
+}
+
+
+def _attachment_pieces(raw: Raw) -> tuple[Piece, ...]:
+    if not raw:
+        return ()
+    attachment = decode_attachment(raw)
+    kind_name = attachment.type if attachment else "attachment"
+    if kind_name.startswith("hook"):
+        kind, category = "hook-output", Category.MESSAGES
+    else:
+        kind, category = _ATTACHMENT_KINDS.get(kind_name, ("notification", Category.MESSAGES))
+    label = kind_name
+    if attachment is not None:
+        label = attachment.path or attachment.filename or attachment.hookName or kind_name
+    size = len(attachment.content) if attachment and attachment.content else len(raw)
+    return (Piece(kind, category, first_line(label), estimate(size)),)
+
+
+def _entry(number: int, record: Record, kind: str, tools: _Tools) -> Entry:
+    base = {
+        "line": number,
+        "uuid": record.uuid,
+        "parent": record.parentUuid,
+        "logical_parent": record.logicalParentUuid,
+        "sidechain": bool(record.isSidechain),
+        "timestamp": record.timestamp,
+        "agent": record.agentId,
+    }
+    if kind == "assistant":
+        message = record.message
+        pieces = _assistant_pieces(message.content if message else None, tools)
+        usage = message.usage if message else None
+        if message is None or usage is None or message.model == SYNTHETIC_MODEL:
+            return Entry(conversational=True, pieces=pieces, **base)
+        return Entry(
+            conversational=True,
+            pieces=pieces,
+            message_id=message.id or f"line:{number}",
+            model=message.model,
+            used=usage.context,
+            **base,
+        )
+    if kind == "user":
+        pieces = _user_pieces(record, tools)
+        key = None
+        if record.isSidechain and record.parentUuid is None and pieces and pieces[0].kind == "prompt":
+            content = record.message.content if record.message else None
+            text = content if isinstance(content, str) else next((b.text for b in content or () if b.text), "")
+            key = prompt_key(text or "")
+        return Entry(conversational=True, pieces=pieces, summary=bool(record.isCompactSummary),
+                     prompt_key=key, **base)  # fmt: skip
+    if kind == "attachment":
+        return Entry(conversational=True, pieces=_attachment_pieces(record.attachment), **base)
+    # system
+    if record.subtype == "compact_boundary":
+        meta = record.compactMetadata
+        compact = (meta.trigger or "auto", meta.preTokens, meta.postTokens) if meta else ("auto", None, None)
+        return Entry(conversational=True, compact=compact, **base)
+    note = "microcompaction: older tool results cleared" if record.subtype == "microcompact_boundary" else None
+    return Entry(conversational=True, note=note, **base)
+
+
+def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str) -> Parsed:
+    """Reduce numbered lines to entries. ``where`` locates problems (the file's path)."""
+    tools = _Tools()
+    entries: list[Entry] = []
+    problems: list[str] = []
+    unknown: Counter[str] = Counter()
+    session = cwd = None
+    count = 0
+    for number, line, complete in lines:
+        count = number
+        try:
+            record = decode_record(line)
+        except DecodeError as error:
+            if not complete:
+                problems.append(f"{where}:{number}: last line is incomplete (a session still being written?)")
+            elif not line.lstrip().startswith(b"{"):
+                problems.append(f"{where}:{number}: not a JSON object, skipped")
+            else:
+                problems.append(f"{where}:{number}: {error}, skipped")
+            continue
+        kind = record.kind
+        if session is None and record.sessionId:
+            session = record.sessionId
+        if cwd is None and record.cwd:
+            cwd = record.cwd
+        if kind in ("user", "assistant", "system", "attachment"):
+            entries.append(_entry(number, record, kind, tools))
+        elif kind in IGNORED_TYPES:
+            if record.uuid:  # progress records sit on the chain between messages
+                entries.append(
+                    Entry(number, record.uuid, record.parentUuid, None, bool(record.isSidechain), False)
+                )
+        else:
+            unknown[str(kind)] += 1
+            problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
+    return Parsed(tuple(entries), tuple(problems), dict(unknown), session, cwd, tools.task_prompts, count)

@@ -1,0 +1,54 @@
+"""Parsed transcript → Timeline (pure): the active chain, its steps, the window, the notices."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ctxviz.timeline import Source, Timeline
+from ctxviz.transcripts.build import build_steps
+from ctxviz.transcripts.chain import active_chain
+from ctxviz.transcripts.parse import Entry, Parsed
+from ctxviz.transcripts.window import session_window
+
+AGENT = "claude-code"
+TOKENIZER = "chars4"  # every split of a measured difference is a chars/4 estimate
+
+
+def main_entries(parsed: Parsed) -> list[Entry]:
+    """The main chain's records; a file holding only a sidechain (a subagent's file) is its own chain."""
+    main = [e for e in parsed.entries if not e.sidechain]
+    if any(e.conversational for e in main):
+        return main
+    return [e for e in parsed.entries if e.sidechain]
+
+
+def timeline_of(
+    entries: Sequence[Entry],
+    *,
+    name: str,
+    path: str | None,
+    summary: str | None = None,
+    children: Mapping[str, Timeline] | None = None,
+    compaction_children: Sequence[Timeline] = (),
+    notices: Sequence[str] = (),
+) -> Timeline:
+    chain, chain_notes = active_chain(entries)
+    steps, blocks, _ = build_steps(chain, children or {}, compaction_children)
+    seen: set[str] = set()
+    models = []
+    for entry in chain:
+        if entry.used is not None and entry.model and entry.message_id not in seen:
+            seen.add(entry.message_id or "")
+            models.append(entry.model)
+    window = session_window(models, max((s.used for s in steps), default=0))
+    return Timeline(
+        source=Source("transcript", name, path, summary),
+        agent=AGENT,
+        model=window.model,
+        window=window.window,
+        thresholds=window.thresholds,
+        steps=steps,
+        blocks=blocks,
+        tokenizer=TOKENIZER,
+        notices=tuple(notices) + window.notices + tuple(chain_notes),
+    )

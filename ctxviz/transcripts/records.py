@@ -1,0 +1,155 @@
+"""The shape of a Claude Code transcript line, as far as ctxviz needs it, and decoding one line.
+
+Only the fields ctxviz reads are declared: msgspec skips everything else without building Python
+objects, which is most of the cost of a transcript (see benchmarks/transcripts.py). Bulky content
+(tool results, tool inputs, thinking) is kept as ``Raw`` bytes: its length is all the size estimate
+needs, and it is never decoded into strings.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec import Raw, Struct
+
+
+EMPTY = Raw()  # an absent (or null) bulky field: length 0
+
+
+class Usage(Struct, frozen=True):
+    input_tokens: int | None = 0
+    cache_creation_input_tokens: int | None = 0
+    cache_read_input_tokens: int | None = 0
+
+    @property
+    def context(self) -> int:
+        """What was in the window at this call: output tokens are not; they count on the next call."""
+        return (self.input_tokens or 0) + (self.cache_creation_input_tokens or 0) + (self.cache_read_input_tokens or 0)
+
+
+class Content(Struct, frozen=True):
+    """One content block of a message: text, thinking, tool_use, tool_result, image, …"""
+
+    type: str = ""
+    text: str | None = None
+    thinking: Raw = EMPTY
+    id: str | None = None  # tool_use
+    name: str | None = None  # tool_use
+    input: Raw = EMPTY  # tool_use
+    tool_use_id: str | None = None  # tool_result
+    content: Raw = EMPTY  # tool_result (a string or a list of blocks)
+    source: Raw = EMPTY  # image / document
+
+
+class Message(Struct, frozen=True):
+    role: str | None = None
+    id: str | None = None
+    model: str | None = None
+    content: str | list[Content] | None = None
+    usage: Usage | None = None
+
+
+class CompactMetadata(Struct, frozen=True):
+    trigger: str | None = None
+    preTokens: int | None = None
+    postTokens: int | None = None
+
+
+class Record(Struct, frozen=True):
+    """One transcript line. ``type`` is missing in some minimal files; ``message.role`` stands in."""
+
+    type: str | None = None
+    subtype: str | None = None
+    uuid: str | None = None
+    parentUuid: str | None = None
+    logicalParentUuid: str | None = None
+    isSidechain: bool | None = False
+    isMeta: bool | None = False
+    isCompactSummary: bool | None = False
+    agentId: str | None = None
+    sessionId: str | None = None
+    cwd: str | None = None
+    timestamp: str | None = None
+    message: Message | None = None
+    compactMetadata: CompactMetadata | None = None
+    attachment: Raw = EMPTY
+    toolUseResult: Raw = EMPTY
+    content: Raw = EMPTY  # system records' text
+
+    @property
+    def kind(self) -> str | None:
+        if self.type is not None:
+            return self.type
+        return self.message.role if self.message is not None else None
+
+
+class Attachment(Struct, frozen=True):
+    """The newer ``{"type": "attachment", "attachment": {...}}`` record's payload, decoded on demand."""
+
+    type: str = ""
+    path: str | None = None
+    filename: str | None = None
+    hookName: str | None = None
+    hookEvent: str | None = None
+    content: Raw = EMPTY
+
+
+class ToolInput(Struct, frozen=True):
+    """The few tool_use input fields that name what a call touched (its label)."""
+
+    file_path: str | None = None
+    notebook_path: str | None = None
+    path: str | None = None
+    command: str | None = None
+    pattern: str | None = None
+    url: str | None = None
+    query: str | None = None
+    description: str | None = None
+    prompt: str | None = None
+    subagent_type: str | None = None
+    skill: str | None = None
+
+
+class SubagentResult(Struct, frozen=True):
+    """The Task tool's ``toolUseResult``: names the subagent file (newer layout)."""
+
+    agentId: str | None = None
+
+
+_RECORD = msgspec.json.Decoder(Record)
+_ATTACHMENT = msgspec.json.Decoder(Attachment)
+_TOOL_INPUT = msgspec.json.Decoder(ToolInput)
+_SUBAGENT_RESULT = msgspec.json.Decoder(SubagentResult)
+
+DecodeError = msgspec.DecodeError  # ValidationError is a subclass: a field of the wrong type
+
+
+def decode_record(line: bytes) -> Record:
+    """Decode one line; raises ``DecodeError`` (malformed JSON, or a field of an unexpected type)."""
+    return _RECORD.decode(line)
+
+
+def decode_attachment(raw: Raw) -> Attachment | None:
+    if not raw:
+        return None
+    try:
+        return _ATTACHMENT.decode(raw)
+    except msgspec.DecodeError:
+        return None
+
+
+def decode_tool_input(raw: Raw) -> ToolInput:
+    if not raw:
+        return ToolInput()
+    try:
+        return _TOOL_INPUT.decode(raw)
+    except msgspec.DecodeError:  # input is not an object: no label, still sized by its bytes
+        return ToolInput()
+
+
+def subagent_id(raw: Raw) -> str | None:
+    if not raw:
+        return None
+    try:
+        return _SUBAGENT_RESULT.decode(raw).agentId
+    except msgspec.DecodeError:  # toolUseResult is often a plain string
+        return None

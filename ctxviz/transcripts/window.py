@@ -1,0 +1,42 @@
+"""The window a session ran in, decided from the models its calls name (MECHANICS.md §1)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ctxviz.timeline import Thresholds
+
+STANDARD_WINDOW = 200_000
+_DATE_SUFFIX = re.compile(r"-\d{8}$")  # claude-sonnet-4-5-20250929 → claude-sonnet-4-5
+
+
+@dataclass(frozen=True, slots=True)
+class SessionWindow:
+    model: str
+    window: int
+    thresholds: Thresholds
+    notices: tuple[str, ...]
+
+
+def session_window(models: Sequence[str], peak: int) -> SessionWindow:
+    """The model of the latest call sets the window; a measured call above 200k proves a 1M window."""
+    from ctxviz.profiles.claude_code import CLAUDE_CODE  # pydantic: imported only when a timeline is built
+    from ctxviz.profiles.windows import model_window, thresholds
+
+    notices: list[str] = []
+    model = models[-1] if models else "unknown"
+    counts = Counter(models)
+    if len(counts) > 1:
+        used = ", ".join(f"{name} ({n} calls)" for name, n in counts.items())
+        notices.append(f"several models in this session: {used}; the window follows the last one")
+    spec = model_window(CLAUDE_CODE, _DATE_SUFFIX.sub("", model))
+    window = spec.window
+    if peak > window:
+        window = CLAUDE_CODE.long_context_window
+        notices.append(f"window taken as {window:,}: a call measured {peak:,} tokens (> {spec.window:,})")
+    elif not spec.known:
+        notices.append(f"model {model!r} is not in the claude-code profile: the {window:,} window is a guess")
+    return SessionWindow(model, window, thresholds(CLAUDE_CODE, window, spec.max_output), tuple(notices))
