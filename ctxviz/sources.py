@@ -32,7 +32,7 @@ def open_timeline(
         if not path.exists() and (named := builtin_scenario(path.name)).exists():
             path = named
         scenario = load_scenario(path, counter=get_counter(tokenizer), allow_outside=allow_outside)
-        return simulate(scenario)
+        return simulate(scenario, source_path=str(path))
     raise InputError(f"{path}: not a scenario (.yaml) or a transcript (.jsonl)")
 
 
