@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ctxviz.timeline import Timeline
@@ -17,9 +18,8 @@ def open_timeline(
     """The timeline of ``path`` (None: the built-in default scenario). Raises ``InputError``."""
     from ctxviz.errors import InputError
 
-    if path is None:
-        path = builtin_scenario(DEFAULT_SCENARIO)
-    path = Path(path)
+    display = str(path) if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
+    path = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
     if path.suffix in TRANSCRIPT_SUFFIXES:
         from ctxviz.transcripts import open_transcript
 
@@ -30,9 +30,13 @@ def open_timeline(
         from ctxviz.tokens import get_counter
 
         if not path.exists() and (named := builtin_scenario(path.name)).exists():
-            path = named
-        scenario = load_scenario(path, counter=get_counter(tokenizer), allow_outside=allow_outside)
-        return simulate(scenario, source_path=str(path))
+            path, display = named, f"scenarios/{named.name}"
+        counter = get_counter(tokenizer)
+        scenario = load_scenario(path, counter=counter, allow_outside=allow_outside)
+        timeline = simulate(scenario, source_path=display)
+        reason = getattr(counter, "reason", None)
+        notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
+        return replace(timeline, tokenizer=counter.description, notices=notices)
     raise InputError(f"{path}: not a scenario (.yaml) or a transcript (.jsonl)")
 
 

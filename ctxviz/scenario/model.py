@@ -4,6 +4,7 @@ reading are resolved through the validation context the loader supplies."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -14,10 +15,12 @@ from pydantic import (
     Field,
     Tag,
     ValidationInfo,
+    WithJsonSchema,
     field_validator,
     model_validator,
 )
 
+from ctxviz.profiles.base import Profile
 from ctxviz.scenario.sizes import SIZE_KEYS, Measure, Size, parse_tokens
 
 Visibility = Literal["hidden", "brief", "full"]
@@ -142,6 +145,15 @@ class Setup(Strict):
 
 
 # --- events ----------------------------------------------------------------------------------------
+def _shorthand(key: str) -> Callable[[Any], Any]:
+    """``read: src/x.py`` is short for ``read: {path: src/x.py}``."""
+
+    def expand(value: Any) -> Any:
+        return {key: value} if isinstance(value, str) else value
+
+    return expand
+
+
 class EventBase(Strict):
     note: str | None = None
 
@@ -160,12 +172,7 @@ class PromptSpec(Strict):
 
 
 class PromptEvent(EventBase):
-    prompt: PromptSpec
-
-    @field_validator("prompt", mode="before")
-    @classmethod
-    def _text(cls, value: Any) -> Any:
-        return {"text": value} if isinstance(value, str) else value
+    prompt: Annotated[PromptSpec, BeforeValidator(_shorthand("text"), json_schema_input_type=str | PromptSpec)]
 
 
 class ReplyEvent(EventBase):
@@ -177,12 +184,7 @@ class ReadSpec(Strict):
 
 
 class ReadEvent(EventBase):
-    read: ReadSpec
-
-    @field_validator("read", mode="before")
-    @classmethod
-    def _path(cls, value: Any) -> Any:
-        return {"path": value} if isinstance(value, str) else value
+    read: Annotated[ReadSpec, BeforeValidator(_shorthand("path"), json_schema_input_type=str | ReadSpec)]
 
 
 class EditSpec(Strict):
@@ -192,12 +194,7 @@ class EditSpec(Strict):
 
 
 class EditEvent(EventBase):
-    edit: EditSpec
-
-    @field_validator("edit", mode="before")
-    @classmethod
-    def _path(cls, value: Any) -> Any:
-        return {"path": value} if isinstance(value, str) else value
+    edit: Annotated[EditSpec, BeforeValidator(_shorthand("path"), json_schema_input_type=str | EditSpec)]
 
 
 class WriteSpec(Strict):
@@ -206,12 +203,7 @@ class WriteSpec(Strict):
 
 
 class WriteEvent(EventBase):
-    write: WriteSpec
-
-    @field_validator("write", mode="before")
-    @classmethod
-    def _path(cls, value: Any) -> Any:
-        return {"path": value} if isinstance(value, str) else value
+    write: Annotated[WriteSpec, BeforeValidator(_shorthand("path"), json_schema_input_type=str | WriteSpec)]
 
 
 class SearchSpec(Strict):
@@ -242,12 +234,7 @@ class BashSpec(Strict):
 
 
 class BashEvent(EventBase):
-    bash: BashSpec
-
-    @field_validator("bash", mode="before")
-    @classmethod
-    def _command(cls, value: Any) -> Any:
-        return {"command": value} if isinstance(value, str) else value
+    bash: Annotated[BashSpec, BeforeValidator(_shorthand("command"), json_schema_input_type=str | BashSpec)]
 
 
 class ToolSpec(Strict):
@@ -281,12 +268,7 @@ class SkillUse(Strict):
 
 
 class SkillEvent(EventBase):
-    skill: SkillUse
-
-    @field_validator("skill", mode="before")
-    @classmethod
-    def _name(cls, value: Any) -> Any:
-        return {"name": value} if isinstance(value, str) else value
+    skill: Annotated[SkillUse, BeforeValidator(_shorthand("name"), json_schema_input_type=str | SkillUse)]
 
 
 class PlanEvent(EventBase):
@@ -298,15 +280,17 @@ class CompactSpec(Strict):
     summary: Size | None = None  # default: the profile's summary size
 
 
-class CompactEvent(EventBase):
-    compact: CompactSpec
+def _compact_focus(value: Any) -> Any:
+    """``compact:`` alone, ``compact: "focus text"`` or the full mapping."""
+    if value is None:
+        return {}
+    return {"focus": value} if isinstance(value, str) else value
 
-    @field_validator("compact", mode="before")
-    @classmethod
-    def _focus(cls, value: Any) -> Any:
-        if value is None:
-            return {}
-        return {"focus": value} if isinstance(value, str) else value
+
+class CompactEvent(EventBase):
+    compact: Annotated[
+        CompactSpec, BeforeValidator(_compact_focus, json_schema_input_type=str | None | CompactSpec)
+    ]
 
 
 class ClearEvent(EventBase):
@@ -373,6 +357,25 @@ Event = Annotated[
 ]
 
 
+def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            return _inline_refs(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
+        return {k: _inline_refs(v, defs) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_inline_refs(v, defs) for v in schema]
+    return schema
+
+
+_profile_schema = Profile.model_json_schema()
+_PROFILE_SCHEMA = {
+    "type": "object",
+    "description": "Overrides of the agent profile's parameters (every number the engine uses).",
+    "properties": _inline_refs(_profile_schema["properties"], _profile_schema.get("$defs", {})),
+    "additionalProperties": False,
+}
+
+
 def _autocompact(value: Any) -> Any:
     if value is True or value in ("on", "true", "yes"):
         return True
@@ -389,7 +392,7 @@ class Scenario(Strict):
     window: int | None = None  # overrides the model's window (e.g. 1m)
     autocompact: bool | int = True  # on | off | a size capping the window used for the threshold
     autocompact_pct: float | None = Field(default=None, gt=0, le=100)
-    profile: dict[str, Any] = {}  # overrides of the agent profile's parameters
+    profile: Annotated[dict[str, Any], WithJsonSchema(_PROFILE_SCHEMA)] = {}  # overrides of profile parameters
     setup: Setup = Setup()
     files: dict[str, FileEntry] = {}
     events: tuple[Event, ...] = ()

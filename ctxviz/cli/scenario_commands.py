@@ -1,0 +1,115 @@
+"""Commands over scenarios: ``run``, ``validate``, ``scenarios``, ``schema``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ctxviz.cli.common import fail, tokenizer_name
+
+
+def _open(ctx: click.Context, scenario: str, allow_outside: bool):  # noqa: ANN202 - returns a Timeline
+    from ctxviz.errors import InputError
+    from ctxviz.sources import open_timeline
+
+    try:
+        return open_timeline(scenario, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside)
+    except InputError as error:
+        fail(error.message)
+
+
+@click.command()
+@click.argument("scenario")
+@click.option("--json", "as_json", is_flag=True, help="Print the timeline as JSON (format ctxviz.timeline/1).")
+@click.option("--at", type=int, default=None, help="Show the breakdown at step N (default: the last step).")
+@click.option("--why", is_flag=True, help="Add each step's why-notes to the table.")
+@click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
+@click.pass_context
+def run(ctx: click.Context, scenario: str, as_json: bool, at: int | None, why: bool, allow_outside: bool) -> None:
+    """Replay SCENARIO (a path or a built-in name) and print its steps and final breakdown."""
+    timeline = _open(ctx, scenario, allow_outside)
+    if at is not None and not 0 <= at <= timeline.last:
+        raise click.BadParameter(f"step {at} does not exist; steps are 0–{timeline.last}", param_hint="--at")
+    if as_json:
+        from ctxviz.report.json import dumps
+
+        click.echo(dumps(timeline, at), nl=False)
+        return
+    from rich.console import Console
+
+    from ctxviz.report.context import context_renderable
+    from ctxviz.report.steps import header_text, steps_table
+
+    console = Console()
+    console.print(header_text(timeline))
+    console.print(steps_table(timeline, notes=why))
+    console.print()
+    console.print(context_renderable(timeline, timeline.last if at is None else at))
+
+
+@click.command()
+@click.argument("scenarios", nargs=-1, required=True)
+@click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
+@click.pass_context
+def validate(ctx: click.Context, scenarios: tuple[str, ...], allow_outside: bool) -> None:
+    """Check scenario files; print every problem with file, line and column."""
+    from ctxviz.errors import InputError
+    from ctxviz.sources import open_timeline
+
+    failed = False
+    for scenario in scenarios:
+        try:
+            timeline = open_timeline(scenario, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside)
+        except InputError as error:
+            click.echo(error.message, err=True)
+            failed = True
+            continue
+        click.echo(f"{scenario}: ok — {len(timeline.steps)} steps, peak {timeline.peak:,} tokens")
+    if failed:
+        ctx.exit(1)
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def scenarios(as_json: bool) -> None:
+    """List the built-in scenarios."""
+    import yaml
+
+    from ctxviz.sources import DEFAULT_SCENARIO, builtin_scenarios
+
+    rows = []
+    for path in builtin_scenarios():
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        summary = " ".join(str(data.get("summary", "")).split())
+        rows.append({"name": path.stem, "title": data.get("name", ""), "summary": summary,
+                     "events": len(data.get("events", [])), "default": path.stem == DEFAULT_SCENARIO})
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, header_style="bold")
+    for column in ("name", "events", "summary"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        name = row["name"] + (" (default)" if row["default"] else "")
+        first_sentence = row["summary"].split(". ")[0].rstrip(".") + "."
+        table.add_row(name, str(row["events"]), f"[bold]{row['title']}[/]: {first_sentence}")
+    Console().print(table)
+    click.echo("Run one with: ctxviz run NAME   ·   open it with: ctxviz play NAME")
+
+
+@click.command()
+def schema() -> None:
+    """Print the JSON schema of the scenario format (for editors)."""
+    from ctxviz.scenario.model import Scenario
+
+    document = Scenario.model_json_schema()
+    document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    document["title"] = "ctxviz scenario"
+    click.echo(json.dumps(document, indent=1, sort_keys=True))
+
+
+COMMANDS: list[click.Command] = [run, validate, scenarios, schema]

@@ -1,0 +1,1 @@
+"""Renderings of a Timeline: JSON, and Rich renderables for the terminal."""
