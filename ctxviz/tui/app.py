@@ -1,0 +1,50 @@
+"""The ctxviz TUI: one Textual app that plays any Timeline (a scenario's or a real transcript's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+
+from ctxviz.timeline import Timeline
+from ctxviz.tui.commands import ActionsProvider
+from ctxviz.tui.palette import theme_defaults
+from ctxviz.tui.screens.help_screen import HelpScreen
+from ctxviz.tui.screens.timeline_screen import TimelineScreen
+
+DARK, LIGHT = "textual-dark", "textual-light"
+
+
+class CtxvizApp(App[None]):
+    CSS_PATH = Path(__file__).with_name("app.tcss")
+    COMMANDS = App.COMMANDS | {ActionsProvider}
+    BINDINGS = [
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("t", "toggle_theme", "Dark/light", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, timeline: Timeline, *, theme: str = DARK) -> None:
+        super().__init__()
+        self.timeline = timeline
+        self.theme = theme
+        self.title = f"ctxviz · {timeline.source.name}"
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return theme_defaults()
+
+    def get_default_screen(self) -> Screen[None]:
+        return TimelineScreen(self.timeline)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = LIGHT if self.theme == DARK else DARK
+
+
+def run_app(timeline: Timeline) -> None:
+    CtxvizApp(timeline).run()

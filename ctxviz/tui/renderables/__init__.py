@@ -1,0 +1,1 @@
+"""Plain Rich renderables (pure functions of their inputs); the widgets around them are thin."""

@@ -1,0 +1,132 @@
+"""The stacked token bar and its legend, as Rich renderables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment as RichSegment
+from rich.style import Style
+from rich.text import Text
+
+from ctxviz.layout import humanize, percent, share_cells
+
+FREE_KEY, RESERVE_KEY = "free", "reserve"
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    key: str
+    label: str
+    tokens: int
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    tokens: int
+    label: str
+    short: str
+
+
+def bar_spans(slices: Sequence[Slice], width: int) -> list[tuple[Slice, int, int]]:
+    """Each slice with its [start, end) cells; the cells are shared exactly, so the spans tile ``width``."""
+    cells = share_cells([s.tokens for s in slices], width)
+    spans, start = [], 0
+    for piece, count in zip(slices, cells, strict=True):
+        if count:
+            spans.append((piece, start, start + count))
+        start += count
+    return spans
+
+
+@dataclass(frozen=True, slots=True)
+class TokenBar:
+    """``slices`` end with free space and the reserve, so together they fill the window."""
+
+    slices: Sequence[Slice]
+    window: int
+    markers: Sequence[Marker]
+    marker_style: str
+    highlight: str | None = None
+    height: int = 2
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        cells: list[tuple[str, Style]] = []
+        for piece, start, end in bar_spans(self.slices, width):
+            glyph = "░" if piece.key == RESERVE_KEY else " "
+            if piece.key == RESERVE_KEY:
+                style = Style(color=piece.color)
+            elif piece.key == FREE_KEY:
+                style = Style(bgcolor=piece.color)
+            else:
+                style = Style(bgcolor=piece.color, underline=piece.key == self.highlight)
+            cells += [(glyph, style)] * (end - start)
+        marker_style = Style.parse(self.marker_style)
+        columns = [min(width - 1, m.tokens * width // self.window) for m in self.markers if self.window]
+        row = list(cells)
+        for column in columns:
+            glyph, style = row[column]
+            row[column] = ("┃", style + Style(color=marker_style.color, bold=True))
+        for _ in range(self.height):
+            yield from (RichSegment(glyph, style) for glyph, style in row)
+            yield RichSegment.line()
+        yield self._marker_row(width, columns, marker_style)
+
+    def _marker_row(self, width: int, columns: list[int], style: Style) -> Text:
+        """``▲`` under each marker with its label beside it (left of the first, right of the last),
+        shortened or left out when it would not fit."""
+        line = [" "] * width
+        for column in columns:
+            line[column] = "▲"
+        for n, (marker, column) in enumerate(zip(self.markers, columns, strict=True)):
+            rightwards = n == len(columns) - 1 and len(columns) > 1
+            for label in (marker.label, marker.short):
+                text = f" {label} "
+                start = column + 1 if rightwards else column - len(text)
+                end = start + len(text)
+                free = all(c == " " for c in line[max(start, 0) : end])
+                if start >= 0 and end <= width and free:
+                    line[start:end] = list(text)
+                    break
+        return Text("".join(line), style=style, no_wrap=True, overflow="crop")
+
+
+@dataclass(frozen=True, slots=True)
+class Legend:
+    """One entry per slice (a swatch, the name, tokens and % of the window), packed into as few lines
+    as the width allows, an entry never split; when that takes more than ``max_lines`` the % are left
+    out (the bar's tooltips and the ``/context`` view still give them)."""
+
+    slices: Sequence[Slice]
+    window: int
+    max_lines: int = 3
+    gap: int = 3
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        lines = self._pack([self._entry(piece, True) for piece in self.slices], width)
+        if len(lines) > self.max_lines:
+            lines = self._pack([self._entry(piece, False) for piece in self.slices], width)
+        yield from lines
+
+    def _pack(self, entries: list[Text], width: int) -> list[Text]:
+        lines = [Text(no_wrap=True, overflow="ellipsis")]
+        for entry in entries:
+            line = lines[-1]
+            if line and line.cell_len + self.gap + entry.cell_len > width:
+                line = Text(no_wrap=True, overflow="ellipsis")
+                lines.append(line)
+            if line:
+                line.append(" " * self.gap)
+            line.append_text(entry)
+        return lines
+
+    def _entry(self, piece: Slice, with_percent: bool) -> Text:
+        swatch = "░░" if piece.key == RESERVE_KEY else "██"
+        figures = humanize(piece.tokens)
+        if with_percent:
+            figures += f" {percent(piece.tokens, self.window):.1f}%"
+        return Text.assemble((swatch, Style(color=piece.color)), f" {piece.label} ", (figures, "dim"))

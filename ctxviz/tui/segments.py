@@ -1,0 +1,93 @@
+"""The token bar's segments: the ``/context`` categories, with Messages split by block kind.
+
+Pure (no Textual, no Rich). ``Timeline.category_totals_at`` already gives the categories in O(1);
+the split of Messages by kind is the one thing the Timeline does not keep, so ``SegmentTotals``
+precomputes it once per timeline in a single pass (O(steps + blocks)) and then answers any step in
+O(segments) — stepping never walks the live blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ctxviz.timeline import Block, Category, Timeline
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    key: str  # stable slug: the theme variable is ``seg-<key>``
+    label: str
+    category: Category
+    kinds: frozenset[str] = frozenset()  # for Messages: the block kinds it gathers
+
+
+def _messages(key: str, label: str, *kinds: str) -> Segment:
+    return Segment(key, label, Category.MESSAGES, frozenset(kinds))
+
+
+SEGMENTS: tuple[Segment, ...] = (
+    Segment("system-prompt", "System prompt", Category.SYSTEM_PROMPT),
+    Segment("system-tools", "System tools", Category.SYSTEM_TOOLS),
+    Segment("mcp-tools", "MCP tools", Category.MCP_TOOLS),
+    Segment("custom-agents", "Custom agents", Category.CUSTOM_AGENTS),
+    Segment("memory-files", "Memory files", Category.MEMORY_FILES),
+    Segment("skills", "Skills", Category.SKILLS),
+    _messages("prompts", "Prompts", "prompt"),
+    _messages("replies", "Replies", "reply", "tool-call", "plan", "notification"),
+    _messages("file-reads", "File reads", "file-read", "restored-file", "file-reference", "edit"),
+    _messages("rules", "Rules", "rule", "nested-memory"),
+    _messages("hooks", "Hooks", "hook-output"),
+    _messages("tool-output", "Tool output", "tool-output", "spilled-output"),
+    _messages("subagents", "Subagent results", "subagent-result"),
+    _messages("skill-bodies", "Skill bodies", "skill-body"),
+    _messages("summary", "Summary", "summary"),
+    _messages("overhead", "Unrecorded", "overhead"),
+    # Whatever kind a future source adds still counts, so the segments always sum to the category.
+    _messages("other", "Other messages", *()),
+)
+SEGMENT_BY_KEY = {segment.key: segment for segment in SEGMENTS}
+_OTHER = SEGMENTS.index(SEGMENT_BY_KEY["other"])
+_BY_CATEGORY = {s.category: n for n, s in enumerate(SEGMENTS) if s.category is not Category.MESSAGES}
+_BY_KIND = {kind: n for n, s in enumerate(SEGMENTS) for kind in s.kinds}
+
+
+def segment_of(block: Block) -> Segment:
+    if block.category is Category.MESSAGES:
+        return SEGMENTS[_BY_KIND.get(block.kind, _OTHER)]
+    return SEGMENTS[_BY_CATEGORY[block.category]]
+
+
+class SegmentTotals:
+    """Tokens per segment at any step of one timeline."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        self._timeline = timeline
+        message_slots = [n for n, s in enumerate(SEGMENTS) if s.category is Category.MESSAGES]
+        running = dict.fromkeys(message_slots, 0)
+        per_step: list[tuple[int, ...]] = []
+        for step in timeline.steps:
+            for block in timeline.blocks_of(step.removed):
+                if block.category is Category.MESSAGES:
+                    running[_BY_KIND.get(block.kind, _OTHER)] -= block.tokens
+            for block in timeline.blocks_of(step.added):
+                if block.category is Category.MESSAGES:
+                    running[_BY_KIND.get(block.kind, _OTHER)] += block.tokens
+            per_step.append(tuple(running.values()))
+        self._message_slots = message_slots
+        self._messages = per_step
+
+    def at(self, index: int) -> list[int]:
+        """Tokens per segment (in ``SEGMENTS`` order) after step ``index``."""
+        categories = self._timeline.category_totals_at(index)
+        values = [categories[s.category] if s.category is not Category.MESSAGES else 0 for s in SEGMENTS]
+        for slot, tokens in zip(self._message_slots, self._messages[index], strict=True):
+            values[slot] = tokens
+        return values
+
+
+def step_delta(timeline: Timeline, index: int) -> tuple[int, int]:
+    """Tokens the step added and removed (a step touches few blocks, except a compaction)."""
+    step = timeline.steps[index]
+    added = sum(b.tokens for b in timeline.blocks_of(step.added))
+    removed = sum(b.tokens for b in timeline.blocks_of(step.removed))
+    return added, removed

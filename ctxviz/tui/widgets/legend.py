@@ -1,0 +1,22 @@
+"""The bar's legend: a thin widget around ``renderables.bar.Legend``."""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+from textual.widget import Widget
+
+from ctxviz.tui.renderables.bar import Legend, Slice
+
+
+class LegendWidget(Widget):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._slices: list[Slice] = []
+        self._window = 1
+
+    def show(self, slices: list[Slice], window: int) -> None:
+        self._slices, self._window = slices, window
+        self.refresh(layout=True)
+
+    def render(self) -> RenderableType:
+        return Legend(self._slices, self._window)

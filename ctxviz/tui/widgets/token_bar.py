@@ -1,0 +1,77 @@
+"""The stacked token bar: a thin widget around ``renderables.bar.TokenBar``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import RenderableType
+from textual import events
+from textual.message import Message
+from textual.widget import Widget
+
+from ctxviz.layout import humanize, percent
+from ctxviz.timeline import FREE_SPACE, Timeline
+from ctxviz.tui.palette import color
+from ctxviz.tui.renderables.bar import FREE_KEY, RESERVE_KEY, Marker, Slice, TokenBar, bar_spans
+from ctxviz.tui.segments import SEGMENTS, SegmentTotals
+
+
+def slices_at(widget: Widget, timeline: Timeline, totals: SegmentTotals, index: int) -> list[Slice]:
+    """The non-empty segments at ``index``, then free space and what is left of the reserve."""
+    app = widget.app
+    pieces = [
+        Slice(segment.key, segment.label, tokens, color(app, f"seg-{segment.key}"))
+        for segment, tokens in zip(SEGMENTS, totals.at(index), strict=True)
+        if tokens > 0
+    ]
+    breakdown = timeline.breakdown_at(index)
+    reserve = min(timeline.thresholds.buffer, max(0, timeline.window - timeline.used_at(index)))
+    pieces.append(Slice(FREE_KEY, FREE_SPACE, breakdown[FREE_SPACE], color(app, "panel-lighten-2")))
+    pieces.append(Slice(RESERVE_KEY, timeline.thresholds.buffer_label, reserve, color(app, "foreground-darken-3")))
+    return pieces
+
+
+def markers_of(timeline: Timeline) -> list[Marker]:
+    limits = timeline.thresholds
+    warning = Marker(limits.warning, f"warning {humanize(limits.warning)}", "warn")
+    if limits.autocompact is None:
+        return [warning, Marker(limits.blocking, f"blocking {humanize(limits.blocking)}", "block")]
+    return [warning, Marker(limits.autocompact, f"auto-compact {humanize(limits.autocompact)}", "compact")]
+
+
+class TokenBarWidget(Widget):
+    """Click a segment to list its blocks; hover for its figures."""
+
+    @dataclass
+    class SegmentClicked(Message):
+        key: str
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._slices: list[Slice] = []
+        self._window = 1
+        self._markers: list[Marker] = []
+
+    def show(self, slices: list[Slice], window: int, markers: list[Marker]) -> None:
+        self._slices, self._window, self._markers = slices, window, markers
+        self.refresh()
+
+    def render(self) -> RenderableType:
+        return TokenBar(self._slices, self._window, self._markers, color(self.app, "warning"))
+
+    def _slice_at(self, x: int) -> Slice | None:
+        for piece, start, end in bar_spans(self._slices, self.content_size.width):
+            if start <= x < end:
+                return piece
+        return None
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        piece = self._slice_at(event.x)
+        self.tooltip = (
+            f"{piece.label}: {piece.tokens:,} tokens ({percent(piece.tokens, self._window):.1f}%)" if piece else None
+        )
+
+    def on_click(self, event: events.Click) -> None:
+        piece = self._slice_at(event.x)
+        if piece is not None and piece.key not in (FREE_KEY, RESERVE_KEY):
+            self.post_message(self.SegmentClicked(piece.key))
