@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ctxviz.layout import share_cells
-from ctxviz.timeline import Block, Category, Fate, Source, Step, Timeline
+from ctxviz.timeline import Block, Category, Fate, Step, Timeline
 from ctxviz.transcripts.parse import Entry, Piece
 
 OVERHEAD_LABEL = "system prompt, tools, CLAUDE.md and memory: not recorded in transcripts"

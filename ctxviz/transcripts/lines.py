@@ -2,6 +2,8 @@
 
 Files are read in fixed-size chunks, so a 1 GB transcript costs one chunk of memory plus the records
 kept from it; a single line longer than ``MAX_LINE_BYTES`` is skipped rather than buffered whole.
+Lines are handed out as spans of the chunk (no copy): the summary scan looks at most lines only
+through ``bytes.find`` on the chunk, which is where its speed comes from.
 """
 
 from __future__ import annotations
@@ -12,15 +14,24 @@ from pathlib import Path
 from ctxviz.errors import InputError
 
 CHUNK_BYTES = 8 * 1024 * 1024
-# The largest line kept: a tool result is capped far below this (Claude Code spills big outputs to
-# tool-results/ files), so a longer line is damage, not content.
+# The largest line kept: Claude Code spills big tool outputs to tool-results/ files, so a longer line
+# is damage, not content.
 MAX_LINE_BYTES = 64 * 1024 * 1024
 
+_BLANK = b" \t\r\x0b\x0c"
+Span = tuple[int, bytes, int, int, bool]  # line number, buffer, start, end, ends with a newline
 
-def numbered_lines(path: Path, problems: list[str]) -> Iterator[tuple[int, bytes, bool]]:
-    """``(line number, bytes, complete)`` for each non-empty line; ``complete`` is False for a last line
-    without its newline (a session still being written). CR before LF is dropped. An unreadable file
-    raises ``InputError``; an over-long line is reported into ``problems`` and skipped."""
+
+def _read(handle: object, path: Path) -> bytes:
+    try:
+        return handle.read(CHUNK_BYTES)  # type: ignore[attr-defined,no-any-return]
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+
+
+def line_spans(path: Path, problems: list[str]) -> Iterator[Span]:
+    """Each non-blank line as a span of a chunk; a CR before LF is left out of the span. An unreadable
+    file raises ``InputError``; an over-long line is reported into ``problems`` and skipped."""
     try:
         handle = path.open("rb")
     except OSError as error:
@@ -29,33 +40,31 @@ def numbered_lines(path: Path, problems: list[str]) -> Iterator[tuple[int, bytes
     carry = b""
     skipping = False
     with handle:
-        while True:
-            try:
-                chunk = handle.read(CHUNK_BYTES)
-            except OSError as error:
-                raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
-            if not chunk:
-                break
-            pieces = chunk.split(b"\n")
-            pieces[0] = carry + pieces[0]
-            carry = pieces.pop()
-            for piece in pieces:
+        while chunk := _read(handle, path):
+            buffer = carry + chunk if carry else chunk
+            start = 0
+            while (newline := buffer.find(b"\n", start)) >= 0:
                 number += 1
+                end = newline - 1 if newline > start and buffer[newline - 1] == 13 else newline
                 if skipping:
                     skipping = False
-                    continue
-                if piece.endswith(b"\r"):
-                    piece = piece[:-1]
-                if piece.strip():
-                    yield number, piece, True
-            if len(carry) > MAX_LINE_BYTES and not skipping:
-                problems.append(f"{path}:{number + 1}: line longer than {MAX_LINE_BYTES >> 20} MB, skipped")
+                elif end > start and (buffer[start] not in _BLANK or not buffer[start:end].isspace()):
+                    yield number, buffer, start, end, True
+                start = newline + 1
+            carry = buffer[start:]
+            if skipping or len(carry) > MAX_LINE_BYTES:
+                if not skipping:
+                    problems.append(f"{path}:{number + 1}: line longer than {MAX_LINE_BYTES >> 20} MB, skipped")
                 skipping = True
-            if skipping:
                 carry = b""
     if carry and not skipping:
-        number += 1
-        if carry.endswith(b"\r"):
-            carry = carry[:-1]
-        if carry.strip():
-            yield number, carry, False
+        end = len(carry) - 1 if carry.endswith(b"\r") else len(carry)
+        if end > 0 and not carry[:end].isspace():
+            yield number + 1, carry, 0, end, False
+
+
+def numbered_lines(path: Path, problems: list[str]) -> Iterator[tuple[int, bytes, bool]]:
+    """``(line number, bytes, complete)`` for each non-blank line; ``complete`` is False for a last line
+    without its newline (a session still being written)."""
+    for number, buffer, start, end, complete in line_spans(path, problems):
+        yield number, buffer[start:end], complete

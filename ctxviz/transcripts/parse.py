@@ -285,9 +285,7 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str) -> Parsed:
             entries.append(_entry(number, record, kind, tools))
         elif kind in IGNORED_TYPES:
             if record.uuid:  # progress records sit on the chain between messages
-                entries.append(
-                    Entry(number, record.uuid, record.parentUuid, None, bool(record.isSidechain), False)
-                )
+                entries.append(Entry(number, record.uuid, record.parentUuid, None, bool(record.isSidechain), False))
         else:
             unknown[str(kind)] += 1
             problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")

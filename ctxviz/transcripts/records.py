@@ -11,7 +11,6 @@ from __future__ import annotations
 import msgspec
 from msgspec import Raw, Struct
 
-
 EMPTY = Raw()  # an absent (or null) bulky field: length 0
 
 

@@ -1,0 +1,272 @@
+"""One row per session for ``ctxviz sessions``: calls, peak, last, compactions, subagents, size.
+
+This scan reads every line but decodes few of them: the bulk of a transcript is tool results (user
+records) and progress records, of which a summary needs only the chain links (``parentUuid`` first,
+``uuid`` once), found by byte search. Any line that does not look exactly like that is decoded in
+full, so an unusual line costs time, never correctness. Calls are counted on the active chain, the
+same records the full reader uses (tests check the two agree on every sample).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+from msgspec import Struct
+
+from ctxviz.transcripts.chain import active_chain
+from ctxviz.transcripts.discover import AGENT_PREFIX, COMPACTION_PREFIX, decode_project
+from ctxviz.transcripts.lines import Span
+from ctxviz.transcripts.parse import IGNORED_TYPES, SYNTHETIC_MODEL, Entry
+from ctxviz.transcripts.records import CompactMetadata, Usage
+
+
+class _Message(Struct, frozen=True):
+    role: str | None = None
+    id: str | None = None
+    model: str | None = None
+    usage: Usage | None = None
+
+
+class _Record(Struct, frozen=True):
+    type: str | None = None
+    subtype: str | None = None
+    uuid: str | None = None
+    parentUuid: str | None = None
+    logicalParentUuid: str | None = None
+    isSidechain: bool | None = False
+    timestamp: str | None = None
+    sessionId: str | None = None
+    cwd: str | None = None
+    message: _Message | None = None
+    compactMetadata: CompactMetadata | None = None
+
+
+_DECODE = msgspec.json.Decoder(_Record).decode
+_HEAD = b'{"parentUuid":'
+_UUID = b'"uuid":"'
+_TIMESTAMP = b'"timestamp":"'
+_TYPE = b'"type":"'
+_SIDECHAIN = b'"isSidechain":true'
+_WARMUP = b'"Warmup"'
+
+
+@dataclass(frozen=True, slots=True)
+class Compaction:
+    trigger: str
+    pre_tokens: int | None
+    at_call: int  # the calls before it (1-based number of the last one)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    session: str
+    project: str
+    file: str
+    started: str | None
+    ended: str | None
+    models: tuple[str, ...]
+    calls: int
+    first: int
+    peak: int
+    last: int
+    compactions: tuple[Compaction, ...]
+    subagents: int
+    bytes: int
+    problems: tuple[str, ...]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "session": self.session,
+            "project": self.project,
+            "file": self.file,
+            "started": self.started,
+            "ended": self.ended,
+            "models": list(self.models),
+            "calls": self.calls,
+            "peak": self.peak,
+            "last": self.last,
+            "compactions": [
+                {"trigger": c.trigger, "pre_tokens": c.pre_tokens, "at_call": c.at_call} for c in self.compactions
+            ],
+            "subagents": self.subagents,
+            "bytes": self.bytes,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FileNumbers:
+    """What one file's lines say, before the file system adds its size and subagent files."""
+
+    session: str | None
+    cwd: str | None
+    started: str | None
+    ended: str | None
+    models: tuple[str, ...]
+    usage: tuple[int, ...]  # each call's measured context, in order
+    compactions: tuple[Compaction, ...]
+    side_roots: int  # subagents recorded inside the file (older layout)
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Link:
+    """A user or progress line reduced by byte search: its place in the tree and its time."""
+
+    uuid: str
+    parent: str | None
+    sidechain: bool
+    conversational: bool
+    timestamp: str | None
+
+
+def _link(buffer: bytes, start: int, end: int) -> _Link | None:
+    """The chain fields of a user/progress line by byte search, or None when the line is not shaped as
+    Claude Code writes it (parentUuid first, type before the content, exactly one uuid key). One pass
+    over the line: the search for a second uuid key is what proves the first is the record's own."""
+    if not buffer.startswith(_HEAD, start):
+        return None
+    at = buffer.find(_TYPE, start, end)
+    if at < 0:
+        return None
+    at += len(_TYPE)
+    close = buffer.find(b'"', at, end)
+    kind = buffer[at:close]
+    if kind != b"user" and kind != b"progress":
+        return None
+    found = buffer.find(_UUID, close, end)
+    if found < 0 or buffer.find(_UUID, found + len(_UUID), end) >= 0:
+        return None
+    head = start + len(_HEAD)
+    if buffer.startswith(b"null", head):
+        parent = None
+    elif buffer.startswith(b'"', head):
+        parent = buffer[head + 1 : buffer.find(b'"', head + 1, end)].decode()
+    else:
+        return None
+    found += len(_UUID)
+    uuid = buffer[found : buffer.find(b'"', found, end)].decode()
+    stamp_at = buffer.find(_TIMESTAMP, found, end)
+    stamp = None
+    if stamp_at >= 0:
+        stamp_at += len(_TIMESTAMP)
+        stamp = buffer[stamp_at : buffer.find(b'"', stamp_at, end)].decode()
+    sidechain = buffer.find(_SIDECHAIN, start, min(end, start + 200)) >= 0
+    return _Link(uuid, parent, sidechain, kind == b"user", stamp)
+
+
+def summarize_lines(spans: Iterable[Span], where: str) -> FileNumbers:
+    """Pure: the numbers of one session file's lines (see ``SessionSummary``)."""
+    entries: list[Entry] = []
+    compactions: dict[int, CompactMetadata] = {}
+    problems: list[str] = []
+    started = ended = session = cwd = None
+    side_roots = 0
+    for number, buffer, start, end, complete in spans:
+        link = _link(buffer, start, end) if cwd is not None else None
+        if link is not None:
+            entries.append(Entry(number, link.uuid, link.parent, None, link.sidechain, link.conversational,
+                                 link.timestamp))  # fmt: skip
+            if link.sidechain and link.parent is None and link.conversational and _not_warmup(buffer, start, end):
+                side_roots += 1
+            stamp = link.timestamp
+        else:
+            try:
+                record = _DECODE(memoryview(buffer)[start:end])
+            except msgspec.DecodeError as error:
+                where_line = f"{where}:{number}"
+                problems.append(f"{where_line}: {'incomplete last line' if not complete else error}, skipped")
+                continue
+            stamp = record.timestamp
+            session = session or record.sessionId
+            cwd = cwd or record.cwd
+            kind = record.type or (record.message.role if record.message is not None else None)
+            if kind not in ("user", "assistant", "system", "attachment") and kind not in IGNORED_TYPES:
+                problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
+                continue
+            message = record.message
+            used = model = message_id = None
+            if kind == "assistant" and message and message.usage and message.model != SYNTHETIC_MODEL:
+                used, model, message_id = message.usage.context, message.model, message.id or f"line:{number}"
+            if kind == "user" and record.isSidechain and record.parentUuid is None and _not_warmup(buffer, start, end):
+                side_roots += 1
+            if record.uuid or kind in ("user", "assistant", "system", "attachment"):
+                compact = None
+                if kind == "system" and record.subtype == "compact_boundary":
+                    meta = record.compactMetadata or CompactMetadata()
+                    compactions[number] = meta
+                    compact = (meta.trigger or "auto", meta.preTokens, meta.postTokens)
+                entries.append(Entry(number, record.uuid, record.parentUuid, record.logicalParentUuid,
+                                     bool(record.isSidechain), kind not in IGNORED_TYPES, stamp,
+                                     message_id=message_id, model=model, used=used, compact=compact))  # fmt: skip
+        if stamp:
+            started = started or stamp
+            ended = stamp
+    main = [e for e in entries if not e.sidechain]
+    if not any(e.conversational for e in main):
+        main = [e for e in entries if e.sidechain]
+    chain, _ = active_chain(main)
+    seen: set[str] = set()
+    usage: list[int] = []
+    models: list[str] = []
+    found: list[Compaction] = []
+    for entry in chain:
+        if entry.compact is not None:
+            trigger, pre, _post = entry.compact
+            found.append(Compaction(trigger, pre, len(usage)))
+        elif entry.used is not None and entry.message_id not in seen:
+            seen.add(entry.message_id or "")
+            usage.append(entry.used)
+            if entry.model and entry.model not in models:
+                models.append(entry.model)
+    return FileNumbers(session, cwd, started, ended, tuple(models), tuple(usage), tuple(found), side_roots,
+                       tuple(problems))  # fmt: skip
+
+
+def _not_warmup(buffer: bytes, start: int, end: int) -> bool:
+    return buffer.find(_WARMUP, start, end) < 0
+
+
+def _is_warmup(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return _WARMUP in handle.read(4096).split(b"\n", 1)[0]
+    except OSError:
+        return True
+
+
+def count_subagents(session_path: Path, session: str | None, side_roots: int) -> int:
+    from ctxviz.transcripts.discover import subagent_files
+
+    if session_path.name.startswith(AGENT_PREFIX):  # a subagent's own file: its siblings are not its children
+        return side_roots
+    files = [f for _, f in subagent_files(session_path, session) if not f.name.startswith(COMPACTION_PREFIX)]
+    return side_roots + sum(1 for f in files if f.name.startswith(AGENT_PREFIX) and not _is_warmup(f))
+
+
+def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
+    """The summary row of one session file (``InputError`` if it cannot be read at all)."""
+    from ctxviz.transcripts.lines import line_spans
+
+    problems: list[str] = []
+    numbers = summarize_lines(line_spans(path, problems), str(path))
+    session = numbers.session or path.stem
+    usage = numbers.usage
+    return SessionSummary(
+        session=session,
+        project=numbers.cwd or decode_project((project_dir or path.parent).name),
+        file=str(path),
+        started=numbers.started,
+        ended=numbers.ended,
+        models=numbers.models,
+        calls=len(usage),
+        first=usage[0] if usage else 0,
+        peak=max(usage, default=0),
+        last=usage[-1] if usage else 0,
+        compactions=numbers.compactions,
+        subagents=count_subagents(path, session, numbers.side_roots),
+        bytes=path.stat().st_size,
+        problems=tuple(problems) + numbers.problems,
+    )
