@@ -45,12 +45,12 @@ def subagent(session: Session, event: SubagentEvent, spilled: bool) -> tuple[str
     ).run()
     trailer = 0 if spec.type in p.subagent_trailerless_types else p.subagent_trailer
     result = spec.returns.tokens + trailer
-    kept = child.peak - spec.returns.tokens
+    work = child.category_totals_at(child.last)[Category.MESSAGES] - spec.prompt.tokens - spec.returns.tokens
     why = (
-        f"the subagent worked in its own window (peak {child.peak:,} tokens); only its answer "
-        f"({spec.returns.tokens:,})"
-        + (f" and a {trailer}-token trailer (agentId, usage)" if trailer else f" (no trailer for {spec.type})")
-        + f" reach this window — {kept:,} tokens stayed there"
+        f"{work:,} tokens of the subagent's work stayed in its own window (peak {child.peak:,}); "
+        f"only its answer ({spec.returns.tokens:,})"
+        + (f" and a {trailer}-token trailer (agentId, usage) come back" if trailer
+           else f" comes back (no trailer for {spec.type})")
     )
     if spec.background:
         rec.add(Category.MESSAGES, "tool-output", f"{label} (started in background)", p.background_launch, "brief")

@@ -97,9 +97,13 @@ def to_measure(value: Any, info: ValidationInfo) -> Measure:
         return Measure.of_tokens(parse_tokens(value))
     keys = [k for k in value if k in SIZE_KEYS]
     unknown = [k for k in value if k not in SIZE_KEYS]
+    if set(keys) in ({"tokens", "lines"}, {"chars", "lines"}) and not unknown:
+        # a file whose line count is not ~10 tokens a line (long lines, minified code)
+        base = to_measure({k: v for k, v in value.items() if k != "lines"}, info)
+        return Measure(base.tokens, base.chars, _count(value["lines"]), base.bytes)
     if unknown or len(keys) != 1:
         raise ValueError(
-            f"a size mapping takes exactly one of {', '.join(SIZE_KEYS)}"
+            f"a size mapping takes one of {', '.join(SIZE_KEYS)} (tokens or chars may add lines)"
             + (f"; unknown key {unknown[0]!r}" if unknown else "")
         )
     key, raw = keys[0], value[keys[0]]
@@ -128,9 +132,10 @@ _SIZE_SCHEMA = {
     "anyOf": [
         {"type": "integer", "minimum": 0},
         {"type": "string", "pattern": r"^\s*\d+(\.\d+)?\s*[kKmM]?\s*$"},
-        {"type": "object", "properties": {"tokens": {}}, "required": ["tokens"], "additionalProperties": False},
-        {"type": "object", "properties": {"chars": {"type": "integer"}}, "required": ["chars"],
+        {"type": "object", "properties": {"tokens": {}, "lines": {"type": "integer"}}, "required": ["tokens"],
          "additionalProperties": False},
+        {"type": "object", "properties": {"chars": {"type": "integer"}, "lines": {"type": "integer"}},
+         "required": ["chars"], "additionalProperties": False},
         {"type": "object", "properties": {"lines": {"type": "integer"}}, "required": ["lines"],
          "additionalProperties": False},
         {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
