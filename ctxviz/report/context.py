@@ -1,0 +1,219 @@
+"""The ``/context`` look for any step of any Timeline (scenario or transcript), and its JSON form.
+
+Relies only on the Timeline type: header ``model · used/window tokens (pct%)``, the glyph grid beside
+the category rows (above them when narrow), the largest items in the window, the compactions so far.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.table import Table
+from rich.text import Text
+
+from ctxviz.layout import FREE, FULL, PARTIAL, RESERVE, context_grid, humanize, percent
+from ctxviz.timeline import FREE_SPACE, Block, Timeline
+
+CONTEXT_FORMAT = "ctxviz.context/1"
+_NARROW_COLUMNS = 70
+_ROW_STYLES = {
+    "System prompt": "grey62",
+    "System tools": "cyan",
+    "MCP tools": "bright_cyan",
+    "Custom agents": "blue",
+    "Memory files": "yellow",
+    "Skills": "bright_yellow",
+    "Messages": "magenta",
+    FREE_SPACE: "grey50",
+}
+_LEVEL_STYLES = {"ok": "green", "warning": "yellow", "over": "red"}
+
+
+def api_call_indices(timeline: Timeline) -> list[int]:
+    """Step indices of the API calls (``--at N`` counts these, from 1)."""
+    return [s.index for s in timeline.steps if s.kind == "api-call"]
+
+
+def calls_before(timeline: Timeline, index: int) -> int:
+    return sum(1 for s in timeline.steps[: index + 1] if s.kind == "api-call")
+
+
+def largest_items(timeline: Timeline, index: int, count: int) -> list[Block]:
+    blocks = timeline.state_at(index)
+    return sorted(blocks, key=lambda b: (-b.tokens, b.entered, b.id))[:count]
+
+
+def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]]:
+    """Each compaction up to ``index``: trigger, the call it followed, the size before and after."""
+    found: list[dict[str, object]] = []
+    for i in timeline.compaction_indices():
+        if i > index:
+            break
+        step = timeline.steps[i]
+        found.append(
+            {
+                "trigger": "auto" if step.kind == "auto-compact" else "manual",
+                "at_call": calls_before(timeline, i),
+                "step": i,
+                "before": timeline.used_at(i - 1) if i > 0 else 0,
+                "after": step.used,
+                "notes": list(step.notes),
+            }
+        )
+    return found
+
+
+def _measured_label(timeline: Timeline, index: int) -> str:
+    return "measured" if timeline.steps[index].measured else "estimated"
+
+
+def _header(timeline: Timeline, index: int) -> Text:
+    step = timeline.steps[index]
+    used = step.used
+    style = _LEVEL_STYLES[timeline.level_at(index)]
+    guessed = any("guess" in notice for notice in timeline.notices)
+    text = Text()
+    text.append(timeline.model, style="bold")
+    text.append(" · ")
+    text.append(f"{humanize(used)}/{humanize(timeline.window)}{'?' if guessed else ''} tokens", style=style)
+    text.append(f" ({percent(used, timeline.window):.0f}%)", style=style)
+    text.append(f"  {_measured_label(timeline, index)}", style="dim")
+    where = f"step {index + 1} of {len(timeline.steps)}"
+    if step.kind == "api-call":
+        where = f"call {calls_before(timeline, index)} of {len(api_call_indices(timeline))}"
+    text.append(f"  ·  {where}", style="dim")
+    return text
+
+
+def _rows(timeline: Timeline, index: int) -> Table:
+    breakdown = timeline.breakdown_at(index)
+    measured = timeline.steps[index].measured
+    table = Table.grid(padding=(0, 1))
+    table.add_column()
+    table.add_column()
+    table.add_column(justify="right")
+    table.add_column(justify="right")
+    overhead = [b for b in timeline.state_at(index) if b.kind == "overhead" and b.category.value == "System prompt"]
+    for row, tokens in breakdown.items():
+        if tokens <= 0 and row not in (FREE_SPACE, timeline.thresholds.buffer_label):
+            continue
+        glyph = RESERVE if row == timeline.thresholds.buffer_label else FREE if row == FREE_SPACE else FULL
+        approx = "~" if measured and row not in (FREE_SPACE, timeline.thresholds.buffer_label) else ""
+        table.add_row(
+            Text(glyph, style=_ROW_STYLES.get(row, "grey35")),
+            row,
+            f"{approx}{humanize(tokens)} tokens",
+            f"{percent(tokens, timeline.window):.1f}%",
+        )
+        if row == "System prompt" and overhead:
+            table.add_row("", Text("└ with tools, memory: not in transcript", style="dim"), "", "")
+    return table
+
+
+def _grid(timeline: Timeline, index: int, narrow: bool) -> Text:
+    squares = context_grid(timeline.breakdown_at(index), timeline.window, timeline.thresholds.buffer_label, narrow)
+    text = Text()
+    for r, line in enumerate(squares):
+        if r:
+            text.append("\n")
+        for c, square in enumerate(line):
+            if c:
+                text.append(" ")
+            style = "grey35" if square.glyph == RESERVE else _ROW_STYLES.get(square.row, "grey50")
+            text.append(square.glyph, style=style)
+    return text
+
+
+def _items(timeline: Timeline, index: int, count: int) -> Table:
+    measured = timeline.steps[index].measured
+    table = Table(title="Largest items in the window", title_justify="left", box=None, padding=(0, 1))
+    table.add_column("tokens", justify="right", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("item", overflow="ellipsis", no_wrap=True, max_width=56)
+    table.add_column("since", justify="right", no_wrap=True)
+    base = timeline.source.summary or ""
+    prefix = base.rstrip("/") + "/" if base.startswith("/") else None
+    for block in largest_items(timeline, index, count):
+        label = block.label.removeprefix(prefix) if prefix else block.label
+        since = timeline.steps[block.entered]
+        when = f"call {calls_before(timeline, block.entered)}" if since.kind == "api-call" else since.kind
+        table.add_row(f"{'~' if measured else ''}{block.tokens:,}", block.kind, label, when)
+    return table
+
+
+def _compactions(timeline: Timeline, index: int) -> RenderableType:
+    found = compactions_so_far(timeline, index)
+    if not found:
+        return Text("No compactions so far.", style="dim")
+    lines = Text("Compactions so far", style="bold")
+    for c in found:
+        lines.append(f"\n  {c['trigger']} after call {c['at_call']}: ")
+        lines.append(f"{c['before']:,} → {c['after']:,} tokens")
+        notes = c["notes"]
+        if isinstance(notes, list) and notes:
+            lines.append(f"  ({notes[0]})", style="dim")
+    return lines
+
+
+class _Breakdown:
+    """Grid beside the rows when the terminal is wide enough, above them when narrow."""
+
+    def __init__(self, timeline: Timeline, index: int) -> None:
+        self.timeline = timeline
+        self.index = index
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        narrow = options.max_width < _NARROW_COLUMNS
+        grid = _grid(self.timeline, self.index, narrow and self.timeline.window < 1_000_000)
+        rows = _rows(self.timeline, self.index)
+        if narrow:
+            yield Group(grid, Text(""), rows)
+            return
+        side = Table.grid(padding=(0, 3))
+        side.add_column(no_wrap=True)
+        side.add_column()
+        side.add_row(grid, rows)
+        yield side
+
+
+def context_renderable(timeline: Timeline, index: int, *, top_items: int = 10) -> RenderableType:
+    """The ``/context`` view of ``timeline`` after step ``index``."""
+    parts: list[RenderableType] = [_header(timeline, index), Text(""), _Breakdown(timeline, index), Text("")]
+    if top_items > 0:
+        parts += [_items(timeline, index, top_items), Text("")]
+    parts.append(_compactions(timeline, index))
+    legend = f"{FULL} {PARTIAL} used  {FREE} free  {RESERVE} reserve"
+    if timeline.steps[index].measured:
+        legend += "  ·  total measured by the API; ~ = split estimated (chars/4)"
+    parts.append(Text(legend, style="dim"))
+    parts += [Text(f"note: {notice}", style="yellow") for notice in timeline.notices]
+    return Group(*parts)
+
+
+def context_dict(timeline: Timeline, index: int, *, top_items: int = 10) -> dict[str, object]:
+    """``ctxviz context --json``: the format DESIGN.md gives (``ctxviz.context/1``)."""
+    step = timeline.steps[index]
+    return {
+        "format": CONTEXT_FORMAT,
+        "session": timeline.source.name,
+        "file": timeline.source.path,
+        "model": timeline.model,
+        "window": timeline.window,
+        "used": step.used,
+        "measured": step.measured,
+        "at_call": calls_before(timeline, index),
+        "calls": len(api_call_indices(timeline)),
+        "step": index,
+        "thresholds": {
+            "autocompact": timeline.thresholds.autocompact,
+            "warning": timeline.thresholds.warning,
+            "blocking": timeline.thresholds.blocking,
+            "buffer": timeline.thresholds.buffer,
+        },
+        "breakdown": timeline.breakdown_at(index),
+        "items": [
+            {"kind": b.kind, "label": b.label, "tokens": b.tokens, "category": b.category.value}
+            for b in largest_items(timeline, index, top_items)
+        ],
+        "compactions": [{k: v for k, v in c.items() if k != "notes"} for c in compactions_so_far(timeline, index)],
+        "notices": list(timeline.notices),
+    }
