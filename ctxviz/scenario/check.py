@@ -56,10 +56,9 @@ def _profile_problems(scenario: Scenario) -> list[Problem]:
     for key in scenario.profile:
         if key not in fields:
             found.append((("profile", key), f"unknown profile parameter {key!r}; see `ctxviz schema`"))
-    if found:
-        return found
+    known = {k: v for k, v in scenario.profile.items() if k in fields}
     try:
-        resolve_profile(scenario)
+        Profile.model_validate({**PROFILES[scenario.agent].model_dump(), **known})
     except ValidationError as error:
         for item in error.errors():
             found.append((("profile", *item["loc"]), item["msg"]))

@@ -20,7 +20,8 @@ Positions = dict[Path_, tuple[int, int]]
 class YamlLimits:
     max_bytes: int = 2_000_000
     max_depth: int = 64
-    max_nodes: int = 200_000
+    max_nodes: int = 1_000_000
+    max_alias_expansion: int = 10_000  # values reached again through an alias
 
 
 class YamlError(ValueError):
@@ -47,15 +48,19 @@ def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> tuple[Any, Posit
     if node is None:
         return None, {}
     positions: Positions = {}
-    budget = [limits.max_nodes]
+    budget = {"nodes": limits.max_nodes, "aliased": limits.max_alias_expansion}
+    built: set[int] = set()
 
-    def build(node: yaml.Node, path: Path_, depth: int) -> Any:
-        budget[0] -= 1
-        if budget[0] < 0:
+    def build(node: yaml.Node, path: Path_, depth: int, aliased: bool = False) -> Any:
+        aliased = aliased or id(node) in built
+        built.add(id(node))
+        budget["nodes"] -= 1
+        budget["aliased"] -= aliased
+        if budget["nodes"] < 0 or budget["aliased"] < 0:
+            what = "values" if budget["nodes"] < 0 else "values repeated through aliases"
+            limit = limits.max_nodes if budget["nodes"] < 0 else limits.max_alias_expansion
             raise YamlError(
-                node.start_mark.line + 1,
-                node.start_mark.column + 1,
-                f"more than {limits.max_nodes:,} values (aliases expanding?); refused",
+                node.start_mark.line + 1, node.start_mark.column + 1, f"more than {limit:,} {what}; refused"
             )
         if depth > limits.max_depth:
             raise YamlError(
@@ -66,16 +71,16 @@ def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> tuple[Any, Posit
             loader.flatten_mapping(node)  # YAML merge keys (<<)
             result: dict[Any, Any] = {}
             for key_node, value_node in node.value:
-                key = build(key_node, (*path, "<key>"), depth + 1)
+                key = build(key_node, (*path, "<key>"), depth + 1, aliased)
                 if not isinstance(key, str | int | float | bool) and key is not None:
                     mark = key_node.start_mark
                     raise YamlError(mark.line + 1, mark.column + 1, "a key must be a scalar")
                 key = str(key) if not isinstance(key, str) else key
                 positions[(*path, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-                result[key] = build(value_node, (*path, key), depth + 1)
+                result[key] = build(value_node, (*path, key), depth + 1, aliased)
             return result
         if isinstance(node, yaml.SequenceNode):
-            return [build(item, (*path, n), depth + 1) for n, item in enumerate(node.value)]
+            return [build(item, (*path, n), depth + 1, aliased) for n, item in enumerate(node.value)]
         return loader.construct_object(node)
 
     data = build(node, (), 0)
