@@ -161,26 +161,26 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
         console.print("No Claude Code sessions found (looked in ~/.claude, ~/.config/claude, CLAUDE_CONFIG_DIR).")
         return
     table = Table(box=None, padding=(0, 1), header_style="bold")
-    for name, justify in (("project", "left"), ("session", "left"), ("started", "left"), ("ended", "left"),
-                          ("models", "left"), ("calls", "right"), ("peak", "right"), ("last", "right"),
-                          ("compactions", "left"), ("subagents", "right"), ("size", "right")):  # fmt: skip
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    table.add_column("project", no_wrap=True, overflow="ellipsis", max_width=18)
+    widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
+    for name, width in widths.items():
+        justify = "left" if name in ("session", "started", "models") else "right"
+        table.add_column(name, no_wrap=True, min_width=width, justify=justify)  # type: ignore[arg-type]
     for r in rows:
         auto = sum(1 for c in r.compactions if c.trigger == "auto")
         manual = len(r.compactions) - auto
-        compactions = ", ".join(p for p in (f"{auto} auto" if auto else "", f"{manual} manual" if manual else "") if p)
+        compactions = " ".join(p for p in (f"{auto}a" if auto else "", f"{manual}m" if manual else "") if p)
         table.add_row(
-            r.project,
+            "/".join(Path(r.project).parts[-2:]),
             r.session[:8],
-            (r.started or "")[:16].replace("T", " "),
-            (r.ended or "")[:16].replace("T", " "),
-            ", ".join(m.removeprefix("claude-") for m in r.models),
+            (r.started or "")[5:16].replace("T", " "),
+            ", ".join(m.removeprefix("claude-") for m in r.models)[:18],
             str(r.calls),
             humanize(r.peak),
             humanize(r.last),
             compactions or "–",
             str(r.subagents),
-            f"{r.bytes / 1_000_000:.1f} MB" if r.bytes >= 100_000 else f"{r.bytes / 1000:.0f} kB",
+            f"{r.bytes / 1_000_000:.1f}M" if r.bytes >= 100_000 else f"{r.bytes / 1000:.0f}k",
         )
     console.print(table)
 

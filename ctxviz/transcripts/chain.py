@@ -31,7 +31,9 @@ def active_chain(entries: Sequence[Entry]) -> tuple[list[Entry], list[str]]:
     for n, entry in enumerate(linked):
         parent = entry.parent if entry.parent is not None else entry.logical_parent
         if parent is None:
-            parent_of.append(None)
+            # Only a session's first record has no parent; a later root (hand-made files) follows the
+            # record before it rather than starting a separate conversation.
+            parent_of.append(_previous_conversational(linked, n) if entry.conversational else None)
         elif parent in position and position[parent] != n:
             parent_of.append(position[parent])
         else:

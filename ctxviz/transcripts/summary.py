@@ -241,7 +241,7 @@ def count_subagents(session_path: Path, session: str | None, side_roots: int) ->
     from ctxviz.transcripts.discover import subagent_files
 
     if session_path.name.startswith(AGENT_PREFIX):  # a subagent's own file: its siblings are not its children
-        return side_roots
+        return 0
     files = [f for _, f in subagent_files(session_path, session) if not f.name.startswith(COMPACTION_PREFIX)]
     return side_roots + sum(1 for f in files if f.name.startswith(AGENT_PREFIX) and not _is_warmup(f))
 
