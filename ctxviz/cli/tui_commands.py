@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from ctxviz.cli.common import fail, tokenizer_name
@@ -25,4 +27,31 @@ def play(ctx: click.Context, path: str | None, allow_outside: bool) -> None:
     run_app(timeline)
 
 
-COMMANDS: list[click.Command] = [play]
+@click.command()
+@click.argument("path", required=False)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("screenshots"),
+    show_default=True,
+    help="Folder to write the SVGs into.",
+)
+@click.pass_context
+def screenshot(ctx: click.Context, path: str | None, out: Path) -> None:
+    """Write SVG screenshots of the TUI's main views (default scenario unless PATH is given)."""
+    import asyncio
+
+    from ctxviz.errors import InputError
+    from ctxviz.sources import open_timeline
+
+    try:
+        timeline = open_timeline(path, tokenizer=tokenizer_name(ctx))
+    except InputError as error:
+        fail(error.message)
+    from ctxviz.tui.screenshots import take_screenshots
+
+    for written in asyncio.run(take_screenshots(timeline, out)):
+        click.echo(written)
+
+
+COMMANDS: list[click.Command] = [play, screenshot]

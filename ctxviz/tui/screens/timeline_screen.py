@@ -37,6 +37,8 @@ _STEP = Binding.Group("Step", compact=True)
 
 
 class TimelineScreen(Screen[None]):
+    # Nothing takes the keyboard until a view needs it (the blocks table, to scroll with ↑/↓).
+    AUTO_FOCUS = None
     # Stepping keys are priority bindings so that the blocks table, when focused, cannot swallow them.
     BINDINGS = [
         Binding("space", "play", "Play", priority=True),
@@ -144,6 +146,7 @@ class TimelineScreen(Screen[None]):
         self.query_one(ContentSwitcher).current = view
         # the other views list the categories themselves; the legend's rows go to them
         self.query_one(LegendWidget).display = view == "main"
+        self.set_focus(self.query_one("#blocks-table") if view == "blocks" else None)
         self._show_view()
 
     def watch_sort(self) -> None:
@@ -195,7 +198,7 @@ class TimelineScreen(Screen[None]):
         if action == "step":
             return (self.index > 0 if parameters[0] == -1 else self.index < last) or None
         if action == "go":
-            return (self.index != (0 if parameters[0] == 0 else last)) or None
+            return self.index != self._go_target(int(parameters[0])) or None  # type: ignore[call-overload]
         if action == "compaction":
             return self._compaction_from(int(parameters[0])) is not None or None  # type: ignore[call-overload]
         if action == "open_subagent":
@@ -229,8 +232,12 @@ class TimelineScreen(Screen[None]):
     def action_step(self, delta: int) -> None:
         self.index = max(0, min(self.timeline.last, self.index + delta))
 
+    def _go_target(self, index: int) -> int:
+        """Step ``index``; -1 (or any negative) means the last step."""
+        return self.timeline.last if index < 0 else min(index, self.timeline.last)
+
     def action_go(self, index: int) -> None:
-        self.index = self.timeline.last if index < 0 else min(index, self.timeline.last)
+        self.index = self._go_target(index)
 
     def action_compaction(self, direction: int) -> None:
         target = self._compaction_from(direction)
