@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from datetime import date
 from pathlib import Path
@@ -12,6 +13,7 @@ import click
 
 from ctxviz.cli.common import EXIT_OK, fail
 
+_DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
 
 
@@ -160,8 +162,8 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
     if not rows:
         console.print("No Claude Code sessions found (looked in ~/.claude, ~/.config/claude, CLAUDE_CONFIG_DIR).")
         return
-    table = Table(box=None, padding=(0, 1), header_style="bold")
-    table.add_column("project", no_wrap=True, overflow="ellipsis", max_width=18)
+    table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
+    table.add_column("project", no_wrap=True, overflow="ellipsis", max_width=24)
     widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
     for name, width in widths.items():
         justify = "left" if name in ("session", "started", "models") else "right"
@@ -171,10 +173,10 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
         manual = len(r.compactions) - auto
         compactions = " ".join(p for p in (f"{auto}a" if auto else "", f"{manual}m" if manual else "") if p)
         table.add_row(
-            "/".join(Path(r.project).parts[-2:]),
+            str(Path(*Path(r.project).parts[-2:])) if r.project else "",
             r.session[:8],
             (r.started or "")[5:16].replace("T", " "),
-            ", ".join(m.removeprefix("claude-") for m in r.models)[:18],
+            ", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models),
             str(r.calls),
             humanize(r.peak),
             humanize(r.last),

@@ -126,10 +126,10 @@ def _grid(timeline: Timeline, index: int, narrow: bool) -> Text:
 def _items(timeline: Timeline, index: int, count: int) -> Table:
     measured = timeline.steps[index].measured
     table = Table(title="Largest items in the window", title_justify="left", box=None, padding=(0, 1))
-    table.add_column("tokens", justify="right", no_wrap=True)
-    table.add_column("kind", no_wrap=True)
-    table.add_column("item", overflow="ellipsis", no_wrap=True, max_width=56)
-    table.add_column("since", justify="right", no_wrap=True)
+    table.add_column("tokens", justify="right", no_wrap=True, min_width=7)
+    table.add_column("kind", no_wrap=True, min_width=11)
+    table.add_column("item", overflow="ellipsis", no_wrap=True, max_width=48)
+    table.add_column("since", justify="right", no_wrap=True, min_width=8)
     base = timeline.source.summary or ""
     prefix = base.rstrip("/") + "/" if base.startswith("/") else None
     for block in largest_items(timeline, index, count):
