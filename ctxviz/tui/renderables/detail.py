@@ -63,13 +63,14 @@ def step_detail(timeline: Timeline, index: int) -> RenderableType:
                 ("Press enter to open it.", "bold"),
             )
         )
+    if step.fates:
+        # a compaction's story is the fates; the blocks it added and removed follow
+        parts.append(_fates_table(step))
     if step.added:
         entered = timeline.blocks_of(step.added)
         parts.append(_blocks_table(f"Entered ({len(step.added)})", entered, _SEEN))
     if step.removed:
         parts.append(_blocks_table(f"Left ({len(step.removed)})", timeline.blocks_of(step.removed)))
-    if step.fates:
-        parts.append(_fates_table(step))
     return Group(*parts)
 
 
