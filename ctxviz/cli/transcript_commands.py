@@ -112,7 +112,7 @@ def sessions(project: str | None, since: date | None, until: date | None, as_jso
     from ctxviz.errors import InputError
     from ctxviz.transcripts.discover import config_roots, session_files
     from ctxviz.transcripts.select import local_day, project_matches
-    from ctxviz.transcripts.summary import SessionSummary, summarize
+    from ctxviz.transcripts.summary import SessionSummary, summarize_all
 
     files = [f for f in session_files(config_roots()) if project_matches(f, project)]
     if since is not None:  # a file last written before --since cannot hold a session active after it
@@ -120,30 +120,26 @@ def sessions(project: str | None, since: date | None, until: date | None, as_jso
     rows: list[SessionSummary] = []
     problems: list[str] = []
 
-    def scan(file_list: list) -> None:  # type: ignore[type-arg]
-        for f in file_list:
-            try:
-                row = summarize(f.path, f.project_dir)
-            except InputError as error:
-                problems.append(error.message)
-                continue
-            problems.extend(row.problems)
-            if row.calls == 0:
-                continue
-            started, ended = local_day(row.started), local_day(row.ended)
-            if since is not None and ended is not None and ended < since:
-                continue
-            if until is not None and started is not None and started > until:
-                continue
-            rows.append(row)
-
+    results = summarize_all(files)
     if not as_json and len(files) >= _PROGRESS_FROM and sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import track
 
-        scan(list(track(files, description="Reading sessions", console=Console(stderr=True), transient=True)))
-    else:
-        scan(files)
+        results = track(results, total=len(files), description="Reading sessions",
+                        console=Console(stderr=True), transient=True)  # fmt: skip
+    for row in results:
+        if isinstance(row, InputError):
+            problems.append(row.message)
+            continue
+        problems.extend(row.problems)
+        if row.calls == 0:
+            continue
+        started, ended = local_day(row.started), local_day(row.ended)
+        if since is not None and ended is not None and ended < since:
+            continue
+        if until is not None and started is not None and started > until:
+            continue
+        rows.append(row)
     rows.sort(key=lambda r: (r.started or "", r.session))
     if as_json:
         sys.stdout.write(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1) + "\n")
