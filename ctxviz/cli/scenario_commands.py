@@ -32,9 +32,9 @@ def run(ctx: click.Context, scenario: str, as_json: bool, at: int | None, why: b
     if at is not None and not 0 <= at <= timeline.last:
         raise click.BadParameter(f"step {at} does not exist; steps are 0–{timeline.last}", param_hint="--at")
     if as_json:
-        from ctxviz.report.json import dumps
+        from ctxviz.report.json import dump_bytes
 
-        click.echo(dumps(timeline, at), nl=False)
+        click.get_binary_stream("stdout").write(dump_bytes(timeline, at))
         return
     from rich.console import Console
 

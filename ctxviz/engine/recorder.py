@@ -36,7 +36,7 @@ class Recorder:
         return len(self._steps)
 
     def add(self, category: Category, kind: str, label: str, tokens: int, visibility: Visibility = "hidden") -> int:
-        draft = _Draft(len(self._drafts), category, kind, label, tokens, self.index, visibility)
+        draft = _Draft(len(self._drafts), category, kind, label, tokens, len(self._steps), visibility)
         self._drafts.append(draft)
         self._live[draft.id] = draft
         self._added.append(draft.id)
@@ -45,7 +45,7 @@ class Recorder:
 
     def remove(self, block_id: int) -> None:
         draft = self._live.pop(block_id)
-        draft.left = self.index
+        draft.left = len(self._steps)
         self._removed.append(block_id)
         self.used -= draft.tokens
 

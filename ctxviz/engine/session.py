@@ -7,7 +7,6 @@ event that adds content, auto-compaction is checked as Claude Code checks it bef
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import count
 
@@ -110,6 +109,7 @@ class Session:
         }
         self.scoped_rules = {p: r for p, r in scenario.setup.rules.items() if r.paths}
         self.child: Timeline | None = None  # a subagent's timeline, attached to the step that ran it
+        self._hooks: dict[tuple[str, str], tuple[Hook, ...]] = {}
 
     # --- running ------------------------------------------------------------------------------
     def run(self) -> Timeline:
@@ -213,12 +213,16 @@ class Session:
             self.hook_block(hook, f"SessionStart:{source}")
 
     # --- hooks --------------------------------------------------------------------------------
-    def hooks(self, event: str, subject: str) -> Iterable[Hook]:
-        for hook in self.scenario.setup.hooks:
-            if hook.event != event:
-                continue
-            if hook.matcher in ("", "*") or re.fullmatch(hook.matcher, subject):
-                yield hook
+    def hooks(self, event: str, subject: str) -> tuple[Hook, ...]:
+        """The hooks that fire for ``event`` on ``subject`` (a tool name or a SessionStart source)."""
+        key = (event, subject)
+        if key not in self._hooks:
+            self._hooks[key] = tuple(
+                hook
+                for hook in self.scenario.setup.hooks
+                if hook.event == event and (hook.matcher in ("", "*") or re.fullmatch(hook.matcher, subject))
+            )
+        return self._hooks[key]
 
     def hook_block(self, hook: Hook, trigger: str) -> None:
         p = self.profile
