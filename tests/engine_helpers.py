@@ -47,9 +47,9 @@ STARTUP_200K = 4_200 + 280 + 13_500
 
 
 def scenario(text: str) -> Scenario:
-    """Parse an inline scenario (dedented). A missing ``name:`` is filled in."""
+    """Parse an inline scenario (dedented; JSON works too). A missing block-style ``name:`` is filled in."""
     text = textwrap.dedent(text)
-    if not any(line.startswith("name:") for line in text.splitlines()):
+    if not text.lstrip().startswith("{") and not any(line.startswith("name:") for line in text.splitlines()):
         text = "name: test\n" + text
     return parse_scenario(text, "test.yaml", counter=CharsPerToken())
 

@@ -349,3 +349,42 @@ def test_clear_empties_history_and_runs_clear_hooks() -> None:
         "files: {a: 100}\nevents:\n  - read: a\n  - clear:\n  - compact:\n"
     )
     assert compaction(tl2).used == STARTUP_200K + SUMMARY
+
+
+# --- the auto-compaction check after a compaction -------------------------------------------------
+def test_manual_compaction_landing_over_threshold_is_checked() -> None:
+    # §1: "after any event that adds content, if the context is ≥ threshold, an automatic compaction step
+    # happens before the next event" — a /compact adds its summary. Threshold: floor(180,000 × 15%) = 27,000;
+    # 17,980 + a 10,000 summary = 27,980 ≥ 27,000.
+    tl = timeline("autocompact_pct: 15\nevents:\n  - reply: 100\n  - compact: {summary: 10k}\n  - reply: 5\n")
+    assert compaction(tl).used == STARTUP_200K + 10_000
+    kinds = [s.kind for s in tl.steps if s.kind != "startup"]
+    assert kinds == ["reply", "compact", "auto-compact", "reply"]
+
+
+def test_auto_compaction_restores_without_landing_over_threshold() -> None:
+    # Threshold 27,000. Startup: 17,980 + CLAUDE.md 500 = 18,480. The reply takes it to 27,100 → auto-compact:
+    # 18,480 + 4,000 summary = 22,480 < 27,000, so the compaction must land below the threshold (otherwise the
+    # next event compacts again at once). Restoring t.test.ts (1,540) alone would give 24,020, but it brings
+    # its rule (2,000) and its folder's CLAUDE.md (1,500): 27,520 ≥ 27,000.
+    tl = timeline(
+        """
+        autocompact_pct: 15
+        setup:
+          memory: {CLAUDE.md: 500}
+          rules: {.claude/rules/tests.md: {tokens: 2000, paths: ["*.test.ts"]}}
+        files:
+          src/t.test.ts: 1540
+          src/CLAUDE.md: 1500
+        events:
+          - read: src/t.test.ts
+          - reply: 3520
+          - reply: 5
+        """
+    )
+    # 18,480 + (60 + 1,540 + 2,000 + 1,500) + 3,520 = 27,100
+    assert steps_of_kind(tl, "reply")[0].used == 27_100
+    c = compaction(tl)
+    assert c.kind == "auto-compact"
+    assert c.used < 27_000
+    assert [s.kind for s in tl.steps if s.kind != "startup"] == ["read", "reply", "auto-compact", "reply"]
