@@ -222,6 +222,26 @@ def test_nested_claude_md_loads_on_touching_its_folder() -> None:
     assert tl.used_at(tl.last) == STARTUP_200K + (60 + 50) + (60 + 100 + 700) + (60 + 200)
 
 
+def test_nested_claude_md_and_local_in_one_folder_both_load() -> None:
+    tl = timeline(
+        """
+        files:
+          src/CLAUDE.md: 100
+          src/api/CLAUDE.md: 700
+          src/api/CLAUDE.local.md: 200
+          src/api/a.ts: 1000
+        events:
+          - read: src/api/a.ts
+        """
+    )
+    # every CLAUDE.md-family file from src/ down to src/api/ loads with the first touch
+    nested = added(tl, step(tl, "read").index, "nested-memory")
+    assert sorted((b.label, b.tokens) for b in nested) == [
+        ("src/CLAUDE.md", 100), ("src/api/CLAUDE.local.md", 200), ("src/api/CLAUDE.md", 700),
+    ]
+    assert step(tl, "read").used == STARTUP_200K + 60 + 1_000 + 100 + 700 + 200
+
+
 def test_nested_claude_md_on_edit() -> None:
     tl = timeline("files: {src/api/CLAUDE.md: 700, src/api/a.ts: 200}\nevents:\n  - edit: src/api/a.ts\n")
     assert [b.tokens for b in added(tl, step(tl, "edit").index, "nested-memory")] == [700]
@@ -342,6 +362,19 @@ def test_per_message_budget_spills_several() -> None:
     spilled = blocks_of_kind(tl, "spilled-output")
     assert len(spilled) == 2
     assert tl.used_at(tl.last) == STARTUP_200K + 6 * 60 + 2 * 550 + 4 * 11_250
+
+
+def test_per_message_budget_counts_search_results_given_as_matches() -> None:
+    # 4 × 48,000 chars + a Grep of 250 results (250 × 15 tokens = 3,750 tokens = 15,000 chars) = 207,000 chars
+    # > 200,000: the largest result (the first 48,000) is spilled → 159,000
+    tl = timeline(
+        "events:\n  - parallel:\n"
+        + "".join("      - tool: {name: WebFetch, output: {chars: 48000}}\n" for _ in range(4))
+        + "      - grep: {pattern: x, matches: 300}\n"
+    )
+    assert P.grep_tokens_per_result == 15
+    assert len(blocks_of_kind(tl, "spilled-output")) == 1
+    assert tl.used_at(tl.last) == STARTUP_200K + 5 * 60 + 550 + 3 * 12_000 + 3_750
 
 
 def test_per_message_budget_not_exceeded_nothing_spills() -> None:
@@ -532,6 +565,16 @@ def test_subagent_reads_do_not_load_rules_in_parent() -> None:
     # the parent's first read of the file loads the rule and gets the content (not a stub)
     read = step(tl, "read")
     assert [b.tokens for b in added(tl, read.index)] == [60, 2_000, 380]
+
+
+def test_subagent_has_its_own_system_prompt_only() -> None:
+    # "its own system prompt (~900)": the main session's output style and --append-system-prompt are not in it
+    tl = timeline(
+        "setup: {output_style: 500, append_system_prompt: 300}\nevents:\n  - subagent: {type: Explore, returns: 10}\n"
+    )
+    child = step(tl, "subagent").child
+    assert child.breakdown_at(child.last)["System prompt"] == 900
+    assert child.used_at(child.last) == 900 + 13_500 + 100 + 10
 
 
 def test_subagent_task_prompt_does_not_fire_user_prompt_submit() -> None:
