@@ -148,10 +148,16 @@ def test_older_layout_sidechains_become_children() -> None:
     assert len(notes) == 5  # five parallel Task calls, each named in its step's notes
 
 
-def test_unknown_model_window_is_a_guess() -> None:
-    timeline = open_transcript(SAMPLES / "claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
-    assert timeline.window == 200_000
-    assert any("guess" in n for n in timeline.notices)
+def test_known_older_model_and_unknown_model_window(tmp_path: Path) -> None:
+    sample = SAMPLES / "claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"
+    known = open_transcript(sample)  # claude-sonnet-4-20250514: the date suffix is dropped
+    assert known.window == 200_000
+    assert not any("guess" in n for n in known.notices)
+    renamed = tmp_path / "renamed.jsonl"
+    renamed.write_bytes(sample.read_bytes().replace(b"claude-sonnet-4-20250514", b"claude-mystery-9"))
+    unknown = open_transcript(renamed)
+    assert unknown.window == 200_000
+    assert any("guess" in n for n in unknown.notices)
 
 
 def test_records_without_parents_follow_file_order() -> None:

@@ -1,22 +1,24 @@
 """A profile is one agent's context rules as data. The engine reads every number from here; a scenario may
-override any of them under ``profile:``. No agent name appears in the engine's logic."""
+override any of them under ``profile:``. No agent name appears in the engine's logic.
+
+Plain frozen dataclasses, not pydantic models: the transcript reader needs the window arithmetic and
+should not pay for importing pydantic. Overrides are validated at the scenario edge (scenario/check.py).
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from dataclasses import dataclass
 
 
-class ModelSpec(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
+@dataclass(frozen=True, slots=True)
+class ModelSpec:
     window: int
     max_output: int
 
 
-class Profile(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Profile:
     """Every parameter of the context rules. Sizes are tokens unless the name says chars/bytes/lines."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     chars_per_token: int

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ctxviz.profiles.base import ModelSpec, Profile
 
 _200K_32K = ModelSpec(window=200_000, max_output=32_000)
+_200K_8K = ModelSpec(window=200_000, max_output=8_192)
 
 CLAUDE_CODE = Profile(
     name="claude-code",
@@ -19,6 +20,14 @@ CLAUDE_CODE = Profile(
         "claude-sonnet-4-5": _200K_32K,
         "claude-haiku-4-5": _200K_32K,
         "claude-sonnet-5": ModelSpec(window=1_000_000, max_output=64_000),
+        "claude-sonnet-4": _200K_32K,
+        "claude-opus-4-1": _200K_32K,
+        "claude-opus-4": _200K_32K,
+        "claude-haiku-4": _200K_32K,
+        "claude-3-7-sonnet": _200K_32K,
+        "claude-3-5-sonnet": _200K_8K,
+        "claude-3-5-haiku": _200K_8K,
+        "claude-3-opus": ModelSpec(window=200_000, max_output=4_096),
     },
     unknown_model=_200K_32K,
     long_context_window=1_000_000,  # a "[1m]" model suffix

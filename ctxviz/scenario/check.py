@@ -3,10 +3,11 @@ profile overrides must name real parameters. Pure: returns (location, message) p
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from ctxviz.profiles import PROFILES, Profile
 from ctxviz.scenario.model import (
@@ -26,10 +27,20 @@ Problem = tuple[tuple[str | int, ...], str]
 BUILTIN_SUBAGENTS = ("general-purpose", "Explore", "Plan", "statusline-setup", "claude-code-guide")
 
 
+PROFILE_ADAPTER: TypeAdapter[Profile] = TypeAdapter(Profile)
+PROFILE_FIELDS = frozenset(field.name for field in dataclasses.fields(Profile))
+
+
 def resolve_profile(scenario: Scenario) -> Profile:
     """The scenario's agent profile with its overrides applied (assumes ``problems`` found none)."""
     base = PROFILES[scenario.agent]
-    return Profile.model_validate({**base.model_dump(), **scenario.profile})
+    if not scenario.profile:
+        return base
+    return PROFILE_ADAPTER.validate_python({**_as_dict(base), **scenario.profile})
+
+
+def _as_dict(profile: Profile) -> dict[str, Any]:
+    return {field: getattr(profile, field) for field in PROFILE_FIELDS}
 
 
 def problems(scenario: Scenario) -> list[Problem]:
@@ -52,13 +63,12 @@ def problems(scenario: Scenario) -> list[Problem]:
 
 def _profile_problems(scenario: Scenario) -> list[Problem]:
     found: list[Problem] = []
-    fields = Profile.model_fields
     for key in scenario.profile:
-        if key not in fields:
+        if key not in PROFILE_FIELDS:
             found.append((("profile", key), f"unknown profile parameter {key!r}; see `ctxviz schema`"))
-    known = {k: v for k, v in scenario.profile.items() if k in fields}
+    known = {k: v for k, v in scenario.profile.items() if k in PROFILE_FIELDS}
     try:
-        Profile.model_validate({**PROFILES[scenario.agent].model_dump(), **known})
+        PROFILE_ADAPTER.validate_python({**_as_dict(PROFILES[scenario.agent]), **known})
     except ValidationError as error:
         for item in error.errors():
             found.append((("profile", *item["loc"]), item["msg"]))

@@ -14,6 +14,7 @@ from pydantic import (
     Discriminator,
     Field,
     Tag,
+    TypeAdapter,
     ValidationInfo,
     WithJsonSchema,
     field_validator,
@@ -367,7 +368,7 @@ def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
     return schema
 
 
-_profile_schema = Profile.model_json_schema()
+_profile_schema = TypeAdapter(Profile).json_schema()
 _PROFILE_SCHEMA = {
     "type": "object",
     "description": "Overrides of the agent profile's parameters (every number the engine uses).",
