@@ -7,25 +7,17 @@ Sizes are counted with chars/4 (``CharsPerToken``) so that ``{text: ...}`` sizes
 
 from __future__ import annotations
 
-import sys
 import textwrap
-from pathlib import Path
 
-# The package is not installed in the venv: make the repository importable however pytest is started.
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from ctxviz.engine import simulate  # noqa: E402
-from ctxviz.profiles.claude_code import CLAUDE_CODE as P  # noqa: E402
-from ctxviz.scenario.load import parse_scenario  # noqa: E402
-from ctxviz.scenario.model import Scenario  # noqa: E402
-from ctxviz.timeline import Block, Category, Step, Timeline  # noqa: E402
-from ctxviz.tokens import CharsPerToken  # noqa: E402
+from ctxviz.engine import simulate
+from ctxviz.profiles.claude_code import CLAUDE_CODE as P
+from ctxviz.scenario.load import parse_scenario
+from ctxviz.scenario.model import Scenario
+from ctxviz.timeline import Block, Category, Step, Timeline
+from ctxviz.tokens import CharsPerToken
 
 __all__ = [
     "P",
-    "ROOT",
     "STARTUP_200K",
     "Category",
     "added",

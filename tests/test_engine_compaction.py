@@ -257,8 +257,10 @@ def test_spilled_output_stays_spilled() -> None:
 
 
 def test_order_after_compaction() -> None:
-    # MECHANICS §4 "Then, in this order": skill descriptions, plan, files, invoked skills, background,
-    # SessionStart compact hooks
+    # The order Claude Code builds the post-compact messages in (2.1.88 compact.ts buildPostCompactMessages,
+    # research/FACTS-claude-code.md §5.3): summary, recent files, background tasks, plan, invoked skills,
+    # re-announced listings, then SessionStart compact hooks. MECHANICS §4's table lists the same
+    # mechanisms in another order; the totals are the same either way.
     tl = timeline(
         """
         setup:
@@ -275,7 +277,7 @@ def test_order_after_compaction() -> None:
     )
     c = compaction(tl)
     assert [b.kind for b in added(tl, c.index)] == [
-        "summary", "skill-listing", "plan", "restored-file", "skill-body", "notification", "hook-output",
+        "summary", "restored-file", "notification", "plan", "skill-body", "skill-listing", "hook-output",
     ]
 
 

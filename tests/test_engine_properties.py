@@ -167,5 +167,7 @@ def test_auto_compaction_lands_below_threshold(events: list, pct: int) -> None:
     for step in tl.steps:
         if step.kind == "auto-compact":
             assert tl.used_at(step.index - 1) >= threshold
-            if startup + 4_000 < threshold:
+            # what an automatic compaction cannot drop: the startup content without the startup hook's
+            # output (it was history), the 4,000-token summary and the compact hook's 300
+            if startup - 100 + 4_000 + 300 < threshold:
                 assert step.used < threshold

@@ -146,4 +146,6 @@ def test_memory_html_block_comments_are_stripped() -> None:
     text = "keep this\\n<!-- maintainers only:\\n a long note -->\\nand this\\n"
     scenario = parse_scenario(f'name: t\nsetup:\n  memory:\n    CLAUDE.md: {{text: "{text}"}}\n', "s.yaml",
                               counter=COUNTER)
-    assert scenario.setup.memory["CLAUDE.md"].size.tokens == len("keep this\nand this\n") // 4 + 1
+    memory = scenario.setup.memory["CLAUDE.md"]
+    assert memory.memory_size.tokens == len("keep this\nand this\n") // 4 + 1
+    assert memory.size.tokens > memory.memory_size.tokens  # a Read of the file would still see the comment

@@ -68,9 +68,14 @@ def compact(session: Session, *, manual: bool, focus: str | None, summary: Measu
     if sized.why:
         rec.note(sized.why)
 
+    # what is re-injected in any case, added after the files and skills that must leave room for it
+    listing = sizing.skill_listing(p, session.scenario.setup.skills, session.window).tokens
+    hooks = sum(session.hook_tokens(hook) for hook in session.hooks("SessionStart", "compact"))
+    later = p.task_status * len(state.background) + (state.plan or 0) + listing + hooks
+
     def fits(tokens: int) -> bool:
         """Re-injected content must not put an automatic compaction straight back over its threshold."""
-        return manual or threshold is None or rec.used + tokens < threshold
+        return manual or threshold is None or rec.used + tokens + later < threshold
 
     _restore_files(session, fates, fits)
     for task in state.background:
@@ -79,6 +84,7 @@ def compact(session: Session, *, manual: bool, focus: str | None, summary: Measu
     if state.plan is not None:
         state.plan_block = rec.add(M, "plan", "Plan (from disk)", state.plan, "hidden")
         fates.append(Fate("Plan", "plan", "reinjected", state.plan, "the plan file is re-read from disk"))
+    later = listing + hooks
     _restore_skills(session, fates, fits)
     if session.scenario.setup.skills:
         session.add_listing()
@@ -87,6 +93,8 @@ def compact(session: Session, *, manual: bool, focus: str | None, summary: Measu
     label = "/compact" + (f" {focus}" if focus else "") if manual else "auto-compaction"
     rec.note(f"{before:,} → {rec.used:,} tokens")
     rec.close_step(kind, label, note=note, fates=tuple(fates))
+    if manual and threshold is not None and rec.used >= threshold:
+        compact(session, manual=False, focus=None, summary=None, note=None)  # still over: the next call compacts
 
 
 def _gone(kind: str) -> str:
@@ -108,7 +116,9 @@ def _restore_files(session: Session, fates: list[Fate], fits) -> None:  # noqa: 
             continue
         referenced = size > p.restore_max_tokens_per_file
         tokens = p.file_reference if referenced else size
-        if total + tokens > p.restore_total_tokens or not fits(tokens):
+        # a restored file goes through the read path: the rules and nested CLAUDE.md it brings count too
+        brings = 0 if referenced else sum(t.tokens for t in session.triggered_by(path, "read"))
+        if total + tokens > p.restore_total_tokens or not fits(tokens + brings):
             why = (f"restored files are capped at {p.restore_total_tokens:,} in all"
                    if total + tokens > p.restore_total_tokens else "would put the context back over the threshold")
             fates.append(Fate(path, "file-read", "dropped", 0, why))
@@ -159,7 +169,8 @@ def clear(session: Session, note: str | None) -> None:
     for block in rec.live():
         if block.category is M or block.kind == "skill-listing":
             rec.remove(block.id)
-    session.state = State()  # everything the session remembered starts over
+    running = session.state.background
+    session.state = State(background=running)  # all else starts over; background tasks keep running
     if session.scenario.setup.skills:
         session.add_listing()
     session.session_start_hooks("clear")

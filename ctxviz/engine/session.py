@@ -30,6 +30,7 @@ from ctxviz.scenario.model import (
     ReadEvent,
     ReplyEvent,
     Scenario,
+    SearchSpec,
     SkillEvent,
     SubagentEvent,
     ToolEvent,
@@ -50,6 +51,14 @@ def fmt(tokens: int) -> str:
 def short(text: str, width: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class Triggered:
+    kind: str  # "rule" | "nested-memory"
+    path: str
+    tokens: int
+    why: str
 
 
 @dataclass
@@ -102,11 +111,11 @@ class Session:
         self.state = State()
         self.order = count()
         self.files = scenario.files
-        self.nested = {
-            path.rsplit("/", 1)[0]: path
+        self.nested = [  # (folder, path) of each nested CLAUDE.md / CLAUDE.local.md
+            (path.rsplit("/", 1)[0], path)
             for path in scenario.files
             if "/" in path and path.rsplit("/", 1)[1] in _MEMORY_NAMES and not path.startswith(".claude/")
-        }
+        ]
         self.scoped_rules = {p: r for p, r in scenario.setup.rules.items() if r.paths}
         self.child: Timeline | None = None  # a subagent's timeline, attached to the step that ran it
         self._hooks: dict[tuple[str, str], tuple[Hook, ...]] = {}
@@ -224,16 +233,24 @@ class Session:
             )
         return self._hooks[key]
 
+    def hook_reaches_context(self, hook: Hook) -> bool:
+        """Only JSON additionalContext enters for tool hooks; plain stdout only for some events."""
+        p = self.profile
+        return hook.event in p.hook_context_events and (hook.via != "stdout" or hook.event in p.hook_stdout_events)
+
+    def hook_tokens(self, hook: Hook) -> int:
+        return sizing.hook_output(self.profile, hook.adds).tokens if self.hook_reaches_context(hook) else 0
+
     def hook_block(self, hook: Hook, trigger: str) -> None:
         p = self.profile
-        if hook.event not in p.hook_context_events:
-            self.rec.note(f"hook {hook.name} ({hook.event}) ran; {hook.event} hooks add nothing to the context")
-            return
-        if hook.via == "stdout" and hook.event not in p.hook_stdout_events:
-            self.rec.note(
-                f"hook {hook.name} ({trigger}) printed to stdout: for {hook.event} that goes to the debug log, "
-                "not the context (only JSON additionalContext enters)"
-            )
+        if not self.hook_reaches_context(hook):
+            if hook.event not in p.hook_context_events:
+                self.rec.note(f"hook {hook.name} ({hook.event}) ran; {hook.event} hooks add nothing to the context")
+            else:
+                self.rec.note(
+                    f"hook {hook.name} ({trigger}) printed to stdout: for {hook.event} that goes to the debug log, "
+                    "not the context (only JSON additionalContext enters)"
+                )
             return
         sized = sizing.hook_output(p, hook.adds)
         self.rec.add(M, "hook-output", f"Hook: {hook.name} ({trigger})", sized.tokens, "hidden")
@@ -278,8 +295,9 @@ class Session:
         spec = event.prompt
         label = short(spec.text)
         self.rec.add(M, "prompt", label, spec.size.tokens, spec.visibility)
-        for hook in self.hooks("UserPromptSubmit", ""):
-            self.hook_block(hook, "UserPromptSubmit")
+        if self.subagent_type is None:  # a subagent's task prompt is not a user prompt
+            for hook in self.hooks("UserPromptSubmit", ""):
+                self.hook_block(hook, "UserPromptSubmit")
         for mention in _MENTION.findall(spec.text):
             if mention in self.files:
                 self.rec.note(f"@{mention} in the prompt: read as if by the Read tool, added with the prompt")
@@ -322,26 +340,31 @@ class Session:
             self.triggers(path, "read")
         return outcome.tokens
 
-    def triggers(self, path: str, how: str) -> None:
-        """Path-scoped rules and nested CLAUDE.md that ``path`` brings in, once until compaction."""
+    def triggered_by(self, path: str, how: str) -> list[Triggered]:
+        """The path-scoped rules and nested CLAUDE.md that touching ``path`` would load now."""
+        found: list[Triggered] = []
         for rule_path, rule in self.scoped_rules.items():
             if rule_path in self.state.loaded_rules:
                 continue
             hit = next((g for g in rule.paths if matches(g, path)), None)
-            if hit is None:
-                continue
-            self.state.loaded_rules.add(rule_path)
-            self.rec.add(M, "rule", rule_path, rule.size.tokens, "brief")
-            self.rec.note(f"{rule_path} loaded ({fmt(rule.size.tokens)} tokens): {path} ({how}) matches {hit}")
+            if hit is not None:
+                tokens = rule.memory_size.tokens
+                found.append(Triggered("rule", rule_path, tokens, f"{path} ({how}) matches {hit}"))
         directory = path.rsplit("/", 1)[0] if "/" in path else ""
-        for nested_dir, memory_path in self.nested.items():
+        for nested_dir, memory_path in self.nested:
             inside = directory == nested_dir or directory.startswith(nested_dir + "/")
-            if not inside or memory_path in self.state.loaded_nested or memory_path == path:
-                continue
-            self.state.loaded_nested.add(memory_path)
-            tokens = self.files[memory_path].size.tokens
-            self.rec.add(M, "nested-memory", memory_path, tokens, "brief")
-            self.rec.note(f"{memory_path} loaded ({fmt(tokens)} tokens): {path} ({how}) is in {nested_dir}/")
+            if inside and memory_path not in self.state.loaded_nested and memory_path != path:
+                tokens = self.files[memory_path].memory_size.tokens
+                found.append(Triggered("nested-memory", memory_path, tokens, f"{path} ({how}) is in {nested_dir}/"))
+        return found
+
+    def triggers(self, path: str, how: str) -> None:
+        """Load what ``path`` triggers, once until compaction."""
+        for item in self.triggered_by(path, how):
+            loaded = self.state.loaded_rules if item.kind == "rule" else self.state.loaded_nested
+            loaded.add(item.path)
+            self.rec.add(M, item.kind, item.path, item.tokens, "brief")
+            self.rec.note(f"{item.path} loaded ({fmt(item.tokens)} tokens): {item.why}")
 
     def edit(self, event: EditEvent) -> tuple[str, str]:
         spec, p = event.edit, self.profile
@@ -390,27 +413,30 @@ class Session:
         self.rec.add(M, kind, label, size.tokens, "brief")
 
     def search(self, event: GrepEvent | GlobEvent, spilled: bool) -> tuple[str, str]:
-        p = self.profile
         tool, kind = ("Grep", "grep") if isinstance(event, GrepEvent) else ("Glob", "glob")
         spec = event.grep if isinstance(event, GrepEvent) else event.glob
         label = f'{tool} "{spec.pattern}"'
         self.tool_call(tool, label)
         if spec.matches is not None:
-            cap, per = (
-                (p.grep_max_results, p.grep_tokens_per_result)
-                if tool == "Grep"
-                else (p.glob_max_results, p.glob_tokens_per_path)
-            )
-            capped = sizing.capped_results(spec.matches, cap, per, tool)
+            capped = self.capped_search(tool, spec.matches)
             if capped.why:
                 self.rec.note(capped.why)
-            size = Measure.of_tokens(capped.tokens)
-        else:
-            assert spec.output is not None  # the schema requires matches or output
-            size = spec.output
-        self.output(tool, label, size, spilled)
+        self.output(tool, label, self.search_size(tool, spec), spilled)
         self.post_tool_hooks(tool)
         return kind, spec.pattern
+
+    def capped_search(self, tool: str, matches: int) -> sizing.Sized:
+        p = self.profile
+        if tool == "Grep":
+            return sizing.capped_results(matches, p.grep_max_results, p.grep_tokens_per_result, tool)
+        return sizing.capped_results(matches, p.glob_max_results, p.glob_tokens_per_path, tool)
+
+    def search_size(self, tool: str, spec: SearchSpec) -> Measure:
+        """A Grep/Glob result: given as a size, or as a match count within the tool's cap."""
+        if spec.output is not None:
+            return spec.output
+        assert spec.matches is not None  # the schema requires one of the two
+        return Measure.of_tokens(self.capped_search(tool, spec.matches).tokens)
 
     def bash(self, event: BashEvent, spilled: bool) -> tuple[str, str]:
         spec, p = event.bash, self.profile
@@ -472,7 +498,7 @@ class Session:
         p = self.profile
         sizes: dict[int, int] = {}
         for n, inner in enumerate(event.parallel):
-            tool, size = _result_of(inner)
+            tool, size = _result_of(self, inner)
             if size is not None and size.chars <= sizing.spill_limit(p, tool):
                 sizes[n] = size.chars
         total = sum(sizes.values())
@@ -486,13 +512,13 @@ class Session:
             self.event(inner, frozenset(forced), n, last=n == len(event.parallel) - 1)
 
 
-def _result_of(event: object) -> tuple[str, Measure | None]:
+def _result_of(session: Session, event: object) -> tuple[str, Measure | None]:
     """The tool and result size of a parallel call, where the result is known before it runs."""
     if isinstance(event, BashEvent) and not event.bash.background:
         return "Bash", event.bash.output
     if isinstance(event, ToolEvent):
         return event.tool.name, event.tool.output
     if isinstance(event, GrepEvent | GlobEvent):
-        spec = event.grep if isinstance(event, GrepEvent) else event.glob
-        return ("Grep" if isinstance(event, GrepEvent) else "Glob"), spec.output
+        tool = "Grep" if isinstance(event, GrepEvent) else "Glob"
+        return tool, session.search_size(tool, event.grep if isinstance(event, GrepEvent) else event.glob)
     return "", None

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ctxviz.engine import sizing
-from ctxviz.scenario.model import FileEntry
+from ctxviz.scenario.model import FileEntry, RuleEntry
 from ctxviz.timeline import Category
 
 if TYPE_CHECKING:
@@ -24,9 +24,9 @@ def startup(session: Session, hook_source: str) -> None:
     else:
         _step(session, Category.SYSTEM_PROMPT, "system-prompt", "System prompt (subagent's own)",
               p.subagent_system_prompt)
-    if setup.output_style:
+    if setup.output_style and session.subagent_type is None:  # the main thread's; a subagent has its own prompt
         _step(session, Category.SYSTEM_PROMPT, "system-prompt", "Output style", setup.output_style.tokens)
-    if setup.append_system_prompt:
+    if setup.append_system_prompt and session.subagent_type is None:
         _step(session, Category.SYSTEM_PROMPT, "system-prompt", "--append-system-prompt",
               setup.append_system_prompt.tokens)
     if setup.git_status and not lean:
@@ -55,7 +55,7 @@ def startup(session: Session, hook_source: str) -> None:
         for path, entry, depth_note in memory_files(session):
             if depth_note:
                 rec.note(depth_note)
-            _step(session, Category.MEMORY_FILES, "memory-file", path, entry.size.tokens)
+            _step(session, Category.MEMORY_FILES, "memory-file", path, entry.memory_size.tokens)
     elif session.subagent_type is not None:
         rec.note(f"{session.subagent_type} subagents skip CLAUDE.md and git status")
     if setup.auto_memory and session.subagent_type is None:
@@ -85,11 +85,11 @@ def _step(session: Session, category: Category, kind: str, label: str, tokens: i
 _ORDER = ("~/", "CLAUDE.md", ".claude/CLAUDE.md", "<rule>", "CLAUDE.local.md")
 
 
-def memory_files(session: Session) -> Iterator[tuple[str, FileEntry, str | None]]:
+def memory_files(session: Session) -> Iterator[tuple[str, FileEntry | RuleEntry, str | None]]:
     """Startup memory in load order — user, project, .claude/, unscoped rules, local — each file's
     ``@imports`` expanded before it (up to the profile's depth, cycles skipped)."""
     setup, p = session.scenario.setup, session.profile
-    entries: list[tuple[int, int, str, FileEntry]] = []
+    entries: list[tuple[int, int, str, FileEntry | RuleEntry]] = []
     for n, (path, entry) in enumerate(setup.memory.items()):
         if path.rsplit("/", 1)[-1] == "AGENTS.md" and not setup.agents_md:
             session.rec.note(f"{path} not loaded: Claude Code reads CLAUDE.md (set agents_md: true to load it)")
@@ -98,13 +98,15 @@ def memory_files(session: Session) -> Iterator[tuple[str, FileEntry, str | None]
         entries.append((rank, n, path, entry))
     for n, (path, rule) in enumerate(setup.rules.items()):
         if not rule.paths:
-            entries.append((3, n, path, FileEntry(size=rule.size)))
+            entries.append((3, n, path, rule))
     known: dict[str, FileEntry] = {**session.scenario.files, **setup.memory}
     seen: set[str] = set()
 
-    def expand(path: str, entry: FileEntry, depth: int) -> Iterator[tuple[str, FileEntry, str | None]]:
+    def expand(
+        path: str, entry: FileEntry | RuleEntry, depth: int
+    ) -> Iterator[tuple[str, FileEntry | RuleEntry, str | None]]:
         seen.add(path)
-        for target in entry.imports:
+        for target in getattr(entry, "imports", ()):
             if target in seen:
                 continue
             if depth + 1 > p.memory_import_max_depth:

@@ -13,9 +13,9 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    PrivateAttr,
     Tag,
     TypeAdapter,
-    ValidationInfo,
     WithJsonSchema,
     field_validator,
     model_validator,
@@ -42,13 +42,29 @@ def _sized(value: Any) -> Any:
     return {"size": value}
 
 
+_HTML_BLOCK_COMMENT = re.compile(r"^[ \t]*<!--.*?-->[ \t]*\n?", re.DOTALL | re.MULTILINE)
+
+
 class SizedEntry(Strict):
     size: Size
+    _as_memory: Measure | None = PrivateAttr(default=None)
 
     @model_validator(mode="before")
     @classmethod
     def _split(cls, value: Any) -> Any:
         return _sized(value)
+
+    def model_post_init(self, context: Any) -> None:
+        # Block-level HTML comments are stripped when a file loads as memory (CLAUDE.md, a rule, an
+        # @import); a Read of the same file still returns them. Counting needs the loader's counter.
+        counter = (context or {}).get("counter") if isinstance(context, dict) else None
+        if counter is not None and self.size.text is not None and "<!--" in self.size.text:
+            self._as_memory = Measure.of_text(_HTML_BLOCK_COMMENT.sub("", self.size.text), counter)
+
+    @property
+    def memory_size(self) -> Measure:
+        """The size of this file as memory: without its block-level HTML comments."""
+        return self._as_memory or self.size
 
 
 class FileEntry(SizedEntry):
@@ -57,19 +73,8 @@ class FileEntry(SizedEntry):
     imports: tuple[str, ...] = ()
 
 
-_HTML_BLOCK_COMMENT = re.compile(r"^[ \t]*<!--.*?-->[ \t]*\n?", re.DOTALL | re.MULTILINE)
-
-
 class MemoryEntry(FileEntry):
-    """A CLAUDE.md-family file. Block-level HTML comments are stripped before it enters the context."""
-
-    @field_validator("size", mode="after")
-    @classmethod
-    def _strip_comments(cls, size: Measure, info: ValidationInfo) -> Measure:
-        counter = (info.context or {}).get("counter")
-        if size.text is None or "<!--" not in size.text or counter is None:
-            return size
-        return Measure.of_text(_HTML_BLOCK_COMMENT.sub("", size.text), counter)
+    """A CLAUDE.md-family file loaded at startup."""
 
 
 class RuleEntry(SizedEntry):
