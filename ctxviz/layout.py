@@ -69,11 +69,11 @@ def percent(tokens: int, window: int) -> float:
 
 
 def humanize(tokens: int) -> str:
-    """``/context``-style short figures: 980, 4.2k, 36k, 1.2M."""
+    """``/context``-style short figures: 980, 4.2k, 33k, 17.2k, 146k, 1.2M."""
     if abs(tokens) < 1000:
         return str(tokens)
-    if abs(tokens) < 10_000:
-        return f"{tokens / 1000:.1f}k"
+    if abs(tokens) < 100_000:
+        return f"{tokens / 1000:.1f}".removesuffix(".0") + "k"
     if abs(tokens) < 1_000_000:
-        return f"{tokens / 1000:.0f}k" if tokens % 1000 == 0 else f"{tokens / 1000:.1f}k"
-    return f"{tokens / 1_000_000:.1f}M"
+        return f"{tokens / 1000:.0f}k"
+    return f"{tokens / 1_000_000:.1f}".removesuffix(".0") + "M"

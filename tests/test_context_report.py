@@ -137,7 +137,7 @@ def test_sessions_filters(config_root: Path) -> None:
 def test_sessions_table(config_root: Path) -> None:
     result = CliRunner().invoke(main, ["sessions"])
     assert result.exit_code == 0
-    assert "164.8k" in result.stdout and "1a" in result.stdout
+    assert "165k" in result.stdout and "1a" in result.stdout
 
 
 def test_symlink_out_of_the_root_is_not_followed(config_root: Path, tmp_path: Path) -> None:

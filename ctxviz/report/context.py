@@ -77,7 +77,7 @@ def _header(timeline: Timeline, index: int) -> Text:
     text.append(f"{humanize(used)}/{humanize(timeline.window)}{'?' if guessed else ''} tokens", style=style)
     text.append(f" ({percent(used, timeline.window):.0f}%)", style=style)
     text.append(f"  {_measured_label(timeline, index)}", style="dim")
-    where = f"step {index + 1} of {len(timeline.steps)}"
+    where = f"step {index} of 0–{timeline.last}"
     if step.kind == "api-call":
         where = f"call {calls_before(timeline, index)} of {len(api_call_indices(timeline))}"
     text.append(f"  ·  {where}", style="dim")
@@ -146,7 +146,8 @@ def _compactions(timeline: Timeline, index: int) -> RenderableType:
         return Text("No compactions so far.", style="dim")
     lines = Text("Compactions so far", style="bold")
     for c in found:
-        lines.append(f"\n  {c['trigger']} after call {c['at_call']}: ")
+        where = f"after call {c['at_call']}" if timeline.source.kind == "transcript" else f"at step {c['step']}"
+        lines.append(f"\n  {c['trigger']} {where}: ")
         lines.append(f"{c['before']:,} → {c['after']:,} tokens")
         notes = c["notes"]
         if isinstance(notes, list) and notes:
