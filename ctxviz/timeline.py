@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
+import msgspec
+
 Visibility = Literal["hidden", "brief", "full"]
 
 
@@ -43,8 +45,10 @@ COMPACTION_STEP_KINDS = frozenset({"compact", "auto-compact"})
 _CHECKPOINT_EVERY = 64
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+# Blocks, fates and steps are frozen msgspec Structs rather than frozen dataclasses: just as immutable,
+# but built in C (0.1 µs against 2.6–4.2 µs a frozen dataclass takes here), which matters at 100,000
+# steps; and msgspec writes them as JSON objects in field order, which is the documented key order.
+class Block(msgspec.Struct, frozen=True):
     """One piece of content in the window. Never mutated: a change is one block leaving, another entering."""
 
     id: int
@@ -60,8 +64,7 @@ class Block:
         return self.entered <= index and (self.left is None or index < self.left)
 
 
-@dataclass(frozen=True, slots=True)
-class Fate:
+class Fate(msgspec.Struct, frozen=True):
     """What a compaction did with one piece of content, and why (for the compaction table)."""
 
     label: str
@@ -71,8 +74,7 @@ class Fate:
     why: str
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(msgspec.Struct, frozen=True):
     """One event and its effect on the window."""
 
     index: int
@@ -125,6 +127,7 @@ class Timeline:
     def __post_init__(self) -> None:
         by_id = {block.id: block for block in self.blocks}
         column = {category: n for n, category in enumerate(CATEGORIES)}
+        where = {block.id: (column[block.category], block.tokens) for block in self.blocks}
         running = [0] * len(CATEGORIES)
         live: set[int] = set()
         totals: list[tuple[int, ...]] = []
@@ -133,12 +136,12 @@ class Timeline:
             if step.index % _CHECKPOINT_EVERY == 0:
                 checkpoints.append(frozenset(live))
             for block_id in step.removed:
-                block = by_id[block_id]
-                running[column[block.category]] -= block.tokens
+                n, tokens = where[block_id]
+                running[n] -= tokens
                 live.discard(block_id)
             for block_id in step.added:
-                block = by_id[block_id]
-                running[column[block.category]] += block.tokens
+                n, tokens = where[block_id]
+                running[n] += tokens
                 live.add(block_id)
             totals.append(tuple(running))
         object.__setattr__(self, "_by_id", by_id)

@@ -7,10 +7,11 @@ event that adds content, auto-compaction is checked as Claude Code checks it bef
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import count
 
-from ctxviz.engine import sizing
+from ctxviz.engine import compaction, sizing, subagents
 from ctxviz.engine.globs import matches
 from ctxviz.engine.recorder import Recorder
 from ctxviz.profiles import Profile
@@ -94,13 +95,12 @@ class Session:
         *,
         source: Source,
         subagent_type: str | None = None,
-        task_prompt: Measure | None = None,
+        parent: Session | None = None,
     ) -> None:
         self.scenario = scenario
         self.profile = profile
         self.source = source
         self.subagent_type = subagent_type
-        self.task_prompt = task_prompt
         spec = model_window(profile, scenario.model, scenario.window)
         self.window = spec.window
         self.model_known = spec.known
@@ -111,13 +111,16 @@ class Session:
         self.state = State()
         self.order = count()
         self.files = scenario.files
+        self.child: Timeline | None = None  # a subagent's timeline, attached to the step that ran it
+        if parent is not None:  # a subagent works on the same project: share what was derived from it
+            self.nested, self.scoped_rules, self._hooks = parent.nested, parent.scoped_rules, parent._hooks
+            return
         self.nested = [  # (folder, path) of each nested CLAUDE.md / CLAUDE.local.md
             (path.rsplit("/", 1)[0], path)
             for path in scenario.files
             if "/" in path and path.rsplit("/", 1)[1] in _MEMORY_NAMES and not path.startswith(".claude/")
         ]
         self.scoped_rules = {p: r for p, r in scenario.setup.rules.items() if r.paths}
-        self.child: Timeline | None = None  # a subagent's timeline, attached to the step that ran it
         self._hooks: dict[tuple[str, str], tuple[Hook, ...]] = {}
 
     # --- running ------------------------------------------------------------------------------
@@ -142,24 +145,22 @@ class Session:
     ) -> None:
         """One event as one step; ``last`` is False inside a parallel group, whose results all arrive
         before the next model call (so auto-compaction is checked once, after the group)."""
-        note = getattr(event, "note", None)
-        if isinstance(event, NoteEvent):
-            self.rec.close_step("note", short(event.note), note=event.note)
+        note = event.note  # type: ignore[attr-defined]  # every event model has one
+        kind_of = type(event)
+        if kind_of is NoteEvent:
+            self.rec.close_step("note", short(note), note=note)
             return
-        if isinstance(event, ParallelEvent):
-            self.parallel(event)
+        if kind_of is ParallelEvent:
+            self.parallel(event)  # type: ignore[arg-type]
             return
-        if isinstance(event, CompactEvent):
-            from ctxviz.engine.compaction import compact
-
-            compact(self, manual=True, focus=event.compact.focus, summary=event.compact.summary, note=note)
+        if kind_of is CompactEvent:
+            spec = event.compact  # type: ignore[attr-defined]
+            compaction.compact(self, manual=True, focus=spec.focus, summary=spec.summary, note=note)
             return
-        if isinstance(event, ClearEvent):
-            from ctxviz.engine.compaction import clear
-
-            clear(self, note=note)
+        if kind_of is ClearEvent:
+            compaction.clear(self, note=note)
             return
-        kind, label = self.apply(event, spilled=position in forced_spill)
+        kind, label = self._APPLY[kind_of](self, event, position in forced_spill)
         self.check_warning()
         self.rec.close_step(kind, label, note=note, child=self.child)
         self.child = None
@@ -167,12 +168,11 @@ class Session:
             self.after_event()
 
     def after_event(self) -> None:
-        self.finish_background()
+        if self.state.background:
+            self.finish_background()
         limit = self.thresholds.autocompact
         if limit is not None and self.rec.used >= limit:
-            from ctxviz.engine.compaction import compact
-
-            compact(self, manual=False, focus=None, summary=None, note=None)
+            compaction.compact(self, manual=False, focus=None, summary=None, note=None)
 
     def check_warning(self) -> None:
         used, t = self.rec.used, self.thresholds
@@ -259,39 +259,24 @@ class Session:
         )
 
     # --- events ------------------------------------------------------------------------------
-    def apply(self, event: object, spilled: bool = False) -> tuple[str, str]:
-        if isinstance(event, PromptEvent):
-            return self.prompt(event)
-        if isinstance(event, ReplyEvent):
-            self.rec.add(M, "reply", "Claude's reply", event.reply.tokens, "full")
-            return "reply", "Claude's reply"
-        if isinstance(event, ReadEvent):
-            path = event.read.path
-            self.tool_call("Read", f"Read {path}")
-            self.read(path, label=path, mention=False)
-            self.post_tool_hooks("Read")
-            return "read", path
-        if isinstance(event, EditEvent):
-            return self.edit(event)
-        if isinstance(event, WriteEvent):
-            return self.write(event)
-        if isinstance(event, GrepEvent | GlobEvent):
-            return self.search(event, spilled)
-        if isinstance(event, BashEvent):
-            return self.bash(event, spilled)
-        if isinstance(event, ToolEvent):
-            return self.tool(event, spilled)
-        if isinstance(event, SubagentEvent):
-            from ctxviz.engine.subagents import subagent
+    def reply(self, event: ReplyEvent, spilled: bool) -> tuple[str, str]:
+        self.rec.add(M, "reply", "Claude's reply", event.reply.tokens, "full")
+        return "reply", "Claude's reply"
 
-            return subagent(self, event, spilled)
-        if isinstance(event, SkillEvent):
-            return self.skill(event)
-        if isinstance(event, PlanEvent):
-            return self.plan(event.plan.tokens)
-        raise TypeError(f"unhandled event {type(event).__name__}")  # the schema admits no other kind
+    def read_event(self, event: ReadEvent, spilled: bool) -> tuple[str, str]:
+        path = event.read.path
+        self.tool_call("Read", f"Read {path}")
+        self.read(path, label=path, mention=False)
+        self.post_tool_hooks("Read")
+        return "read", path
 
-    def prompt(self, event: PromptEvent) -> tuple[str, str]:
+    def plan_event(self, event: PlanEvent, spilled: bool) -> tuple[str, str]:
+        return self.plan(event.plan.tokens)
+
+    def subagent(self, event: SubagentEvent, spilled: bool) -> tuple[str, str]:
+        return subagents.subagent(self, event, spilled)
+
+    def prompt(self, event: PromptEvent, spilled: bool = False) -> tuple[str, str]:
         spec = event.prompt
         label = short(spec.text)
         self.rec.add(M, "prompt", label, spec.size.tokens, spec.visibility)
@@ -366,7 +351,7 @@ class Session:
             self.rec.add(M, item.kind, item.path, item.tokens, "brief")
             self.rec.note(f"{item.path} loaded ({fmt(item.tokens)} tokens): {item.why}")
 
-    def edit(self, event: EditEvent) -> tuple[str, str]:
+    def edit(self, event: EditEvent, spilled: bool = False) -> tuple[str, str]:
         spec, p = event.edit, self.profile
         self.rec.add(M, "edit", f"Edit {spec.path}", p.tool_call + spec.change.tokens, "full")
         for hook in self.hooks("PreToolUse", "Edit"):
@@ -377,7 +362,7 @@ class Session:
         self.post_tool_hooks("Edit")
         return "edit", spec.path
 
-    def write(self, event: WriteEvent) -> tuple[str, str]:
+    def write(self, event: WriteEvent, spilled: bool = False) -> tuple[str, str]:
         spec, p = event.write, self.profile
         content = (spec.content or self.files[spec.path].size).tokens
         self.rec.add(M, "edit", f"Write {spec.path}", p.tool_call + content, "full")
@@ -471,7 +456,7 @@ class Session:
         self.post_tool_hooks(spec.name)
         return "tool", spec.name
 
-    def skill(self, event: SkillEvent) -> tuple[str, str]:
+    def skill(self, event: SkillEvent, spilled: bool = False) -> tuple[str, str]:
         use = event.skill
         skill = next(s for s in self.scenario.setup.skills if s.name == use.name)
         self.state.invoked_skills[skill.name] = next(self.order)
@@ -510,6 +495,22 @@ class Session:
             total -= sizes[n]
         for n, inner in enumerate(event.parallel):
             self.event(inner, frozenset(forced), n, last=n == len(event.parallel) - 1)
+
+    # event model → handler(session, event, spilled) → (step kind, step label)
+    _APPLY: dict[type, Callable[..., tuple[str, str]]] = {
+        PromptEvent: prompt,
+        ReplyEvent: reply,
+        ReadEvent: read_event,
+        EditEvent: edit,
+        WriteEvent: write,
+        GrepEvent: search,
+        GlobEvent: search,
+        BashEvent: bash,
+        ToolEvent: tool,
+        SubagentEvent: subagent,
+        SkillEvent: skill,
+        PlanEvent: plan_event,
+    }
 
 
 def _result_of(session: Session, event: object) -> tuple[str, Measure | None]:

@@ -15,12 +15,13 @@ if TYPE_CHECKING:
 def child_scenario(parent: Scenario, event: SubagentEvent) -> Scenario:
     """The subagent's own story: its task prompt, its reads and events, and its final answer."""
     spec = event.subagent
+    # built without validation: every value here was validated as part of the parent scenario
     events = (
-        PromptEvent(prompt=PromptSpec(text=f"Task for the {spec.type} subagent", size=spec.prompt,
-                                      visibility="hidden")),
-        *(ReadEvent(read=ReadSpec(path=path)) for path in spec.reads),
+        PromptEvent.model_construct(prompt=PromptSpec.model_construct(
+            text=f"Task for the {spec.type} subagent", size=spec.prompt, visibility="hidden")),
+        *(ReadEvent.model_construct(read=ReadSpec.model_construct(path=path)) for path in spec.reads),
         *spec.events,
-        ReplyEvent(reply=spec.returns),
+        ReplyEvent.model_construct(reply=spec.returns),
     )
     # no parent history, no auto memory, no SessionStart hooks; the same files, rules, skills and MCP
     setup = parent.setup.model_copy(update={"auto_memory": None, "agents": ()})
@@ -42,6 +43,7 @@ def subagent(session: Session, event: SubagentEvent, spilled: bool) -> tuple[str
         p,
         source=Source(kind=session.source.kind, name=label, path=session.source.path),
         subagent_type=spec.type,
+        parent=session,
     ).run()
     trailer = 0 if spec.type in p.subagent_trailerless_types else p.subagent_trailer
     result = spec.returns.tokens + trailer

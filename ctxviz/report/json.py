@@ -1,14 +1,13 @@
 """The Timeline as JSON (``"format": "ctxviz.timeline/1"``): a public, versioned interface. Deterministic:
 the same timeline always gives byte-identical text (fixed key order, no clock, no floats).
 
-Blocks, steps and fates are dataclasses whose field order *is* the documented key order, so msgspec
+Blocks, steps and fates are msgspec Structs whose field order *is* the documented key order, so msgspec
 encodes them directly (in C); only a step that owns a subagent's timeline is turned into a dict first. Writing a
 10,000-event timeline this way takes about 0.2 s, against 2.4 s for dicts through ``json.dumps``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import msgspec
@@ -51,8 +50,7 @@ def timeline_to_dict(timeline: Timeline, at: int | None = None) -> dict[str, Any
 
 def _with_child(step: Step) -> dict[str, Any]:
     """A step that owns a subagent's timeline: the child is written as a timeline document of its own."""
-    fields = {f.name: getattr(step, f.name) for f in dataclasses.fields(step)}
-    return {**fields, "child": timeline_to_dict(fields["child"])}
+    return {**msgspec.structs.asdict(step), "child": timeline_to_dict(step.child)}
 
 
 _ENCODER = msgspec.json.Encoder()
