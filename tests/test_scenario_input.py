@@ -10,6 +10,7 @@ import pytest
 from ctxviz.errors import InputError
 from ctxviz.scenario.load import load_scenario, parse_scenario
 from ctxviz.scenario.sizes import Measure
+from ctxviz.scenario.yaml_source import YamlLimits
 from ctxviz.tokens import CharsPerToken
 
 COUNTER = CharsPerToken()
@@ -92,10 +93,11 @@ def test_deep_nesting_is_refused() -> None:
 
 
 def test_huge_file_is_refused_before_reading(tmp_path: Path) -> None:
+    assert YamlLimits().max_bytes == 16_000_000
     big = tmp_path / "big.yaml"
-    big.write_text("name: t\n" + "# padding\n" * 300_000)
-    with pytest.raises(InputError, match="larger than the 2,000,000 a scenario may be"):
-        load_scenario(big, counter=COUNTER)
+    big.write_text("name: t\n" + "# padding\n" * 300)
+    with pytest.raises(InputError, match="3,008 bytes is larger than the 1,000 a scenario may be"):
+        load_scenario(big, counter=COUNTER, limits=YamlLimits(max_bytes=1_000))
 
 
 def test_file_sizes_stay_inside_the_scenario_folder(tmp_path: Path) -> None:

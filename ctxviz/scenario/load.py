@@ -9,10 +9,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.scenario.check import problems
 from ctxviz.scenario.model import EVENT_KINDS, Scenario
-from ctxviz.scenario.yaml_source import Path_, Positions, YamlError, YamlLimits, locate, parse_yaml
+from ctxviz.scenario.yaml_source import Document, Path_, YamlError, YamlLimits, parse_yaml
 from ctxviz.tokens import TokenCounter
 
 LIMITS = YamlLimits()
@@ -47,20 +48,28 @@ def parse_scenario(
     allow_outside: bool = False,
     limits: YamlLimits = LIMITS,
 ) -> Scenario:
+    with without_cycle_collection():
+        return _parse(text, filename, counter=counter, base=base, allow_outside=allow_outside, limits=limits)
+
+
+def _parse(
+    text: str, filename: str, *, counter: TokenCounter, base: Path | None, allow_outside: bool, limits: YamlLimits
+) -> Scenario:
     try:
-        data, positions = parse_yaml(text, limits)
+        document = parse_yaml(text, limits)
     except YamlError as error:
         raise InputError(f"{filename}:{error.line}:{error.column}: {error.message}") from None
+    data = document.data
     if not isinstance(data, dict):
         raise InputError(f"{filename}:1:1: expected a mapping with at least `name:` and `events:`")
     context = {"counter": counter, "read_file": _file_reader(base, allow_outside)}
     try:
         scenario = Scenario.model_validate(data, context=context)
     except ValidationError as error:
-        raise InputError(_report(filename, positions, _pydantic_problems(error))) from None
+        raise InputError(_report(filename, document, _pydantic_problems(error))) from None
     found = problems(scenario)
     if found:
-        raise InputError(_report(filename, positions, found))
+        raise InputError(_report(filename, document, found))
     return scenario
 
 
@@ -124,10 +133,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def _report(filename: str, positions: Positions, found: list[tuple[Path_, str]]) -> str:
+def _report(filename: str, document: Document, found: list[tuple[Path_, str]]) -> str:
     lines = []
-    for loc, message in sorted(found, key=lambda p: locate(positions, p[0])):
-        line, column = locate(positions, loc)
+    for loc, message in sorted(found, key=lambda p: document.locate(p[0])):
+        line, column = document.locate(loc)
         lines.append(f"{filename}:{line}:{column}: {_dotted(loc)}: {message}")
     count = len(lines)
     lines.append(f"{count} error{'s' if count != 1 else ''} in {filename}")

@@ -1,13 +1,16 @@
-"""Safe, bounded YAML: plain data plus the line and column of every value, for located error messages.
+"""Safe, bounded YAML: plain data, and the line and column of any value when an error needs it.
 
 PyYAML's composer keeps an alias as a reference to the one node it names, so composing is cheap; the
 danger (a "billion laughs" alias bomb) is in *expanding* the graph into Python objects. We expand it
-ourselves and stop at a node budget, so a hostile file is refused in milliseconds.
+ourselves and stop at a budget, so a hostile file is refused in milliseconds. Positions are worked
+out from the same node tree only when something must be reported, so a valid 10,000-event scenario
+does not pay for them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -17,11 +20,12 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 Path_ = tuple[str | int, ...]
 Positions = dict[Path_, tuple[int, int]]
+_SCALAR_TAGS = ("str", "int", "float", "bool", "null", "timestamp", "binary")
 
 
 @dataclass(frozen=True)
 class YamlLimits:
-    max_bytes: int = 2_000_000
+    max_bytes: int = 16_000_000  # a 100,000-event scenario is about 3.5 MB
     max_depth: int = 64
     max_nodes: int = 1_000_000
     max_alias_expansion: int = 10_000  # values reached again through an alias
@@ -33,67 +37,98 @@ class YamlError(ValueError):
         self.line, self.column, self.message = line, column, message
 
 
-def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> tuple[Any, Positions]:
-    """The document as dicts/lists/scalars, and ``{path: (line, column)}`` (1-based) for every value."""
+@dataclass
+class Document:
+    """A parsed document: its data, and the positions of its values (computed on first use)."""
+
+    data: Any
+    root: yaml.Node | None
+    _positions: Positions | None = field(default=None, repr=False)
+
+    def locate(self, path: Path_) -> tuple[int, int]:
+        """The 1-based (line, column) of ``path``, or of its nearest ancestor that has one."""
+        if self._positions is None:
+            self._positions = _positions(self.root)
+        for end in range(len(path), -1, -1):
+            if path[:end] in self._positions:
+                return self._positions[path[:end]]
+        return (1, 1)
+
+
+def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> Document:
     if len(text.encode("utf-8", errors="replace")) > limits.max_bytes:
         raise YamlError(1, 1, f"file is larger than {limits.max_bytes:,} bytes; a scenario is refused above that")
     loader = _Loader(text)
     try:
-        node = loader.get_single_node()
+        root = loader.get_single_node()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         raise YamlError(line, column, f"not valid YAML: {error.problem or error}") from None
     except yaml.YAMLError as error:
         raise YamlError(1, 1, f"not valid YAML: {error}") from None
-    finally:
-        loader.dispose()
-    if node is None:
-        return None, {}
-    positions: Positions = {}
+    if root is None:
+        return Document(None, None)
+    return Document(_build(loader, root, limits), root)
+
+
+def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits) -> Any:
     budget = {"nodes": limits.max_nodes, "aliased": limits.max_alias_expansion}
     built: set[int] = set()
+    constructors: dict[str, Callable[[yaml.SafeLoader, yaml.Node], Any]] = loader.yaml_constructors
 
-    def build(node: yaml.Node, path: Path_, depth: int, aliased: bool = False) -> Any:
+    def refuse(node: yaml.Node, message: str) -> YamlError:
+        return YamlError(node.start_mark.line + 1, node.start_mark.column + 1, message)
+
+    def build(node: yaml.Node, depth: int, aliased: bool) -> Any:
         aliased = aliased or id(node) in built
         built.add(id(node))
         budget["nodes"] -= 1
         budget["aliased"] -= aliased
-        if budget["nodes"] < 0 or budget["aliased"] < 0:
-            what = "values" if budget["nodes"] < 0 else "values repeated through aliases"
-            limit = limits.max_nodes if budget["nodes"] < 0 else limits.max_alias_expansion
-            raise YamlError(
-                node.start_mark.line + 1, node.start_mark.column + 1, f"more than {limit:,} {what}; refused"
-            )
+        if budget["nodes"] < 0:
+            raise refuse(node, f"more than {limits.max_nodes:,} values; refused")
+        if budget["aliased"] < 0:
+            raise refuse(node, f"more than {limits.max_alias_expansion:,} values repeated through aliases; refused")
         if depth > limits.max_depth:
-            raise YamlError(
-                node.start_mark.line + 1, node.start_mark.column + 1, f"nested deeper than {limits.max_depth} levels"
-            )
-        positions.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+            raise refuse(node, f"nested deeper than {limits.max_depth} levels")
         if isinstance(node, yaml.MappingNode):
             loader.flatten_mapping(node)  # YAML merge keys (<<)
-            result: dict[Any, Any] = {}
+            result: dict[str, Any] = {}
             for key_node, value_node in node.value:
-                key = build(key_node, (*path, "<key>"), depth + 1, aliased)
-                if not isinstance(key, str | int | float | bool) and key is not None:
-                    mark = key_node.start_mark
-                    raise YamlError(mark.line + 1, mark.column + 1, "a key must be a scalar")
-                key = str(key) if not isinstance(key, str) else key
-                positions[(*path, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-                result[key] = build(value_node, (*path, key), depth + 1, aliased)
+                key = build(key_node, depth + 1, aliased)
+                if isinstance(key, list | dict):
+                    raise refuse(key_node, "a key must be a scalar")
+                result[key if isinstance(key, str) else str(key)] = build(value_node, depth + 1, aliased)
             return result
         if isinstance(node, yaml.SequenceNode):
-            return [build(item, (*path, n), depth + 1, aliased) for n, item in enumerate(node.value)]
-        return loader.construct_object(node)
+            return [build(item, depth + 1, aliased) for item in node.value]
+        if node.tag.rsplit(":", 1)[-1] not in _SCALAR_TAGS:
+            raise refuse(node, f"unsupported YAML tag {node.tag}")
+        return constructors[node.tag](loader, node)
 
-    data = build(node, (), 0)
-    positions.pop(("<key>",), None)
-    return data, positions
+    return build(root, 0, False)
 
 
-def locate(positions: Positions, path: Path_) -> tuple[int, int]:
-    """The position of ``path``, or of its nearest ancestor that has one."""
-    for end in range(len(path), -1, -1):
-        if path[:end] in positions:
-            return positions[path[:end]]
-    return (1, 1)
+def _positions(root: yaml.Node | None) -> Positions:
+    """Where each value starts; for a mapping entry, where its key starts (what an editor jumps to)."""
+    positions: Positions = {}
+    seen: set[int] = set()
+
+    def walk(node: yaml.Node, path: Path_) -> None:
+        positions.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if id(node) in seen:  # an alias: its positions are those of the node it names
+            return
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if isinstance(key_node, yaml.ScalarNode):
+                    key = (*path, key_node.value)
+                    positions[key] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                    walk(value_node, key)
+        elif isinstance(node, yaml.SequenceNode):
+            for n, item in enumerate(node.value):
+                walk(item, (*path, n))
+
+    if root is not None:
+        walk(root, ())
+    return positions

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.discover import compaction_files, subagent_files
@@ -95,7 +96,11 @@ def _child(path: Path) -> Timeline | None:
 def read_transcript(path: Path) -> Reading:
     """The timeline of one session file with its subagents. Raises ``InputError`` only when nothing at
     all could be read."""
-    path = Path(path)
+    with without_cycle_collection():
+        return _read(Path(path))
+
+
+def _read(path: Path) -> Reading:
     if path.is_dir():
         raise InputError(f"{path}: a folder; give a session's .jsonl file (or use --session / --latest)")
     parsed = parse_file(path)

@@ -16,6 +16,7 @@ from pathlib import Path
 import msgspec
 from msgspec import Struct
 
+from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.transcripts.chain import active_chain
 from ctxviz.transcripts.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
@@ -219,7 +220,8 @@ _PARALLEL_BYTES = 16 * 1024 * 1024
 
 def _summarize_or_error(job: tuple[Path, Path | None]) -> SessionSummary | InputError:
     try:
-        return summarize(*job)
+        with without_cycle_collection():
+            return summarize(*job)
     except InputError as error:
         return error
 
