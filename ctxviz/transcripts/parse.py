@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import msgspec
 from msgspec import Raw
 
 from ctxviz.timeline import Category
@@ -42,8 +43,9 @@ SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 WARMUP_PROMPT = "Warmup"  # Claude Code's cache-warming sidechains: no user subagent
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+# Piece and Entry are made once per record (tens of thousands per session): frozen msgspec Structs are
+# built in C, several times faster than frozen dataclasses (benchmarks/transcripts.py).
+class Piece(msgspec.Struct, frozen=True):
     """Something that entered the conversation: becomes a block when the next call measures it."""
 
     kind: str
@@ -53,8 +55,7 @@ class Piece:
     agent: str | None = None  # the subagent whose result this is
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
     """One record on some chain. ``call`` is set for an assistant record with usage; ``compact`` for a
     compaction boundary; ``pieces`` for whatever content the record adds."""
 
