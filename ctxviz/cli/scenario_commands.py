@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -34,17 +35,20 @@ def run(ctx: click.Context, scenario: str, as_json: bool, at: int | None, why: b
     if as_json:
         from ctxviz.report.json import dump_bytes
 
-        click.get_binary_stream("stdout").write(dump_bytes(timeline, at))
+        sys.stdout.buffer.write(dump_bytes(timeline, at))
         return
     from rich.console import Console
 
     from ctxviz.report.context import context_renderable
-    from ctxviz.report.steps import header_text, steps_table
+    from ctxviz.report.steps import header_text, steps_table, why_notes
 
     console = Console()
     console.print(header_text(timeline))
-    console.print(steps_table(timeline, notes=why))
+    console.print(steps_table(timeline, console.width))
     console.print()
+    if why:
+        console.print(why_notes(timeline))
+        console.print()
     console.print(context_renderable(timeline, timeline.last if at is None else at))
 
 

@@ -88,10 +88,10 @@ def _rows(timeline: Timeline, index: int) -> Table:
     breakdown = timeline.breakdown_at(index)
     measured = timeline.steps[index].measured
     table = Table.grid(padding=(0, 1))
-    table.add_column()
-    table.add_column()
-    table.add_column(justify="right")
-    table.add_column(justify="right")
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(justify="right", no_wrap=True)
+    table.add_column(justify="right", no_wrap=True)
     overhead = [b for b in timeline.state_at(index) if b.kind == "overhead" and b.category.value == "System prompt"]
     for row, tokens in breakdown.items():
         if tokens <= 0 and row not in (FREE_SPACE, timeline.thresholds.buffer_label):

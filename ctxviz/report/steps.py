@@ -21,22 +21,14 @@ def header_text(timeline: Timeline) -> Text:
     return text
 
 
-def steps_table(timeline: Timeline, *, notes: bool = False) -> Table:
-    table = Table(box=None, pad_edge=False, header_style="bold")
-    table.add_column("#", justify="right")
-    table.add_column("event")
-    table.add_column("label", overflow="ellipsis", no_wrap=True, max_width=48)
-    table.add_column("+tokens", justify="right", style="green")
-    table.add_column("−tokens", justify="right", style="red")
-    table.add_column("total", justify="right")
-    table.add_column("%", justify="right")
-    if notes:
-        table.add_column("why", overflow="fold")
+def steps_table(timeline: Timeline, width: int = 120) -> Table:
+    """Numbers never shrink; on a narrow terminal (``width`` columns) only the label is shortened."""
+    rows = []
     for step in timeline.steps:
         added = sum(timeline.block(i).tokens for i in step.added)
         removed = sum(timeline.block(i).tokens for i in step.removed)
         style = "bold magenta" if step.kind in COMPACTION_STEP_KINDS else "cyan" if step.child else ""
-        row = [
+        rows.append((
             str(step.index),
             Text(step.kind, style=style),
             step.label,
@@ -44,8 +36,27 @@ def steps_table(timeline: Timeline, *, notes: bool = False) -> Table:
             f"−{removed:,}" if removed else "",
             f"{step.used:,}",
             f"{100 * step.used / timeline.window:.1f}%",
-        ]
-        if notes:
-            row.append("\n".join(step.notes))
+        ))  # fmt: skip
+    headers = ("#", "event", "label", "+tokens", "−tokens", "total", "%")
+    widths = [max([len(header), *(len(str(row[n])) for row in rows)]) for n, header in enumerate(headers)]
+    label = headers.index("label")
+    widths[label] = max(8, min(48, widths[label], width - (sum(widths) - widths[label]) - 2 * (len(headers) - 1)))
+    table = Table(box=None, pad_edge=False, header_style="bold", padding=(0, 1, 0, 1))
+    for header, column_width in zip(headers, widths, strict=True):
+        style = {"+tokens": "green", "−tokens": "red"}.get(header)
+        justify = "left" if header in ("event", "label") else "right"
+        table.add_column(header, justify=justify, style=style, no_wrap=True, overflow="ellipsis",  # type: ignore[arg-type]
+                         width=column_width)
+    for row in rows:
         table.add_row(*row)
     return table
+
+
+def why_notes(timeline: Timeline) -> Text:
+    """Every step's reasons, numbered like the table (for ``ctxviz run --why``)."""
+    text = Text("Why", style="bold")
+    for step in timeline.steps:
+        for note in step.notes:
+            text.append(f"\n{step.index:>4}  ", style="dim")
+            text.append(note)
+    return text
