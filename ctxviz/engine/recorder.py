@@ -1,62 +1,42 @@
-"""Builds a Timeline step by step. Blocks are drafted while their step is open and frozen at the end,
-once each block's ``left`` is known; nothing outside this module sees a draft."""
+"""Builds a Timeline step by step. A block enters with ``left=None``; when it leaves, it is replaced by a
+copy that records the step (a block itself never changes)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from ctxviz.timeline import Block, Category, Fate, Source, Step, Thresholds, Timeline, Visibility
 
 
-@dataclass(slots=True)
-class _Draft:
-    id: int
-    category: Category
-    kind: str
-    label: str
-    tokens: int
-    entered: int
-    visibility: Visibility
-    left: int | None = None
-
-
 class Recorder:
     def __init__(self) -> None:
-        self._drafts: list[_Draft] = []
-        self._live: dict[int, _Draft] = {}
+        self._blocks: list[Block] = []  # by id
+        self._live: dict[int, Block] = {}  # in the order they entered
         self._steps: list[Step] = []
         self._added: list[int] = []
         self._removed: list[int] = []
         self._notes: list[str] = []
         self.used = 0
 
-    @property
-    def index(self) -> int:
-        """The index of the step being recorded."""
-        return len(self._steps)
-
     def add(self, category: Category, kind: str, label: str, tokens: int, visibility: Visibility = "hidden") -> int:
-        draft = _Draft(len(self._drafts), category, kind, label, tokens, len(self._steps), visibility)
-        self._drafts.append(draft)
-        self._live[draft.id] = draft
-        self._added.append(draft.id)
+        block = Block(len(self._blocks), category, kind, label, tokens, len(self._steps), None, visibility)
+        self._blocks.append(block)
+        self._live[block.id] = block
+        self._added.append(block.id)
         self.used += tokens
-        return draft.id
+        return block.id
 
     def remove(self, block_id: int) -> None:
-        draft = self._live.pop(block_id)
-        draft.left = len(self._steps)
+        block = self._live.pop(block_id)
+        self._blocks[block_id] = msgspec.structs.replace(block, left=len(self._steps))
         self._removed.append(block_id)
-        self.used -= draft.tokens
+        self.used -= block.tokens
 
     def note(self, text: str) -> None:
         self._notes.append(text)
 
-    def live(self) -> list[_Draft]:
+    def live(self) -> list[Block]:
         return list(self._live.values())
-
-    def tokens_of(self, block_id: int) -> int:
-        return self._live[block_id].tokens
 
     def is_live(self, block_id: int) -> bool:
         return block_id in self._live
@@ -74,7 +54,7 @@ class Recorder:
         fates: tuple[Fate, ...] = (),
     ) -> Step:
         step = Step(
-            index=self.index,
+            index=len(self._steps),
             kind=kind,
             label=label,
             added=tuple(self._added),
@@ -92,9 +72,6 @@ class Recorder:
     def finish(
         self, *, source: Source, agent: str, model: str, window: int, thresholds: Thresholds, notices: tuple[str, ...]
     ) -> Timeline:
-        blocks = tuple(
-            Block(d.id, d.category, d.kind, d.label, d.tokens, d.entered, d.left, d.visibility) for d in self._drafts
-        )
         return Timeline(
             source=source,
             agent=agent,
@@ -102,6 +79,6 @@ class Recorder:
             window=window,
             thresholds=thresholds,
             steps=tuple(self._steps),
-            blocks=blocks,
+            blocks=tuple(self._blocks),
             notices=notices,
         )
