@@ -75,6 +75,9 @@ class SegmentTotals:
             per_step.append(tuple(running.values()))
         self._message_slots = message_slots
         self._messages = per_step
+        used = {segment_of(block).key for block in timeline.blocks}
+        # Every segment that is ever non-empty, so a legend can give each a fixed place.
+        self.present: tuple[bool, ...] = tuple(segment.key in used for segment in SEGMENTS)
 
     def at(self, index: int) -> list[int]:
         """Tokens per segment (in ``SEGMENTS`` order) after step ``index``."""

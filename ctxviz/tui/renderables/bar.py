@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment as RichSegment
@@ -70,8 +71,12 @@ class TokenBar:
         for column in columns:
             glyph, style = row[column]
             row[column] = ("┃", style + Style(color=marker_style.color, bold=True))
+        runs = [
+            RichSegment("".join(glyph for glyph, _ in run), style)
+            for style, run in groupby(row, key=lambda cell: cell[1])
+        ]
         for _ in range(self.height):
-            yield from (RichSegment(glyph, style) for glyph, style in row)
+            yield from runs
             yield RichSegment.line()
         yield self._marker_row(width, columns, marker_style)
 
@@ -98,7 +103,8 @@ class TokenBar:
 class Legend:
     """One entry per slice (a swatch, the name, tokens and % of the window), packed into as few lines
     as the width allows, an entry never split; when that takes more than ``max_lines`` the % are left
-    out (the bar's tooltips and the ``/context`` view still give them)."""
+    out (the bar's tooltips and the ``/context`` view still give them). The figures have a fixed
+    width, so for the same slices the lines never change with the numbers: no layout per step."""
 
     slices: Sequence[Slice]
     window: int
@@ -126,7 +132,8 @@ class Legend:
 
     def _entry(self, piece: Slice, with_percent: bool) -> Text:
         swatch = "░░" if piece.key == RESERVE_KEY else "██"
-        figures = humanize(piece.tokens)
+        figures = f"{humanize(piece.tokens):>5}"
         if with_percent:
-            figures += f" {percent(piece.tokens, self.window):.1f}%"
-        return Text.assemble((swatch, Style(color=piece.color)), f" {piece.label} ", (figures, "dim"))
+            figures += f" {percent(piece.tokens, self.window):>4.1f}%"
+        style = "dim" if piece.tokens else "dim italic"
+        return Text.assemble((swatch, Style(color=piece.color)), f" {piece.label} ", (figures, style))

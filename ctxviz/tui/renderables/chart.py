@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
@@ -27,10 +28,11 @@ def downsample(values: Sequence[int], columns: int) -> list[int]:
 
 
 def column_of(index: int, count: int, columns: int) -> range:
-    """The chart columns that show step ``index`` (several when steps are fewer than columns)."""
-    first = -(-index * columns // count)
-    last = max(first + 1, -(-(index + 1) * columns // count))
-    return range(min(first, columns - 1), min(last, columns))
+    """The chart columns that show step ``index`` under ``downsample``'s split: one column when
+    steps outnumber columns, else every column that repeats this step."""
+    last = -(-(index + 1) * columns // count)
+    first = last - 1 if count >= columns else -(-index * columns // count)
+    return range(max(0, first), min(last, columns))
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +66,14 @@ class UsageChart:
         filled = [min(levels, peak * levels // self.window) if self.window else 0 for peak in self.peaks]
         for row in range(height):
             floor = (height - 1 - row) * 8
+            cells = []
             for column, eighths in enumerate(filled):
-                style = current if column in self.current else bar
                 part = max(0, min(8, eighths - floor))
                 if part == 0 and row in line_rows:
-                    yield Segment("╌", line_rows[row])
+                    cells.append(("╌", line_rows[row]))
                 else:
-                    yield Segment(_EIGHTHS[part], style)
+                    cells.append((_EIGHTHS[part], current if column in self.current else bar))
+            # one segment per run of a style: a segment per cell would be ~10× the work to render
+            for style, run in groupby(cells, key=lambda cell: cell[1]):
+                yield Segment("".join(glyph for glyph, _ in run), style)
             yield Segment.line()

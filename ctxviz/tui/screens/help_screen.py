@@ -39,9 +39,11 @@ class HelpScreen(ModalScreen[None]):
         seen: set[str] = set()
         for owner in (self._under, self.app):
             for binding in Binding.make_bindings(owner.BINDINGS):
-                if binding.description and binding.description not in seen:
-                    seen.add(binding.description)
-                    table.add_row(self.app.get_key_display(binding), binding.description)
+                # the tooltip is the longer wording where the footer's is cut short ("Compaction")
+                does = binding.tooltip or binding.description
+                if does and does not in seen:
+                    seen.add(does)
+                    table.add_row(self.app.get_key_display(binding), does)
         table.add_row(self.app.COMMAND_PALETTE_BINDING, "Command palette: every action, and themes")
         table.add_row("mouse", "Click a step, the usage chart or a bar segment; hover the bar for figures")
         return table

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import ContentSwitcher, Footer, Static
+from textual.widgets import ContentSwitcher, Static
 
 from ctxviz.timeline import USER_STEP_KINDS, Timeline
 from ctxviz.tui.segments import SegmentTotals
@@ -23,22 +23,34 @@ from ctxviz.tui.widgets.blocks_view import SORTS, BlocksView
 from ctxviz.tui.widgets.context_header import ContextHeader
 from ctxviz.tui.widgets.context_view import ContextView
 from ctxviz.tui.widgets.detail_pane import DetailPane
+from ctxviz.tui.widgets.key_bar import KeyBar
 from ctxviz.tui.widgets.legend import LegendWidget
 from ctxviz.tui.widgets.timeline_view import TimelineView
 from ctxviz.tui.widgets.token_bar import TokenBarWidget, markers_of, slices_at
 from ctxviz.tui.widgets.usage_chart import UsageChartWidget
 
+_INDEX_ACTIONS: tuple[tuple[str, tuple[object, ...]], ...] = (
+    ("play", ()),
+    ("step", (-1,)),
+    ("step", (1,)),
+    ("go", (0,)),
+    ("go", (-1,)),
+    ("compaction", (-1,)),
+    ("compaction", (1,)),
+    ("open_subagent", ()),
+)
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)  # steps a second
 DEFAULT_SPEED = SPEEDS.index(2.0)
 VIEWS = ("main", "context", "blocks")
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 SHORT_HEIGHT = 32  # below this the chart and the bar give rows to the step list
+NARROW_WIDTH = 100  # below this the header leaves the model to the /context view
 _STEP = Binding.Group("Step", compact=True)
 
 
 class TimelineScreen(Screen[None]):
     # Nothing takes the keyboard until a view needs it (the blocks table, to scroll with ↑/↓).
-    AUTO_FOCUS = None
+    AUTO_FOCUS = ""
     # Stepping keys are priority bindings so that the blocks table, when focused, cannot swallow them.
     BINDINGS = [
         Binding("space", "play", "Play", priority=True),
@@ -56,18 +68,23 @@ class TimelineScreen(Screen[None]):
         Binding("3", "view('blocks')", "Window", tooltip="What is in the window now"),
         Binding("s", "sort", "Sort"),
         Binding("a", "all_blocks", "All blocks"),
+        Binding("pagedown", "page(1)", "Scroll down", show=False),
+        Binding("pageup", "page(-1)", "Scroll up", show=False),
         Binding("u", "toggle_pauses", "Pause at prompts", show=False),
         Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+", show=False),
         Binding("minus", "speed(-1)", "Slower", key_display="-", show=False),
     ]
 
-    index: reactive[int] = reactive(0, bindings=True, init=False)
-    playing: reactive[bool] = reactive(False, bindings=True, init=False)
-    view: reactive[str] = reactive("main", bindings=True, init=False)
-    speed: reactive[int] = reactive(DEFAULT_SPEED, bindings=True, init=False)
-    pause_at_user: reactive[bool] = reactive(True, init=False)
-    sort: reactive[str] = reactive("size", init=False)
-    segment: reactive[str | None] = reactive(None, bindings=True, init=False)
+    # The screen draws nothing itself (repaint=False: a repaint of the screen re-renders every widget),
+    # and index is not bindings=True: rebuilding the footer costs more than the rest of a step, so
+    # watch_index refreshes the bindings only when what they offer changes (see _offers).
+    index: reactive[int] = reactive(0, init=False, repaint=False)
+    playing: reactive[bool] = reactive(False, bindings=True, init=False, repaint=False)
+    view: reactive[str] = reactive("main", bindings=True, init=False, repaint=False)
+    speed: reactive[int] = reactive(DEFAULT_SPEED, bindings=True, init=False, repaint=False)
+    pause_at_user: reactive[bool] = reactive(True, init=False, repaint=False)
+    sort: reactive[str] = reactive("size", init=False, repaint=False)
+    segment: reactive[str | None] = reactive(None, bindings=True, init=False, repaint=False)
 
     def __init__(self, timeline: Timeline, title: str | None = None, *, is_child: bool = False) -> None:
         super().__init__()
@@ -77,6 +94,7 @@ class TimelineScreen(Screen[None]):
         self._totals = SegmentTotals(timeline)
         self._compactions = timeline.compaction_indices()
         self._timer: Timer | None = None
+        self._offered = self._offers()
 
     def compose(self) -> ComposeResult:
         timeline = self.timeline
@@ -93,7 +111,7 @@ class TimelineScreen(Screen[None]):
                 yield ContextView(timeline, self._totals, id="context")
                 yield BlocksView(timeline, id="blocks")
         yield Static(id="too-small")
-        yield Footer()
+        yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
         limits = self.timeline.thresholds
@@ -110,11 +128,11 @@ class TimelineScreen(Screen[None]):
     def _refresh_all(self) -> None:
         self._show_step()
         self._show_view()
+        self._show_playback()
 
     def _show_step(self) -> None:
         index, timeline = self.index, self.timeline
         self.query_one(ContextHeader).show(index)
-        self._show_playback()
         slices = slices_at(self, timeline, self._totals, index)
         self.query_one(TokenBarWidget).show(slices, timeline.window, markers_of(timeline))
         self.query_one(LegendWidget).show(slices, timeline.window)
@@ -131,16 +149,23 @@ class TimelineScreen(Screen[None]):
             self.query_one(BlocksView).show(index, self.sort, self.segment)
 
     def _show_playback(self) -> None:
+        # Not the step number: a new border title repaints the whole list, so it changes only with playback.
         state = "▶ playing" if self.playing else "‖ paused"
         pauses = "stops at prompts" if self.pause_at_user else "no stops"
-        speed = f"{SPEEDS[self.speed]:g}/s"
-        self.query_one(
-            TimelineView
-        ).border_title = f"Step {self.index}/{self.timeline.last} · {state} · {speed} · {pauses}"
+        speed = f"{SPEEDS[self.speed]:g} steps/s"
+        self.query_one(TimelineView).border_title = f"{state} · {speed} · {pauses}"
 
     def watch_index(self) -> None:
         self._show_step()
         self._show_view()
+        offers = self._offers()
+        if offers != self._offered:
+            self._offered = offers
+            self.refresh_bindings()
+
+    def _offers(self) -> tuple[bool, ...]:
+        """Which index-dependent actions are available (the footer changes only when this does)."""
+        return tuple(bool(self.check_action(action, params)) for action, params in _INDEX_ACTIONS)
 
     def watch_view(self, view: str) -> None:
         self.query_one(ContentSwitcher).current = view
@@ -187,6 +212,7 @@ class TimelineScreen(Screen[None]):
         width, height = self.app.size
         self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-too-small")
         self.set_class(height < SHORT_HEIGHT, "-short")
+        self.set_class(width < NARROW_WIDTH, "-narrow")
 
     # --- actions ----------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -207,6 +233,8 @@ class TimelineScreen(Screen[None]):
             return self.view != "main" or self.is_child
         if action == "view":
             return parameters[0] != self.view or None
+        if action == "page":
+            return self.view != "blocks"  # the blocks table pages itself
         if action == "sort":
             return self.view == "blocks"
         if action == "all_blocks":
@@ -259,6 +287,15 @@ class TimelineScreen(Screen[None]):
         elif self.is_child:
             self.playing = False
             self.dismiss()
+
+    def action_page(self, direction: int) -> None:
+        """Page the detail pane (main view) or the /context view."""
+        if self.view == "main":
+            self.query_one(DetailPane).page(direction)
+        elif direction > 0:
+            self.query_one(ContextView).scroll_page_down(animate=False)
+        else:
+            self.query_one(ContextView).scroll_page_up(animate=False)
 
     def action_view(self, view: str) -> None:
         self.view = view

@@ -9,7 +9,7 @@ from textual.widgets import Label
 from ctxviz.layout import humanize, percent
 from ctxviz.timeline import Timeline
 
-_LEVELS = ("-ok", "-warning", "-over")
+_LEVELS = ("ok", "warning", "over")
 
 
 class ContextHeader(Horizontal):
@@ -22,6 +22,7 @@ class ContextHeader(Horizontal):
         timeline = self._timeline
         yield Label(self._title, id="header-name")
         yield Label(timeline.model, id="header-model")
+        yield Label(id="header-step")
         yield Label(id="header-usage")
 
     def show(self, index: int) -> None:
@@ -29,5 +30,10 @@ class ContextHeader(Horizontal):
         used = timeline.used_at(index)
         measured = "measured" if timeline.steps[index].measured else "estimated"
         usage = self.query_one("#header-usage", Label)
-        usage.update(f"{used:,} / {humanize(timeline.window)} · {percent(used, timeline.window):.1f}% · {measured}")
-        usage.remove_class(*_LEVELS).add_class(f"-{timeline.level_at(index)}")
+        text = f"{used:,} / {humanize(timeline.window)} · {percent(used, timeline.window):.1f}% · {measured}"
+        # fixed widths in app.tcss, so new figures repaint the labels without a layout pass
+        usage.update(text, layout=False)
+        self.query_one("#header-step", Label).update(f"step {index}/{timeline.last}", layout=False)
+        level = timeline.level_at(index)
+        for name in _LEVELS:  # set_class is a no-op when nothing changes, so no restyle per step
+            usage.set_class(name == level, f"-{name}")

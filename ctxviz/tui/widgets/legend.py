@@ -15,8 +15,10 @@ class LegendWidget(Widget):
         self._window = 1
 
     def show(self, slices: list[Slice], window: int) -> None:
+        # The height can only change when entries come or go; a layout pass costs far more than a repaint.
+        relayout = [s.key for s in slices] != [s.key for s in self._slices]
         self._slices, self._window = slices, window
-        self.refresh(layout=True)
+        self.refresh(layout=relayout)
 
     def render(self) -> RenderableType:
         return Legend(self._slices, self._window)

@@ -17,12 +17,13 @@ from ctxviz.tui.segments import SEGMENTS, SegmentTotals
 
 
 def slices_at(widget: Widget, timeline: Timeline, totals: SegmentTotals, index: int) -> list[Slice]:
-    """The non-empty segments at ``index``, then free space and what is left of the reserve."""
+    """Every segment the timeline ever uses (0 when empty now, so the legend keeps its places), then
+    free space and what is left of the reserve."""
     app = widget.app
     pieces = [
         Slice(segment.key, segment.label, tokens, color(app, f"seg-{segment.key}"))
-        for segment, tokens in zip(SEGMENTS, totals.at(index), strict=True)
-        if tokens > 0
+        for segment, tokens, present in zip(SEGMENTS, totals.at(index), totals.present, strict=True)
+        if present
     ]
     breakdown = timeline.breakdown_at(index)
     reserve = min(timeline.thresholds.buffer, max(0, timeline.window - timeline.used_at(index)))
@@ -53,11 +54,18 @@ class TokenBarWidget(Widget):
         self._markers: list[Marker] = []
 
     def show(self, slices: list[Slice], window: int, markers: list[Marker]) -> None:
+        width = self.content_size.width
+        before = [(s.key, s.color, a, b) for s, a, b in bar_spans(self._slices, width)]
+        after = [(s.key, s.color, a, b) for s, a, b in bar_spans(slices, width)]
         self._slices, self._window, self._markers = slices, window, markers
-        self.refresh()
+        # Most steps move no cell boundary (a cell is ~1,700 tokens of a 200k window at 120 columns).
+        if before != after or not width:
+            self.refresh()
 
     def render(self) -> RenderableType:
-        return TokenBar(self._slices, self._window, self._markers, color(self.app, "warning"))
+        # the bottom row is the markers' labels; the bar takes the rest (two rows, one when short)
+        height = max(1, self.content_size.height - 1)
+        return TokenBar(self._slices, self._window, self._markers, color(self.app, "warning"), height=height)
 
     def _slice_at(self, x: int) -> Slice | None:
         for piece, start, end in bar_spans(self._slices, self.content_size.width):

@@ -28,8 +28,11 @@ class UsageChartWidget(Widget):
         self._peaks: tuple[int, list[int]] = (-1, [])
 
     def show(self, index: int) -> None:
-        self._current = index
-        self.refresh()
+        previous, self._current = self._current, index
+        width = self.content_size.width
+        # With more steps than columns most steps share a column: nothing to redraw.
+        if not width or column_of(previous, len(self._used), width) != column_of(index, len(self._used), width):
+            self.refresh()
 
     def _peaks_for(self, width: int) -> list[int]:
         if self._peaks[0] != width:

@@ -1,0 +1,58 @@
+"""The footer: the screen's active bindings on one line of clickable keys.
+
+Textual's Footer rebuilds one widget per key, and then the screen's layout, whenever the bindings
+change: about 110 ms here (measured with benchmarks/tui.py), and they change whenever a step gains or
+loses an action ("Open subagent" on a subagent step, "Compaction" past the last one). This bar is one
+line of Content, redrawn in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from textual.binding import Binding
+from textual.content import Content
+from textual.screen import Screen
+from textual.style import Style
+from textual.widgets import Static
+
+
+@dataclass
+class _Entry:
+    label: str
+    action: str
+    keys: list[str] = field(default_factory=list)
+    enabled: bool = True
+
+    def content(self) -> Content:
+        keys = Content.styled(f" {''.join(self.keys)} ", "bold $footer-key-foreground on $footer-key-background")
+        text = (keys + Content(f"{self.label} ")).stylize(Style.from_meta({"@click": self.action}))
+        return text if self.enabled else text.stylize("dim")
+
+
+class KeyBar(Static):
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._show)
+        self._show(self.screen)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _show(self, screen: Screen[object]) -> None:
+        entries: dict[object, _Entry] = {}
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if not binding.show:
+                continue
+            namespace = "screen" if active.node is screen else "app"
+            # the bindings of a group share one entry ("←→ Step"); a click runs the last of them
+            entry = entries.setdefault(
+                binding.group or binding,
+                _Entry(binding.group.description if binding.group else binding.description, ""),
+            )
+            entry.action = f"{namespace}.{binding.action}"
+            entry.keys.append(self.app.get_key_display(binding))
+            entry.enabled = entry.enabled and active.enabled
+        palette = Binding(self.app.COMMAND_PALETTE_BINDING, "command_palette", "Palette")
+        entries[palette] = _Entry("Palette", "app.command_palette", [self.app.get_key_display(palette)])
+        self.update(Content("").join(entry.content() for entry in entries.values()), layout=False)
