@@ -135,7 +135,8 @@ class TimelineScreen(Screen[None]):
         self.query_one(ContextHeader).show(index)
         slices = slices_at(self, timeline, self._totals, index)
         self.query_one(TokenBarWidget).show(slices, timeline.window, markers_of(timeline))
-        self.query_one(LegendWidget).show(slices, timeline.window)
+        # a short terminal keeps its rows for the steps: the legend drops the % sooner
+        self.query_one(LegendWidget).show(slices, timeline.window, max_lines=3 if self.has_class("-short") else 4)
 
     def _show_view(self) -> None:
         index = self.index
@@ -213,6 +214,8 @@ class TimelineScreen(Screen[None]):
         self.set_class(width < MIN_WIDTH or height < MIN_HEIGHT, "-too-small")
         self.set_class(height < SHORT_HEIGHT, "-short")
         self.set_class(width < NARROW_WIDTH, "-narrow")
+        if self.is_mounted:
+            self._show_step()
 
     # --- actions ----------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -13,12 +13,13 @@ class LegendWidget(Widget):
         super().__init__(id=id)
         self._slices: list[Slice] = []
         self._window = 1
+        self._max_lines = 3
 
-    def show(self, slices: list[Slice], window: int) -> None:
+    def show(self, slices: list[Slice], window: int, max_lines: int) -> None:
         # The height can only change when entries come or go; a layout pass costs far more than a repaint.
-        relayout = [s.key for s in slices] != [s.key for s in self._slices]
-        self._slices, self._window = slices, window
+        relayout = [s.key for s in slices] != [s.key for s in self._slices] or max_lines != self._max_lines
+        self._slices, self._window, self._max_lines = slices, window, max_lines
         self.refresh(layout=relayout)
 
     def render(self) -> RenderableType:
-        return Legend(self._slices, self._window)
+        return Legend(self._slices, self._window, self._max_lines)
