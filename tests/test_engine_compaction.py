@@ -299,7 +299,9 @@ def test_fates_on_the_compaction_step() -> None:
     assert f["system-prompt:System prompt"] == ("kept", 4_200)
     assert f["tools:Built-in tool definitions"] == ("kept", 13_500)
     assert f["memory-file:CLAUDE.md"] == ("reinjected", 500)
-    assert f["reply:Claude's reply"] == ("summarised", 300)
+    assert f["reply:1 reply"] == ("summarised", 300)  # history is summarised as one row per kind
+    assert f["tool-call:1 tool call"] == ("summarised", 60)
+    assert f["file-read:1 file read"] == ("summarised", 1_000)
     assert f["restored-file:src/a.py"] == ("restored", 1_000)
     # the rule is dropped from history, then the restored file brings it back
     assert f["rule:.claude/rules/api.md"] == ("dropped", 380)

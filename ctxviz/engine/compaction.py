@@ -16,18 +16,19 @@ M = Category.MESSAGES
 _WHY_GONE = {
     "rule": "path-scoped rule: gone until a matching file is touched again",
     "nested-memory": "nested CLAUDE.md: gone until a file in its folder is touched again",
-    "spilled-output": "summarised; the full output stays on disk, spilled",
-    "hook-output": "hook context: summarised away with the rest",
-    "skill-body": "summarised; invoked skills are re-injected below within their budget",
-    "file-read": "summarised; recent files are re-read below within their budget",
-    "plan": "summarised; the plan file is re-injected below",
+    "spilled-output": "the full outputs stay on disk",
+    "hook-output": "summarised with the rest",
+    "skill-body": "invoked skills come back below",
+    "file-read": "recent files are re-read below",
+    "plan": "the plan file comes back below",
+    "summary": "summarised again",
 }
 _WHY_KEPT = {
-    Category.SYSTEM_PROMPT: "not part of the history: sent with every request",
-    Category.SYSTEM_TOOLS: "tool definitions: sent with every request",
-    Category.MCP_TOOLS: "tool definitions: sent with every request",
-    Category.CUSTOM_AGENTS: "agent listing: sent with every request",
-    Category.MEMORY_FILES: "re-injected from disk on every request (current content)",
+    Category.SYSTEM_PROMPT: "not history: sent with every request",
+    Category.SYSTEM_TOOLS: "not history: sent with every request",
+    Category.MCP_TOOLS: "not history: sent with every request",
+    Category.CUSTOM_AGENTS: "not history: sent with every request",
+    Category.MEMORY_FILES: "read from disk again (current content)",
 }
 
 
@@ -41,6 +42,7 @@ def compact(session: Session, *, manual: bool, focus: str | None, summary: Measu
     else:
         rec.note(f"auto-compaction: {before:,} ≥ {threshold:,}, checked before the next model call")
     history = 0
+    summarised: dict[str, list[int]] = {}  # kind → [count, tokens]: one table row per kind, not per block
     for block in rec.live():
         if block.category is M or block.kind == "skill-listing":
             if block.category is M:
@@ -48,13 +50,19 @@ def compact(session: Session, *, manual: bool, focus: str | None, summary: Measu
             rec.remove(block.id)
             if block.kind == "skill-listing":
                 fates.append(Fate(block.label, block.kind, "reinjected", block.tokens, "rebuilt from current skills"))
+            elif block.kind in ("rule", "nested-memory"):
+                fates.append(Fate(block.label, block.kind, "dropped", block.tokens, _WHY_GONE[block.kind]))
             else:
-                fates.append(Fate(block.label, block.kind, _gone(block.kind), block.tokens,
-                                  _WHY_GONE.get(block.kind, "summarised: replaced by the summary")))
+                tally = summarised.setdefault(block.kind, [0, 0])
+                tally[0] += 1
+                tally[1] += block.tokens
         else:
             fate = "reinjected" if block.category is Category.MEMORY_FILES else "kept"
             why = "a fresh snapshot" if block.label == "Git status" else _WHY_KEPT[block.category]
             fates.append(Fate(block.label, block.kind, fate, block.tokens, why))
+    for kind, (count, tokens) in summarised.items():
+        fates.append(Fate(_counted(count, kind), kind, "summarised", tokens,
+                          _WHY_GONE.get(kind, "replaced by the summary")))
     state.loaded_rules.clear()
     state.loaded_nested.clear()
     state.current.clear()
@@ -97,8 +105,27 @@ def compact(session: Session, *, manual: bool, focus: str | None, summary: Measu
         compact(session, manual=False, focus=None, summary=None, note=None)  # still over: the next call compacts
 
 
-def _gone(kind: str) -> str:
-    return "dropped" if kind in ("rule", "nested-memory") else "summarised"
+_NOUNS = {
+    "prompt": ("prompt", "prompts"),
+    "reply": ("reply", "replies"),
+    "tool-call": ("tool call", "tool calls"),
+    "file-read": ("file read", "file reads"),
+    "edit": ("edit", "edits"),
+    "tool-output": ("tool result", "tool results"),
+    "spilled-output": ("spilled preview", "spilled previews"),
+    "hook-output": ("hook output", "hook outputs"),
+    "skill-body": ("skill body", "skill bodies"),
+    "subagent-result": ("subagent result", "subagent results"),
+    "summary": ("earlier summary", "earlier summaries"),
+    "restored-file": ("restored file", "restored files"),
+    "file-reference": ("file reference", "file references"),
+    "notification": ("notification", "notifications"),
+}
+
+
+def _counted(count: int, kind: str) -> str:
+    one, many = _NOUNS.get(kind, (f"{kind} block", f"{kind} blocks"))
+    return f"{count} {one if count == 1 else many}"
 
 
 def _restore_files(session: Session, fates: list[Fate], fits) -> None:  # noqa: ANN001 - a local predicate

@@ -15,14 +15,15 @@ from ctxviz.timeline import Block, Step, Timeline
 from ctxviz.tui.icons import YOU_SEE, icon
 from ctxviz.tui.segments import segment_of, step_delta
 
+# in the order the table lists them: what changed first, what merely stayed last
 _FATE_STYLES = {
-    "kept": "green",
-    "reinjected": "cyan",
+    "summarised": "magenta",
+    "dropped": "red",
     "restored": "cyan",
     "truncated": "yellow",
     "referenced": "yellow",
-    "summarised": "magenta",
-    "dropped": "red",
+    "reinjected": "cyan",
+    "kept": "green",
 }
 _SEEN = "Claude sees every block whole; “you see” is what your terminal shows of it."
 # At most this many rows per block table: a compaction can remove thousands of blocks.
@@ -48,6 +49,9 @@ def step_detail(timeline: Timeline, index: int) -> RenderableType:
         ")",
     )
     parts: list[RenderableType] = [title, figures]
+    if step.fates:
+        # a compaction's story is its fates: they come first; the reasons and the blocks follow
+        parts.append(_fates_table(step))
     if step.note:
         parts.append(Padding(Text(step.note, style="italic"), (1, 0, 0, 2)))
     if step.notes:
@@ -63,9 +67,6 @@ def step_detail(timeline: Timeline, index: int) -> RenderableType:
                 ("Press enter to open it.", "bold"),
             )
         )
-    if step.fates:
-        # a compaction's story is the fates; the blocks it added and removed follow
-        parts.append(_fates_table(step))
     if step.added:
         entered = timeline.blocks_of(step.added)
         parts.append(_blocks_table(f"Entered ({len(step.added)})", entered, _SEEN))
@@ -115,8 +116,8 @@ def _fates_table(step: Step) -> RenderableType:
     )
     table.add_column("fate", no_wrap=True)
     table.add_column("tokens", justify="right", no_wrap=True)
-    table.add_column("what", ratio=1, overflow="ellipsis", no_wrap=True)
-    table.add_column("why", ratio=2, overflow="fold")
+    table.add_column("what", ratio=1, min_width=12, overflow="ellipsis", no_wrap=True)
+    table.add_column("why", ratio=1, overflow="fold")
     order = list(_FATE_STYLES)
     fates = sorted(step.fates, key=lambda f: (order.index(f.fate) if f.fate in order else len(order), -f.tokens))
     for fate in fates[:_MAX_ROWS]:
