@@ -2,8 +2,7 @@
 
 Files are read in fixed-size chunks, so a 1 GB transcript costs one chunk of memory plus the records
 kept from it; a single line longer than ``MAX_LINE_BYTES`` is skipped rather than buffered whole.
-Lines are handed out as spans of the chunk (no copy): the summary scan looks at most lines only
-through ``bytes.find`` on the chunk, which is where its speed comes from.
+Lines are handed out as spans of the chunk, so a line is copied only when it is decoded.
 """
 
 from __future__ import annotations

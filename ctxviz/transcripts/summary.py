@@ -115,33 +115,38 @@ def summarize_lines(spans: Iterable[Span], where: str) -> FileNumbers:
     problems: list[str] = []
     started = ended = session = cwd = None
     side_roots = 0
+    # hot loop (every line of every session): names bound locally, entries built positionally
+    decode, keep, add = _DECODE, _KEPT, entries.append
     for number, buffer, start, end, complete in spans:
         try:
-            record = _DECODE(memoryview(buffer)[start:end])
+            record = decode(buffer[start:end])
         except msgspec.DecodeError as error:
             problems.append(f"{where}:{number}: {'incomplete last line' if not complete else error}, skipped")
             continue
-        stamp = record.timestamp
-        session = session or record.sessionId
-        cwd = cwd or record.cwd
-        kind = record.type or (record.message.role if record.message is not None else None)
-        if kind not in _KEPT and kind not in IGNORED_TYPES:
+        message = record.message
+        kind = record.type or (message.role if message is not None else None)
+        conversational = kind in keep
+        if not conversational and kind not in IGNORED_TYPES:
             problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
             continue
-        message = record.message
-        used = model = message_id = None
-        if kind == "assistant" and message and message.usage and message.model != SYNTHETIC_MODEL:
-            used, model, message_id = message.usage.context, message.model, message.id or f"line:{number}"
-        if kind == "user" and record.isSidechain and record.parentUuid is None and _not_warmup(buffer, start, end):
-            side_roots += 1
-        if record.uuid or kind in _KEPT:
-            compact = None
-            if kind == "system" and record.subtype == "compact_boundary":
-                meta = record.compactMetadata or CompactMetadata()
-                compact = (meta.trigger or "auto", meta.preTokens, meta.postTokens)
-            entries.append(Entry(number, record.uuid, record.parentUuid, record.logicalParentUuid,
-                                 bool(record.isSidechain), kind in _KEPT, stamp,
-                                 message_id=message_id, model=model, used=used, compact=compact))  # fmt: skip
+        if session is None:
+            session, cwd = record.sessionId, cwd or record.cwd
+        elif cwd is None:
+            cwd = record.cwd
+        used = model = message_id = compact = None
+        if kind == "assistant":
+            if message is not None and message.usage is not None and message.model != SYNTHETIC_MODEL:
+                used, model, message_id = message.usage.context, message.model, message.id or f"line:{number}"
+        elif kind == "user":
+            if record.isSidechain and record.parentUuid is None and _not_warmup(buffer, start, end):
+                side_roots += 1
+        elif kind == "system" and record.subtype == "compact_boundary":
+            meta = record.compactMetadata or CompactMetadata()
+            compact = (meta.trigger or "auto", meta.preTokens, meta.postTokens)
+        uuid, stamp = record.uuid, record.timestamp
+        if uuid or conversational:
+            add(Entry(number, uuid, record.parentUuid, record.logicalParentUuid, bool(record.isSidechain),
+                      conversational, stamp, (), message_id, model, used, compact))  # fmt: skip
         if stamp:
             started = started or stamp
             ended = stamp
