@@ -42,7 +42,6 @@ from ctxviz.timeline import Category, Source, Thresholds, Timeline, Visibility
 
 M = Category.MESSAGES
 _MENTION = re.compile(r"(?<!\S)@([^\s,;:!?]+)")
-_MEMORY_NAMES = ("CLAUDE.md", "CLAUDE.local.md")
 
 
 def fmt(tokens: int) -> str:
@@ -118,7 +117,9 @@ class Session:
         self.nested = [  # (folder, path) of each nested CLAUDE.md / CLAUDE.local.md
             (path.rsplit("/", 1)[0], path)
             for path in scenario.files
-            if "/" in path and path.rsplit("/", 1)[1] in _MEMORY_NAMES and not path.startswith(".claude/")
+            if "/" in path
+            and path.rsplit("/", 1)[1] in profile.nested_memory_names
+            and not path.startswith(profile.config_folder)
         ]
         self.scoped_rules = {p: r for p, r in scenario.setup.rules.items() if r.paths}
         self._hooks: dict[tuple[str, str], tuple[Hook, ...]] = {}

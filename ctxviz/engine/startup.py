@@ -3,6 +3,7 @@ order Claude Code assembles a request (which is the order the prompt cache sees)
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -52,9 +53,7 @@ def startup(session: Session, hook_source: str) -> None:
         for agent in setup.agents:
             _step(session, Category.CUSTOM_AGENTS, "agents", f"Agent: {agent.name}", agent.description.tokens)
     if not lean:
-        for path, entry, depth_note in memory_files(session):
-            if depth_note:
-                rec.note(depth_note)
+        for path, entry in memory_files(session):
             _step(session, Category.MEMORY_FILES, "memory-file", path, entry.memory_size.tokens)
     elif session.subagent_type is not None:
         rec.note(f"{session.subagent_type} subagents skip CLAUDE.md and git status")
@@ -82,40 +81,51 @@ def _step(session: Session, category: Category, kind: str, label: str, tokens: i
     session.rec.close_step("startup", label)
 
 
-_ORDER = ("~/", "CLAUDE.md", ".claude/CLAUDE.md", "<rule>", "CLAUDE.local.md")
+def resolve_import(importer: str, target: str) -> str:
+    """An ``@import`` path as a scenario path: relative to the importing file unless ``~/`` or ``/``."""
+    if target.startswith(("~/", "/")):
+        return target
+    folder = posixpath.dirname(importer)
+    return posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
 
 
-def memory_files(session: Session) -> Iterator[tuple[str, FileEntry | RuleEntry, str | None]]:
-    """Startup memory in load order — user, project, .claude/, unscoped rules, local — each file's
-    ``@imports`` expanded before it (up to the profile's depth, cycles skipped)."""
+def memory_files(session: Session) -> Iterator[tuple[str, FileEntry | RuleEntry]]:
+    """Startup memory in the profile's load order (user, project, .claude/, unscoped rules, local), each
+    file's ``@imports`` loaded before it, up to the profile's depth, cycles and missing files skipped."""
     setup, p = session.scenario.setup, session.profile
+    order = p.memory_load_order
     entries: list[tuple[int, int, str, FileEntry | RuleEntry]] = []
     for n, (path, entry) in enumerate(setup.memory.items()):
-        if path.rsplit("/", 1)[-1] == "AGENTS.md" and not setup.agents_md:
+        if path.rsplit("/", 1)[-1] in p.opt_in_memory_names and not setup.agents_md:
             session.rec.note(f"{path} not loaded: Claude Code reads CLAUDE.md (set agents_md: true to load it)")
             continue
-        rank = 0 if path.startswith("~/") else _ORDER.index(path) if path in _ORDER else 1
+        rank = next((r for r, prefix in enumerate(order) if prefix.endswith("/") and path.startswith(prefix)), None)
+        if rank is None:
+            rank = order.index(path) if path in order else order.index("<rules>") - 1
         entries.append((rank, n, path, entry))
     for n, (path, rule) in enumerate(setup.rules.items()):
         if not rule.paths:
-            entries.append((3, n, path, rule))
+            entries.append((order.index("<rules>"), n, path, rule))
     known: dict[str, FileEntry] = {**session.scenario.files, **setup.memory}
     seen: set[str] = set()
 
-    def expand(
-        path: str, entry: FileEntry | RuleEntry, depth: int
-    ) -> Iterator[tuple[str, FileEntry | RuleEntry, str | None]]:
+    def imports_of(path: str, entry: FileEntry | RuleEntry) -> list[str]:
+        written = [resolve_import(path, t) for t in entry.written_imports]
+        # a written @import of a file the scenario does not list is skipped, as Claude Code skips
+        # a missing file; an `imports:` entry was checked when the scenario loaded
+        return list(dict.fromkeys([*getattr(entry, "imports", ()), *(t for t in written if t in known)]))
+
+    def expand(path: str, entry: FileEntry | RuleEntry, depth: int) -> Iterator[tuple[str, FileEntry | RuleEntry]]:
         seen.add(path)
-        for target in getattr(entry, "imports", ()):
+        for target in imports_of(path, entry):
             if target in seen:
                 continue
             if depth + 1 > p.memory_import_max_depth:
-                yield from ()
                 session.rec.note(f"@{target} (imported by {path}) not loaded: deeper than "
                                  f"{p.memory_import_max_depth} levels of imports")
                 continue
             yield from expand(target, known[target], depth + 1)
-        yield path, entry, None
+        yield path, entry
 
     for _, _, path, entry in sorted(entries, key=lambda e: (e[0], e[1])):
         if path not in seen:

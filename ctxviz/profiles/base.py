@@ -45,6 +45,10 @@ class Profile:
     git_status_commit_line: int
     git_status_max_commits: int
     memory_import_max_depth: int
+    memory_load_order: tuple[str, ...]  # "~/…" = the user's files, "<rules>" = unscoped rules
+    nested_memory_names: tuple[str, ...]  # memory files in a subfolder, loaded when it is touched
+    config_folder: str  # the agent's own folder in a project (its memory files there are not "nested")
+    opt_in_memory_names: tuple[str, ...]  # loaded only when the scenario says so (setup.agents_md)
     auto_memory_max_lines: int
     auto_memory_max_bytes: int
     auto_memory_warning: int

@@ -47,6 +47,10 @@ CLAUDE_CODE = Profile(
     git_status_commit_line=15,
     git_status_max_commits=5,
     memory_import_max_depth=4,  # claudemd.ts MAX_INCLUDE_DEPTH = 5 with the root at depth 0
+    memory_load_order=("~/", "CLAUDE.md", ".claude/CLAUDE.md", "<rules>", "CLAUDE.local.md"),  # claudemd.ts
+    nested_memory_names=("CLAUDE.md", "CLAUDE.local.md"),
+    config_folder=".claude/",
+    opt_in_memory_names=("AGENTS.md",),  # version-dependent (FACTS §1.3)
     auto_memory_max_lines=200,  # memdir.ts MAX_ENTRYPOINT_LINES
     auto_memory_max_bytes=25_000,  # memdir.ts MAX_ENTRYPOINT_BYTES
     auto_memory_warning=40,

@@ -45,9 +45,21 @@ def _sized(value: Any) -> Any:
 _HTML_BLOCK_COMMENT = re.compile(r"^[ \t]*<!--.*?-->[ \t]*\n?", re.DOTALL | re.MULTILINE)
 
 
+_FENCE = re.compile(r"^ {0,3}(```|~~~).*?^ {0,3}\1", re.DOTALL | re.MULTILINE)
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_IMPORT = re.compile(r"(?:^|(?<=\s))@((?:~/|\./|\.\./|/)?[\w.-][\w./-]*)")
+
+
+def text_imports(text: str) -> tuple[str, ...]:
+    """The ``@path`` imports written in a memory file, outside code blocks and code spans."""
+    prose = _CODE_SPAN.sub("", _FENCE.sub("", text))
+    return tuple(dict.fromkeys(m.rstrip(".") for m in _IMPORT.findall(prose)))
+
+
 class SizedEntry(Strict):
     size: Size
     _as_memory: Measure | None = PrivateAttr(default=None)
+    _text_imports: tuple[str, ...] = PrivateAttr(default=())
 
     @model_validator(mode="before")
     @classmethod
@@ -58,13 +70,22 @@ class SizedEntry(Strict):
         # Block-level HTML comments are stripped when a file loads as memory (CLAUDE.md, a rule, an
         # @import); a Read of the same file still returns them. Counting needs the loader's counter.
         counter = (context or {}).get("counter") if isinstance(context, dict) else None
-        if counter is not None and self.size.text is not None and "<!--" in self.size.text:
-            self._as_memory = Measure.of_text(_HTML_BLOCK_COMMENT.sub("", self.size.text), counter)
+        text = self.size.text
+        if counter is not None and text is not None and "<!--" in text:
+            text = _HTML_BLOCK_COMMENT.sub("", text)
+            self._as_memory = Measure.of_text(text, counter)
+        if text is not None and "@" in text:
+            self._text_imports = text_imports(text)
 
     @property
     def memory_size(self) -> Measure:
         """The size of this file as memory: without its block-level HTML comments."""
         return self._as_memory or self.size
+
+    @property
+    def written_imports(self) -> tuple[str, ...]:
+        """``@path`` imports found in the file's text (when its text is known), as written."""
+        return self._text_imports
 
 
 class FileEntry(SizedEntry):
