@@ -56,6 +56,24 @@ def test_unknown_files_skills_and_agents_are_named_with_what_exists() -> None:
     assert lines[-1] == "4 errors in s.yaml"
 
 
+def test_schema_and_reference_errors_come_together() -> None:
+    lines = errors_of(
+        "name: t\n"
+        "files: {a.py: 100}\n"
+        "events:\n"
+        "  - read: b.py\n"
+        "  - reply: lots\n"
+        "  - parallel: [{read: a.py}, {reply: 5}]\n"
+    )
+    assert lines == [
+        "s.yaml:4:5: events[0].read: unknown file 'b.py'; expected one listed under files (a.py)",
+        "s.yaml:5:5: events[1].reply: expected a size such as 1800, 4.2k or {tokens: N}, got 'lots'",
+        "s.yaml:6:30: events[2].parallel[1]: only tool calls can run in parallel (read, edit, write, grep, glob, "
+        "bash, tool, subagent, skill), not reply",
+        "3 errors in s.yaml",
+    ]
+
+
 def test_profile_overrides_are_checked() -> None:
     lines = errors_of("name: t\nprofile: {read_max_lines: many, no_such_rule: 3}\n")
     assert lines == [

@@ -1,34 +1,28 @@
 """Cross-references a schema cannot check: files, skills and agents that events name must exist, and
-profile overrides must name real parameters. Pure: returns (location, message) pairs, all at once."""
+profile overrides must name real parameters with values of the right type.
+
+The checks read the raw document (what YAML gave), not the validated model, so they run even when the
+schema finds errors too, and every problem is reported at once. Where a value has the wrong shape the
+schema reports it; these checks skip it. Pure: returns (location, message) pairs.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
 from ctxviz.profiles import PROFILES, Profile
-from ctxviz.scenario.model import (
-    TOOL_EVENT_KINDS,
-    EditEvent,
-    ParallelEvent,
-    PromptEvent,
-    ReadEvent,
-    Scenario,
-    SkillEvent,
-    SubagentEvent,
-    WriteEvent,
-    event_kind,
-)
+from ctxviz.scenario.model import TOOL_EVENT_KINDS, Scenario, event_kind
 
-Problem = tuple[tuple[str | int, ...], str]
+Location = tuple[str | int, ...]
+Problem = tuple[Location, str]
 BUILTIN_SUBAGENTS = ("general-purpose", "Explore", "Plan", "statusline-setup", "claude-code-guide")
-
-
 PROFILE_ADAPTER: TypeAdapter[Profile] = TypeAdapter(Profile)
 PROFILE_FIELDS = frozenset(field.name for field in dataclasses.fields(Profile))
+_PATH_KEYS = {"read": "path", "edit": "path", "write": "path"}
 
 
 def resolve_profile(scenario: Scenario) -> Profile:
@@ -43,74 +37,84 @@ def _as_dict(profile: Profile) -> dict[str, Any]:
     return {field: getattr(profile, field) for field in PROFILE_FIELDS}
 
 
-def problems(scenario: Scenario) -> list[Problem]:
+def problems(document: dict[str, Any]) -> list[Problem]:
+    """Every cross-reference problem of a raw scenario document."""
     found: list[Problem] = []
-    if scenario.agent not in PROFILES:
-        found.append((("agent",), f"unknown agent {scenario.agent!r}; expected one of {', '.join(PROFILES)}"))
+    agent = document.get("agent", "claude-code")
+    if agent not in PROFILES:
+        found.append((("agent",), f"unknown agent {agent!r}; expected one of {', '.join(PROFILES)}"))
     else:
-        found += _profile_problems(scenario)
-    known_files = set(scenario.files) | set(scenario.setup.memory)
-    for name, entry in (*scenario.files.items(), *scenario.setup.memory.items()):
-        where = ("files",) if name in scenario.files else ("setup", "memory")
-        for n, target in enumerate(entry.imports):
-            if target not in known_files:
-                found.append(((*where, name, "imports", n), _unknown_file(target, known_files)))
-    skills = {skill.name for skill in scenario.setup.skills}
-    agents = {agent.name for agent in scenario.setup.agents}
-    found += _event_problems(scenario.events, ("events",), set(scenario.files), skills, agents)
+        found += _profile_problems(PROFILES[agent], _mapping(document.get("profile")))
+    setup = _mapping(document.get("setup"))
+    files = _mapping(document.get("files"))
+    memory = _mapping(setup.get("memory"))
+    known_files = set(files) | set(memory)
+    for where, entries in ((("files",), files), (("setup", "memory"), memory)):
+        for name, entry in entries.items():
+            for n, target in enumerate(_list(_mapping(entry).get("imports"))):
+                if isinstance(target, str) and target not in known_files:
+                    found.append(((*where, name, "imports", n), _unknown("file", target, known_files, "files")))
+    skills = {s["name"] for s in _list(setup.get("skills")) if isinstance(s, dict) and isinstance(s.get("name"), str)}
+    agents = {a["name"] for a in _list(setup.get("agents")) if isinstance(a, dict) and isinstance(a.get("name"), str)}
+    found += _event_problems(_list(document.get("events")), ("events",), set(files), skills, agents)
     return found
 
 
-def _profile_problems(scenario: Scenario) -> list[Problem]:
-    found: list[Problem] = []
-    for key in scenario.profile:
-        if key not in PROFILE_FIELDS:
-            found.append((("profile", key), f"unknown profile parameter {key!r}; see `ctxviz schema`"))
-    known = {k: v for k, v in scenario.profile.items() if k in PROFILE_FIELDS}
+def _profile_problems(base: Profile, overrides: dict[str, Any]) -> list[Problem]:
+    found: list[Problem] = [
+        (("profile", key), f"unknown profile parameter {key!r}; see `ctxviz schema`")
+        for key in overrides
+        if key not in PROFILE_FIELDS
+    ]
+    known = {k: v for k, v in overrides.items() if k in PROFILE_FIELDS}
     try:
-        PROFILE_ADAPTER.validate_python({**_as_dict(PROFILES[scenario.agent]), **known})
+        PROFILE_ADAPTER.validate_python({**_as_dict(base), **known})
     except ValidationError as error:
-        for item in error.errors():
-            found.append((("profile", *item["loc"]), item["msg"]))
+        found += [(("profile", *item["loc"]), item["msg"]) for item in error.errors()]
     return found
 
 
 def _event_problems(
-    events: Iterable[Any], where: tuple[str | int, ...], files: set[str], skills: set[str], agents: set[str]
+    events: list[Any], where: Location, files: set[str], skills: set[str], agents: set[str]
 ) -> Iterator[Problem]:
     for n, event in enumerate(events):
-        at = (*where, n)
-        if isinstance(event, ReadEvent | EditEvent | WriteEvent):
-            kind = "read" if isinstance(event, ReadEvent) else "edit" if isinstance(event, EditEvent) else "write"
-            path = getattr(event, kind).path
-            if path not in files:
-                yield (*at, kind), _unknown_file(path, files)
-        elif isinstance(event, SkillEvent) and event.skill.name not in skills:
-            yield (*at, "skill"), _unknown("skill", event.skill.name, skills, "setup.skills")
-        elif isinstance(event, SubagentEvent):
-            spec = event.subagent
-            if spec.type not in BUILTIN_SUBAGENTS and spec.type not in agents:
-                yield (*at, "subagent", "type"), _unknown(
-                    "subagent type", spec.type, set(BUILTIN_SUBAGENTS) | agents, "setup.agents"
-                )
-            for r, path in enumerate(spec.reads):
-                if path not in files:
-                    yield (*at, "subagent", "reads", r), _unknown_file(path, files)
-            yield from _event_problems(spec.events, (*at, "subagent", "events"), files, skills, agents)
-        elif isinstance(event, ParallelEvent):
-            for p, inner in enumerate(event.parallel):
-                if event_kind(inner) not in TOOL_EVENT_KINDS:
-                    yield (*at, "parallel", p), (
-                        f"only tool calls can run in parallel ({', '.join(TOOL_EVENT_KINDS)}), "
-                        f"not {event_kind(inner)}"
+        kind = event_kind(event)
+        if kind is None:
+            continue  # the schema says what is wrong with it
+        at, value = (*where, n, kind), event[kind]
+        if kind in _PATH_KEYS:
+            path = value.get(_PATH_KEYS[kind]) if isinstance(value, dict) else value
+            if isinstance(path, str) and path not in files:
+                yield at, _unknown("file", path, files, "files")
+        elif kind == "skill":
+            name = value.get("name") if isinstance(value, dict) else value
+            if isinstance(name, str) and name not in skills:
+                yield at, _unknown("skill", name, skills, "setup.skills")
+        elif kind == "subagent" and isinstance(value, dict):
+            known_types = set(BUILTIN_SUBAGENTS) | agents
+            subagent_type = value.get("type", "general-purpose")
+            if isinstance(subagent_type, str) and subagent_type not in known_types:
+                yield (*at, "type"), _unknown("subagent type", subagent_type, known_types, "setup.agents")
+            for r, path in enumerate(_list(value.get("reads"))):
+                if isinstance(path, str) and path not in files:
+                    yield (*at, "reads", r), _unknown("file", path, files, "files")
+            yield from _event_problems(_list(value.get("events")), (*at, "events"), files, skills, agents)
+        elif kind == "parallel":
+            inner = _list(value)
+            for p, call in enumerate(inner):
+                if event_kind(call) not in (*TOOL_EVENT_KINDS, None):
+                    yield (*at, p), (
+                        f"only tool calls can run in parallel ({', '.join(TOOL_EVENT_KINDS)}), not {event_kind(call)}"
                     )
-            yield from _event_problems(event.parallel, (*at, "parallel"), files, skills, agents)
-        elif isinstance(event, PromptEvent):
-            continue  # @mentions of unknown files are plain text, as in Claude Code
+            yield from _event_problems(inner, at, files, skills, agents)
 
 
-def _unknown_file(path: str, files: set[str]) -> str:
-    return _unknown("file", path, files, "files")
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _unknown(what: str, name: str, known: set[str], where: str) -> str:

@@ -63,11 +63,11 @@ def _parse(
     if not isinstance(data, dict):
         raise InputError(f"{filename}:1:1: expected a mapping with at least `name:` and `events:`")
     context = {"counter": counter, "read_file": _file_reader(base, allow_outside)}
+    found = problems(data)
     try:
         scenario = Scenario.model_validate(data, context=context)
     except ValidationError as error:
-        raise InputError(_report(filename, document, _pydantic_problems(error))) from None
-    found = problems(scenario)
+        found = _pydantic_problems(error) + found
     if found:
         raise InputError(_report(filename, document, found))
     return scenario
