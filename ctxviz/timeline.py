@@ -60,9 +60,6 @@ class Block(msgspec.Struct, frozen=True):
     left: int | None = None
     visibility: Visibility = "hidden"
 
-    def live_at(self, index: int) -> bool:
-        return self.entered <= index and (self.left is None or index < self.left)
-
 
 class Fate(msgspec.Struct, frozen=True):
     """What a compaction did with one piece of content, and why (for the compaction table)."""

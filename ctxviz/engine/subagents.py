@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ctxviz.scenario.model import PromptEvent, PromptSpec, ReadEvent, ReadSpec, ReplyEvent, Scenario, SubagentEvent
+from ctxviz.scenario.sizes import Measure
 from ctxviz.timeline import Category, Source
 
 if TYPE_CHECKING:
@@ -61,14 +62,8 @@ def subagent(session: Session, event: SubagentEvent, spilled: bool) -> tuple[str
             Background(f"{label} finished", spec.finishes_after + 1, p.notification + result, why)
         )
     else:
-        session.output("Agent", f"{label} result", _measure(result), spilled, kind="subagent-result")
+        session.output("Agent", f"{label} result", Measure.of_tokens(result), spilled, kind="subagent-result")
         rec.note(why)
     session.post_tool_hooks("Agent")
     session.child = child
     return "subagent", label
-
-
-def _measure(tokens: int):  # noqa: ANN202
-    from ctxviz.scenario.sizes import Measure
-
-    return Measure.of_tokens(tokens)

@@ -63,8 +63,3 @@ def dump_bytes(timeline: Timeline, at: int | None = None) -> bytes:
 
 def dumps(timeline: Timeline, at: int | None = None) -> str:
     return dump_bytes(timeline, at).decode("utf-8")
-
-
-def loads(text: str) -> dict[str, Any]:
-    """Read a document written by ``dumps`` back as plain data (for tests and tools)."""
-    return msgspec.json.decode(text)
