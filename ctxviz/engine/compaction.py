@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ctxviz.engine import sizing
+from ctxviz.fates import summarised_by_kind
 from ctxviz.scenario.sizes import Measure
 from ctxviz.timeline import Category, Fate
 
@@ -42,7 +43,7 @@ def compact(session: Session, *, manual: bool, focus: str | None, summary: Measu
     else:
         rec.note(f"auto-compaction: {before:,} ≥ {threshold:,}, checked before the next model call")
     history = 0
-    summarised: dict[str, list[int]] = {}  # kind → [count, tokens]: one table row per kind, not per block
+    summarised: list[tuple[str, int]] = []
     for block in rec.live():
         if block.category is M or block.kind == "skill-listing":
             if block.category is M:
@@ -53,16 +54,12 @@ def compact(session: Session, *, manual: bool, focus: str | None, summary: Measu
             elif block.kind in ("rule", "nested-memory"):
                 fates.append(Fate(block.label, block.kind, "dropped", block.tokens, _WHY_GONE[block.kind]))
             else:
-                tally = summarised.setdefault(block.kind, [0, 0])
-                tally[0] += 1
-                tally[1] += block.tokens
+                summarised.append((block.kind, block.tokens))
         else:
             fate = "reinjected" if block.category is Category.MEMORY_FILES else "kept"
             why = "a fresh snapshot" if block.label == "Git status" else _WHY_KEPT[block.category]
             fates.append(Fate(block.label, block.kind, fate, block.tokens, why))
-    for kind, (count, tokens) in summarised.items():
-        fates.append(Fate(_counted(count, kind), kind, "summarised", tokens,
-                          _WHY_GONE.get(kind, "replaced by the summary")))
+    fates += summarised_by_kind(summarised, lambda kind: _WHY_GONE.get(kind, "replaced by the summary"))
     state.loaded_rules.clear()
     state.loaded_nested.clear()
     state.current.clear()
@@ -103,29 +100,6 @@ def compact(session: Session, *, manual: bool, focus: str | None, summary: Measu
     rec.close_step(kind, label, note=note, fates=tuple(fates))
     if manual and threshold is not None and rec.used >= threshold:
         compact(session, manual=False, focus=None, summary=None, note=None)  # still over: the next call compacts
-
-
-_NOUNS = {
-    "prompt": ("prompt", "prompts"),
-    "reply": ("reply", "replies"),
-    "tool-call": ("tool call", "tool calls"),
-    "file-read": ("file read", "file reads"),
-    "edit": ("edit", "edits"),
-    "tool-output": ("tool result", "tool results"),
-    "spilled-output": ("spilled preview", "spilled previews"),
-    "hook-output": ("hook output", "hook outputs"),
-    "skill-body": ("skill body", "skill bodies"),
-    "subagent-result": ("subagent result", "subagent results"),
-    "summary": ("earlier summary", "earlier summaries"),
-    "restored-file": ("restored file", "restored files"),
-    "file-reference": ("file reference", "file references"),
-    "notification": ("notification", "notifications"),
-}
-
-
-def _counted(count: int, kind: str) -> str:
-    one, many = _NOUNS.get(kind, (f"{kind} block", f"{kind} blocks"))
-    return f"{count} {one if count == 1 else many}"
 
 
 def _restore_files(session: Session, fates: list[Fate], fits) -> None:  # noqa: ANN001 - a local predicate

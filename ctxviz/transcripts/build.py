@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ctxviz.fates import summarised_by_kind
 from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Timeline
 from ctxviz.transcripts.parse import Entry, Piece
@@ -146,10 +147,10 @@ class _Builder:
     def compact(self, entry: Entry, summary: Piece | None, child: Timeline | None) -> None:
         state = self.state
         trigger, pre, post = entry.compact or ("auto", None, None)
-        fates = [Fate(b.label, b.kind, "summarised", b.tokens, "replaced by the compaction summary")
-                 for b in state.live.values() if b.id != self.overhead]  # fmt: skip
-        fates += [Fate(p.label, p.kind, "summarised", p.estimate, "arrived after the last call; summarised")
-                  for p in self.pending]  # fmt: skip
+        fates = summarised_by_kind(((b.kind, b.tokens) for b in state.live.values() if b.id != self.overhead),
+                                   lambda kind: "replaced by the compaction summary")  # fmt: skip
+        fates += summarised_by_kind(((p.kind, p.estimate) for p in self.pending),
+                                    lambda kind: "arrived after the last call; summarised")  # fmt: skip
         removed = [i for i in list(state.live) if i != self.overhead]
         for block_id in removed:
             state.remove(block_id)
