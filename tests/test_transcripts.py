@@ -183,3 +183,17 @@ def test_other_files_get_a_clear_message(name: str) -> None:
     with pytest.raises(InputError) as raised:
         open_transcript(SAMPLES / name)
     assert raised.value.message.startswith(str(SAMPLES / name))
+
+
+def test_path_labels_are_relative_to_the_session_folder_and_keep_their_end() -> None:
+    from ctxviz.transcripts.parse import short_path
+
+    assert short_path("/home/u/app/src/main.py", "/home/u/app") == "src/main.py"
+    assert short_path("/home/u/app/src/main.py", "/home/u/app/") == "src/main.py"
+    assert short_path("/etc/hosts", "/home/u/app") == "/etc/hosts"
+    long = "/srv/" + "deep/" * 20 + "file.py"
+    assert short_path(long, None, limit=20) == "…/deep/deep/file.py"
+    timeline = open_transcript(SAMPLES / "spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
+    reads = {b.label for b in timeline.blocks if b.kind == "file-read"}
+    assert "lib/spotter_web/live/session_live.ex" in reads
+    assert not any(label.startswith("/home/USER/projects/spotter-worktrees/spotter-dov/") for label in reads)

@@ -128,15 +128,12 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     table = Table(title="Largest items in the window", title_justify="left", box=None, padding=(0, 1))
     table.add_column("tokens", justify="right", no_wrap=True, min_width=7)
     table.add_column("kind", no_wrap=True, min_width=11)
-    table.add_column("item", overflow="ellipsis", no_wrap=True, max_width=48)
+    table.add_column("item", overflow="ellipsis", no_wrap=True, max_width=64)
     table.add_column("since", justify="right", no_wrap=True, min_width=8)
-    base = timeline.source.summary or ""
-    prefix = base.rstrip("/") + "/" if base.startswith("/") else None
     for block in largest_items(timeline, index, count):
-        label = block.label.removeprefix(prefix) if prefix else block.label
         since = timeline.steps[block.entered]
         when = f"call {calls_before(timeline, block.entered)}" if since.kind == "api-call" else since.kind
-        table.add_row(f"{'~' if measured else ''}{block.tokens:,}", block.kind, label, when)
+        table.add_row(f"{'~' if measured else ''}{block.tokens:,}", block.kind, block.label, when)
     return table
 
 

@@ -103,17 +103,30 @@ def prompt_key(text: str) -> str:
 
 @dataclass
 class _Tools:
-    """What each tool_use said, so its tool_result can be named (the path read, the command run)."""
+    """What each tool_use said, so its tool_result can be named (the path read, the command run), and
+    the session's folder, so that paths inside it are named relative to it."""
 
     names: dict[str, tuple[str, str]] = field(default_factory=dict)
     task_prompts: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
 
 
-def _tool_label(name: str, raw: Raw) -> str:
+def short_path(path: str, cwd: str | None, limit: int = LABEL_CHARS) -> str:
+    """A path as a label: relative to the session's folder when inside it; when still too long, its
+    end is kept (the file name says more than the folders above it)."""
+    if cwd and path.startswith(cwd.rstrip("/") + "/"):
+        path = path[len(cwd.rstrip("/")) + 1 :]
+    return path if len(path) <= limit else "…" + path[-(limit - 1) :]
+
+
+def _tool_label(name: str, raw: Raw, cwd: str | None) -> str:
     given = decode_tool_input(raw)
+    path = given.file_path or given.notebook_path
+    if path:
+        return short_path(path, cwd)
     target = (
-        given.file_path or given.notebook_path or given.command or given.pattern or given.url
-        or given.query or given.skill or given.description or given.path or ""
+        given.command or given.pattern or given.url or given.query or given.skill or given.description
+        or (short_path(given.path, cwd) if given.path else "")
     )  # fmt: skip
     if name in SUBAGENT_TOOLS and given.subagent_type:
         target = f"{given.subagent_type}: {given.description or ''}".strip()
@@ -142,7 +155,7 @@ def _assistant_pieces(content: str | list[Content] | None, tools: _Tools) -> tup
         elif block.type == "thinking" and block.thinking:
             pieces.append(Piece("reply", Category.MESSAGES, "thinking", estimate(len(block.thinking))))
         elif block.type in ("tool_use", "server_tool_use") and block.name:
-            label = _tool_label(block.name, block.input)
+            label = _tool_label(block.name, block.input, tools.cwd)
             if block.id:
                 tools.names[block.id] = (block.name, label)
                 if block.name in SUBAGENT_TOOLS:
@@ -281,7 +294,7 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str) -> Parsed:
         if session is None and record.sessionId:
             session = record.sessionId
         if cwd is None and record.cwd:
-            cwd = record.cwd
+            cwd = tools.cwd = record.cwd
         if kind in ("user", "assistant", "system", "attachment"):
             entries.append(_entry(number, record, kind, tools))
         elif kind in IGNORED_TYPES:
