@@ -192,7 +192,7 @@ def test_path_labels_are_relative_to_the_session_folder_and_keep_their_end() -> 
     assert short_path("/home/u/app/src/main.py", "/home/u/app/") == "src/main.py"
     assert short_path("/etc/hosts", "/home/u/app") == "/etc/hosts"
     long = "/srv/" + "deep/" * 20 + "file.py"
-    assert short_path(long, None, limit=20) == "…/deep/deep/file.py"
+    assert short_path(long, None, limit=20) == "…p/deep/deep/file.py"  # the last 19 characters
     timeline = open_transcript(SAMPLES / "spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
     reads = {b.label for b in timeline.blocks if b.kind == "file-read"}
     assert "lib/spotter_web/live/session_live.ex" in reads
