@@ -34,7 +34,7 @@ SEGMENTS: tuple[Segment, ...] = (
     Segment("skills", "Skills", Category.SKILLS),
     _messages("prompts", "Prompts", "prompt"),
     _messages("replies", "Replies", "reply", "tool-call", "plan", "notification"),
-    _messages("file-reads", "File reads", "file-read", "restored-file", "file-reference", "edit"),
+    _messages("file-reads", "Files", "file-read", "restored-file", "file-reference", "edit"),  # read or written
     _messages("rules", "Rules", "rule", "nested-memory"),
     _messages("hooks", "Hooks", "hook-output"),
     _messages("tool-output", "Tool output", "tool-output", "spilled-output"),
