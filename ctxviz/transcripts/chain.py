@@ -30,41 +30,44 @@ def active_chain(entries: Sequence[Entry]) -> tuple[list[Entry], list[str]]:
     bridged = 0
     for n, entry in enumerate(linked):
         parent = entry.parent if entry.parent is not None else entry.logical_parent
-        if parent is None:
-            # Only a session's first record has no parent; a later root (hand-made files) follows the
-            # record before it rather than starting a separate conversation.
-            parent_of.append(_previous_conversational(linked, n) if entry.conversational else None)
-        elif parent in position and position[parent] != n:
-            parent_of.append(position[parent])
+        at = position.get(parent) if parent is not None else None
+        if at is not None and at != n:
+            parent_of.append(at)
+        elif parent is None and not entry.conversational:
+            parent_of.append(None)
         else:
+            # Only a session's first record has no parent; a later root (hand-made files) follows the
+            # record before it rather than starting a conversation of its own. A parent that is not in
+            # the file (a damaged line, a compaction's unwritten logical parent) is bridged the same way.
             bridged += entry.parent is not None
             parent_of.append(_previous_conversational(linked, n))
     # Claude Code appends, so a parent precedes its children: one reverse pass marks call-holding subtrees.
     holds_call = [e.used is not None for e in linked]
-    children: dict[int, list[int]] = {}
-    for n in range(len(linked) - 1, -1, -1):
+    for n in range(len(linked) - 1, 0, -1):
         parent = parent_of[n]
-        if parent is not None and parent < n:
-            holds_call[parent] = holds_call[parent] or holds_call[n]
-            children.setdefault(parent, []).append(n)
+        if parent is not None and parent < n and holds_call[n]:
+            holds_call[parent] = True
     leaf = _previous_conversational(linked, len(linked))
-    path: set[int] = set()
-    n = len(linked) - 1 if leaf is None else leaf
-    walk: int | None = n
-    while walk is not None and walk not in path:
-        path.add(walk)
+    on_path = [False] * len(linked)
+    walk: int | None = len(linked) - 1 if leaf is None else leaf
+    while walk is not None and not on_path[walk]:
+        on_path[walk] = True
         parent = parent_of[walk]
         walk = parent if parent is not None and parent < walk else None
-    keep = set(path)
-    stack = [c for p in path for c in children.get(p, ()) if c not in path and not holds_call[c]]
-    while stack:
-        n = stack.pop()
-        keep.add(n)
-        stack.extend(children.get(n, ()))
-    kept_ids = {id(linked[n]) for n in keep}
+    # A record off the path is kept when the side branch it hangs in (its top-most ancestor off the
+    # path) holds no call: one forward pass, since parents come first.
+    kept = on_path[:]
+    for n in range(len(linked)):
+        if on_path[n]:
+            continue
+        parent = parent_of[n]
+        if parent is None or parent >= n:
+            continue
+        kept[n] = kept[parent] if not on_path[parent] else not holds_call[n]
+    kept_ids = {id(e) for e, keep in zip(linked, kept, strict=True) if keep}
     chain = [e for e in entries if not e.uuid or id(e) in kept_ids]
     notes: list[str] = []
-    dropped = sum(1 for e in linked if e.conversational and id(e) not in kept_ids)
+    dropped = sum(1 for e, keep in zip(linked, kept, strict=True) if e.conversational and not keep)
     if dropped:
         notes.append(f"{dropped} records on abandoned branches (rewinds) are not on the active chain")
     if bridged:
