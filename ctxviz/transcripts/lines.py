@@ -2,7 +2,7 @@
 
 Files are read in fixed-size chunks, so a 1 GB transcript costs one chunk of memory plus the records
 kept from it; a single line longer than ``MAX_LINE_BYTES`` is skipped rather than buffered whole.
-Lines are handed out as spans of the chunk, so a line is copied only when it is decoded.
+Each line is handed out as its own bytes (one copy, which the decoder needs anyway).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ CHUNK_BYTES = 8 * 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024 * 1024
 
 _BLANK = b" \t\r\x0b\x0c"
-Span = tuple[int, bytes, int, int, bool]  # line number, buffer, start, end, ends with a newline
+Line = tuple[int, bytes, bool]  # line number, the line without its end, ends with a newline
 
 
 def _read(handle: object, path: Path) -> bytes:
@@ -28,9 +28,10 @@ def _read(handle: object, path: Path) -> bytes:
         raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
 
 
-def line_spans(path: Path, problems: list[str]) -> Iterator[Span]:
-    """Each non-blank line as a span of a chunk; a CR before LF is left out of the span. An unreadable
-    file raises ``InputError``; an over-long line is reported into ``problems`` and skipped."""
+def numbered_lines(path: Path, problems: list[str]) -> Iterator[Line]:
+    """``(line number, bytes, complete)`` for each non-blank line, without its CR LF or LF; ``complete``
+    is False for a last line without its newline (a session still being written). An unreadable file
+    raises ``InputError``; an over-long line is reported into ``problems`` and skipped."""
     try:
         handle = path.open("rb")
     except OSError as error:
@@ -48,7 +49,7 @@ def line_spans(path: Path, problems: list[str]) -> Iterator[Span]:
                 if skipping:
                     skipping = False
                 elif end > start and (buffer[start] not in _BLANK or not buffer[start:end].isspace()):
-                    yield number, buffer, start, end, True
+                    yield number, buffer[start:end], True
                 start = newline + 1
             carry = buffer[start:]
             if skipping or len(carry) > MAX_LINE_BYTES:
@@ -59,11 +60,4 @@ def line_spans(path: Path, problems: list[str]) -> Iterator[Span]:
     if carry and not skipping:
         end = len(carry) - 1 if carry.endswith(b"\r") else len(carry)
         if end > 0 and not carry[:end].isspace():
-            yield number + 1, carry, 0, end, False
-
-
-def numbered_lines(path: Path, problems: list[str]) -> Iterator[tuple[int, bytes, bool]]:
-    """``(line number, bytes, complete)`` for each non-blank line; ``complete`` is False for a last line
-    without its newline (a session still being written)."""
-    for number, buffer, start, end, complete in line_spans(path, problems):
-        yield number, buffer[start:end], complete
+            yield number + 1, carry[:end], False

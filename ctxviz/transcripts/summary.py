@@ -20,7 +20,7 @@ from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.transcripts.chain import active_chain
 from ctxviz.transcripts.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
-from ctxviz.transcripts.lines import Span
+from ctxviz.transcripts.lines import Line
 from ctxviz.transcripts.parse import IGNORED_TYPES, SYNTHETIC_MODEL, Entry
 from ctxviz.transcripts.records import CompactMetadata, Usage
 
@@ -109,7 +109,7 @@ class FileNumbers:
     problems: tuple[str, ...]
 
 
-def summarize_lines(spans: Iterable[Span], where: str) -> FileNumbers:
+def summarize_lines(lines: Iterable[Line], where: str) -> FileNumbers:
     """Pure: the numbers of one session file's lines (see ``SessionSummary``)."""
     entries: list[Entry] = []
     problems: list[str] = []
@@ -117,9 +117,9 @@ def summarize_lines(spans: Iterable[Span], where: str) -> FileNumbers:
     side_roots = 0
     # hot loop (every line of every session): names bound locally, entries built positionally
     decode, keep, add = _DECODE, _KEPT, entries.append
-    for number, buffer, start, end, complete in spans:
+    for number, line, complete in lines:
         try:
-            record = decode(buffer[start:end])
+            record = decode(line)
         except msgspec.DecodeError as error:
             problems.append(f"{where}:{number}: {'incomplete last line' if not complete else error}, skipped")
             continue
@@ -138,7 +138,7 @@ def summarize_lines(spans: Iterable[Span], where: str) -> FileNumbers:
             if message is not None and message.usage is not None and message.model != SYNTHETIC_MODEL:
                 used, model, message_id = message.usage.context, message.model, message.id or f"line:{number}"
         elif kind == "user":
-            if record.isSidechain and record.parentUuid is None and _not_warmup(buffer, start, end):
+            if record.isSidechain and record.parentUuid is None and _WARMUP not in line:
                 side_roots += 1
         elif kind == "system" and record.subtype == "compact_boundary":
             meta = record.compactMetadata or CompactMetadata()
@@ -171,10 +171,6 @@ def summarize_lines(spans: Iterable[Span], where: str) -> FileNumbers:
                        tuple(problems))  # fmt: skip
 
 
-def _not_warmup(buffer: bytes, start: int, end: int) -> bool:
-    return buffer.find(_WARMUP, start, end) < 0
-
-
 def _is_warmup(path: Path) -> bool:
     try:
         with path.open("rb") as handle:
@@ -194,10 +190,10 @@ def count_subagents(session_path: Path, session: str | None, side_roots: int) ->
 
 def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
     """The summary row of one session file (``InputError`` if it cannot be read at all)."""
-    from ctxviz.transcripts.lines import line_spans
+    from ctxviz.transcripts.lines import numbered_lines
 
     problems: list[str] = []
-    numbers = summarize_lines(line_spans(path, problems), str(path))
+    numbers = summarize_lines(numbered_lines(path, problems), str(path))
     session = numbers.session or path.stem
     usage = numbers.usage
     return SessionSummary(
