@@ -31,7 +31,7 @@ BREAKDOWN = """
 import sys
 from ctxviz.transcripts.discover import config_roots, session_files
 from ctxviz.transcripts.load import read_transcript
-from ctxviz.report.context import context_dict
+from ctxviz.report.context_data import context_dict
 files = session_files(config_roots())
 steps = 0
 for f in files:

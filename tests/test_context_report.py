@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from ctxviz.cli import main
-from ctxviz.report.context import api_call_indices, context_dict, context_renderable
+from ctxviz.report.context import context_renderable
+from ctxviz.report.context_data import api_call_indices, context_dict
 from ctxviz.transcripts import open_transcript
 
 SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "transcripts"

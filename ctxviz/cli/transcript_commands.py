@@ -81,7 +81,7 @@ def context(
     except InputError as error:
         fail(error.message)
     timeline = reading.timeline
-    from ctxviz.report.context import api_call_indices, context_dict, context_renderable
+    from ctxviz.report.context_data import api_call_indices, context_dict
 
     calls = api_call_indices(timeline)
     if at_call is not None and not 1 <= at_call <= len(calls):
@@ -92,6 +92,8 @@ def context(
         click.echo(json.dumps(context_dict(timeline, index, top_items=top), indent=2, ensure_ascii=False))
     else:
         from rich.console import Console
+
+        from ctxviz.report.context import context_renderable
 
         Console().print(context_renderable(timeline, index, top_items=top))
     _report_problems(reading.problems, verbose)
