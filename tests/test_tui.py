@@ -122,9 +122,9 @@ def test_space_plays_and_stops_at_the_next_prompt(default: Timeline) -> None:
 
     async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
         screen = screen_of(app)
-        screen.speed = len(SPEEDS) - 1
         await pilot.press("space")
         assert screen.playing
+        screen.speed = len(SPEEDS) - 1
         # wall-clock bound, not a count of pauses: a loaded CI machine may pause longer than asked
         deadline = time.monotonic() + 20
         while screen.playing and time.monotonic() < deadline:

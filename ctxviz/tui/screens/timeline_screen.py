@@ -200,6 +200,8 @@ class TimelineScreen(Screen[None]):
             self._timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
 
     def _tick(self) -> None:
+        if not self.playing:  # a tick already queued when playback stopped must not move on
+            return
         if self.index >= self.timeline.last:
             self.playing = False
             return
