@@ -227,47 +227,39 @@ def _attachment_pieces(raw: Raw) -> tuple[Piece, ...]:
 
 
 def _entry(number: int, record: Record, kind: str, tools: _Tools) -> Entry:
-    base = {
-        "line": number,
-        "uuid": record.uuid,
-        "parent": record.parentUuid,
-        "logical_parent": record.logicalParentUuid,
-        "sidechain": bool(record.isSidechain),
-        "timestamp": record.timestamp,
-        "agent": record.agentId,
-    }
+    # built positionally (Entry's field order): this runs for every conversational record
+    uuid, parent, logical = record.uuid, record.parentUuid, record.logicalParentUuid
+    sidechain, stamp, agent = bool(record.isSidechain), record.timestamp, record.agentId
     if kind == "assistant":
         message = record.message
         pieces = _assistant_pieces(message.content if message else None, tools)
         usage = message.usage if message else None
         if message is None or usage is None or message.model == SYNTHETIC_MODEL:
-            return Entry(conversational=True, pieces=pieces, **base)
-        return Entry(
-            conversational=True,
-            pieces=pieces,
-            message_id=message.id or f"line:{number}",
-            model=message.model,
-            used=usage.context,
-            **base,
-        )
+            return Entry(number, uuid, parent, logical, sidechain, True, stamp, pieces, agent=agent)
+        return Entry(number, uuid, parent, logical, sidechain, True, stamp, pieces,
+                     message.id or f"line:{number}", message.model, usage.context, agent=agent)  # fmt: skip
     if kind == "user":
         pieces = _user_pieces(record, tools)
         key = None
-        if record.isSidechain and record.parentUuid is None and pieces and pieces[0].kind == "prompt":
+        if record.isSidechain and parent is None and pieces and pieces[0].kind == "prompt":
             content = record.message.content if record.message else None
             text = content if isinstance(content, str) else next((b.text for b in content or () if b.text), "")
             key = prompt_key(text or "")
-        return Entry(conversational=True, pieces=pieces, summary=bool(record.isCompactSummary),
-                     prompt_key=key, **base)  # fmt: skip
+        return Entry(number, uuid, parent, logical, sidechain, True, stamp, pieces,
+                     summary=bool(record.isCompactSummary), agent=agent, prompt_key=key)  # fmt: skip
     if kind == "attachment":
-        return Entry(conversational=True, pieces=_attachment_pieces(record.attachment), **base)
+        return Entry(number, uuid, parent, logical, sidechain, True, stamp, _attachment_pieces(record.attachment),
+                     agent=agent)  # fmt: skip
     # system
     if record.subtype == "compact_boundary":
         meta = record.compactMetadata
         compact = (meta.trigger or "auto", meta.preTokens, meta.postTokens) if meta else ("auto", None, None)
-        return Entry(conversational=True, compact=compact, **base)
+        return Entry(number, uuid, parent, logical, sidechain, True, stamp, compact=compact, agent=agent)
     note = "microcompaction: older tool results cleared" if record.subtype == "microcompact_boundary" else None
-    return Entry(conversational=True, note=note, **base)
+    return Entry(number, uuid, parent, logical, sidechain, True, stamp, note=note, agent=agent)
+
+
+_CONVERSATIONAL = frozenset({"user", "assistant", "system", "attachment"})
 
 
 def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str) -> Parsed:
@@ -278,10 +270,11 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str) -> Parsed:
     unknown: Counter[str] = Counter()
     session = cwd = None
     count = 0
+    add, decode = entries.append, decode_record  # the loop runs for every line of a session
     for number, line, complete in lines:
         count = number
         try:
-            record = decode_record(line)
+            record = decode(line)
         except DecodeError as error:
             if not complete:
                 problems.append(f"{where}:{number}: last line is incomplete (a session still being written?)")
@@ -295,11 +288,11 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str) -> Parsed:
             session = record.sessionId
         if cwd is None and record.cwd:
             cwd = tools.cwd = record.cwd
-        if kind in ("user", "assistant", "system", "attachment"):
-            entries.append(_entry(number, record, kind, tools))
+        if kind in _CONVERSATIONAL:
+            add(_entry(number, record, kind, tools))
         elif kind in IGNORED_TYPES:
             if record.uuid:  # progress records sit on the chain between messages
-                entries.append(Entry(number, record.uuid, record.parentUuid, None, bool(record.isSidechain), False))
+                add(Entry(number, record.uuid, record.parentUuid, None, bool(record.isSidechain), False))
         else:
             unknown[str(kind)] += 1
             problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
