@@ -7,9 +7,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ctxviz.profiles.claude_code import CLAUDE_CODE
+from ctxviz.profiles.windows import model_window, thresholds
 from ctxviz.timeline import Thresholds
 
-STANDARD_WINDOW = 200_000
 _DATE_SUFFIX = re.compile(r"-\d{8}$")  # claude-sonnet-4-5-20250929 → claude-sonnet-4-5
 
 
@@ -23,9 +24,6 @@ class SessionWindow:
 
 def session_window(models: Sequence[str], peak: int) -> SessionWindow:
     """The model of the latest call sets the window; a measured call above 200k proves a 1M window."""
-    from ctxviz.profiles.claude_code import CLAUDE_CODE  # pydantic: imported only when a timeline is built
-    from ctxviz.profiles.windows import model_window, thresholds
-
     notices: list[str] = []
     model = models[-1] if models else "unknown"
     counts = Counter(models)
