@@ -7,7 +7,7 @@ from typing import NoReturn
 
 import click
 
-EXIT_OK, EXIT_BAD_INPUT, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_BAD_INPUT = 0, 1  # click itself exits 2 on a usage error
 
 
 def fail(message: str) -> NoReturn:

@@ -82,7 +82,6 @@ class State:
     plan_block: int | None = None
     loaded_schemas: set[str] = field(default_factory=set)
     background: list[Background] = field(default_factory=list)
-    listing_block: int | None = None
     crossed_warning: bool = False
 
 
@@ -208,15 +207,13 @@ class Session:
 
         startup(self, hook_source)
 
-    def add_listing(self) -> sizing.Listing:
+    def add_listing(self) -> None:
         listing = sizing.skill_listing(self.profile, self.scenario.setup.skills, self.window)
         if listing.listed:
-            self.state.listing_block = self.rec.add(
-                Category.SKILLS, "skill-listing", f"Skill descriptions ({len(listing.listed)})", listing.tokens
-            )
+            label = f"Skill descriptions ({len(listing.listed)})"
+            self.rec.add(Category.SKILLS, "skill-listing", label, listing.tokens)
         for why in listing.why:
             self.rec.note(why)
-        return listing
 
     def session_start_hooks(self, source: str) -> None:
         for hook in self.hooks("SessionStart", source):

@@ -22,7 +22,6 @@ class Profile:
 
     name: str
     chars_per_token: int
-    tokens_per_line: int
 
     # §1 window and thresholds
     models: dict[str, ModelSpec]

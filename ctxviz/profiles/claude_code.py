@@ -11,7 +11,6 @@ _200K_8K = ModelSpec(window=200_000, max_output=8_192)
 CLAUDE_CODE = Profile(
     name="claude-code",
     chars_per_token=4,  # Claude Code's own rough estimate (tokens.ts roughTokenCountEstimation)
-    tokens_per_line=10,
     # §1 — context.ts getContextWindowForModel / getModelMaxOutputTokens; autoCompact.ts
     models={
         "claude-opus-4-6": ModelSpec(window=200_000, max_output=64_000),

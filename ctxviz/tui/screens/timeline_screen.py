@@ -41,7 +41,6 @@ _INDEX_ACTIONS: tuple[tuple[str, tuple[object, ...]], ...] = (
 )
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)  # steps a second
 DEFAULT_SPEED = SPEEDS.index(2.0)
-VIEWS = ("main", "context", "blocks")
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 SHORT_HEIGHT = 32  # below this the chart and the bar give rows to the step list
 NARROW_WIDTH = 100  # below this the header leaves the model to the /context view
