@@ -2,8 +2,9 @@
 the same timeline always gives byte-identical text (fixed key order, no clock, no floats).
 
 Blocks, steps and fates are msgspec Structs whose field order *is* the documented key order, so msgspec
-encodes them directly (in C); only a step that owns a subagent's timeline is turned into a dict first. Writing a
-10,000-event timeline this way takes about 0.2 s, against 2.4 s for dicts through ``json.dumps``.
+encodes them directly (in C); only a step that owns a subagent's timeline is turned into a dict first.
+Writing a 10,000-event timeline this way takes about 0.05 s, against 2.4 s for dicts through
+``json.dumps`` (benchmarks/engine.py).
 """
 
 from __future__ import annotations
