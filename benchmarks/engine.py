@@ -69,8 +69,13 @@ def scenario_text(events: int) -> str:
     for n in range(events):
         lines.append(
             rotation[n % len(rotation)].format(
-                n=n, a=n % (FILES // 2), b=(n * 7) % (FILES // 2), m=(n * 13) % 400, c=(n * 997) % 60_000,
-                s=1 + n % 2, r=300 + n % 997,
+                n=n,
+                a=n % (FILES // 2),
+                b=(n * 7) % (FILES // 2),
+                m=(n * 13) % 400,
+                c=(n * 997) % 60_000,
+                s=1 + n % 2,
+                r=300 + n % 997,
             )
         )
     return "\n".join(lines) + "\n"
@@ -93,8 +98,10 @@ def main() -> None:
     counter = CharsPerToken()
     startup, _ = best(args.repeat, lambda: subprocess.run([sys.executable, "-c", "import ctxviz.cli"], check=True))
     print(f"python start-up + import ctxviz.cli: {startup * 1000:.0f} ms (subtracted below)")
-    print(f"{'events':>8} {'steps':>8} {'blocks':>8} {'load':>8} {'simulate':>9} {'json':>8} "
-          f"{'sim+json':>9} {'per 1k ev':>9} {'cli e2e−startup':>16}")
+    print(
+        f"{'events':>8} {'steps':>8} {'blocks':>8} {'load':>8} {'simulate':>9} {'json':>8} "
+        f"{'sim+json':>9} {'per 1k ev':>9} {'cli e2e−startup':>16}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for size in (int(s) for s in args.sizes.split(",")):
             path = Path(folder) / f"bench-{size}.yaml"
@@ -103,8 +110,10 @@ def main() -> None:
             sim_time, timeline = best(args.repeat, lambda scenario=scenario: simulate(scenario))
             json_time, text = best(args.repeat, lambda timeline=timeline: dumps(timeline))
             command = [sys.executable, "-m", "ctxviz", "--tokenizer", "chars4", "run", str(path), "--json"]
-            e2e, _ = best(1 if size > 10_000 else args.repeat,
-                          lambda command=command: subprocess.run(command, check=True, capture_output=True))
+            e2e, _ = best(
+                1 if size > 10_000 else args.repeat,
+                lambda command=command: subprocess.run(command, check=True, capture_output=True),
+            )
             print(
                 f"{size:>8,} {len(timeline.steps):>8,} {len(timeline.blocks):>8,} {load_time:>7.3f}s "
                 f"{sim_time:>8.3f}s {json_time:>7.3f}s {sim_time + json_time:>8.3f}s "

@@ -95,7 +95,10 @@ def test_up_to_5_files_most_recent_first_big_ones_referenced() -> None:
     ]
     # most recent first: f6, f5, f4 (6,000 > 5,000 → a 40-token reference), f3, f2 (edited counts); f1 is 6th
     assert [(k, t) for k, _, t in restored] == [
-        ("restored-file", 600), ("restored-file", 500), ("file-reference", 40), ("restored-file", 300),
+        ("restored-file", 600),
+        ("restored-file", 500),
+        ("file-reference", 40),
+        ("restored-file", 300),
         ("restored-file", 200),
     ]
     assert all(("f1" not in label) for _, label, _ in restored)
@@ -106,7 +109,8 @@ def test_file_exactly_5000_is_restored_whole() -> None:
     tl = timeline("files: {a: 5000, b: 5001}\nevents:\n  - read: a\n  - read: b\n  - compact:\n")
     c = compaction(tl)
     assert sorted((b.kind, b.tokens) for b in added(tl, c.index) if b.kind != "summary") == [
-        ("file-reference", 40), ("restored-file", 5_000),
+        ("file-reference", 40),
+        ("restored-file", 5_000),
     ]
 
 
@@ -181,7 +185,10 @@ def test_later_reads_reload_rules() -> None:
     read = steps_of_kind(tl, "read")[-1]
     # not restored, so not "unchanged": content again, and its rule and nested CLAUDE.md load again
     assert sorted((b.kind, b.tokens) for b in added(tl, read.index)) == [
-        ("file-read", 300), ("nested-memory", 450), ("rule", 250), ("tool-call", 60),
+        ("file-read", 300),
+        ("nested-memory", 450),
+        ("rule", 250),
+        ("tool-call", 60),
     ]
 
 
@@ -204,8 +211,7 @@ def test_skill_bodies_truncated_to_5000_keeping_most_recent_within_25000() -> No
 
 def test_skill_listing_rebuilt_after_compaction() -> None:
     tl = timeline(
-        "setup: {skills: [{name: pdf, description: {chars: 100}, body: 7.2k}]}\nevents:\n  - skill: pdf\n"
-        "  - compact:\n"
+        "setup: {skills: [{name: pdf, description: {chars: 100}, body: 7.2k}]}\nevents:\n  - skill: pdf\n  - compact:\n"
     )
     c = compaction(tl)
     listing = math.ceil((3 + P.skill_entry_overhead_chars + 100) / 4)
@@ -277,7 +283,13 @@ def test_order_after_compaction() -> None:
     )
     c = compaction(tl)
     assert [b.kind for b in added(tl, c.index)] == [
-        "summary", "restored-file", "notification", "plan", "skill-body", "skill-listing", "hook-output",
+        "summary",
+        "restored-file",
+        "notification",
+        "plan",
+        "skill-body",
+        "skill-listing",
+        "hook-output",
     ]
 
 
@@ -346,12 +358,12 @@ def test_clear_empties_history_and_runs_clear_hooks() -> None:
     # the read memory starts over: content again (no stub), and the rule loads again
     read = steps_of_kind(tl, "read")[-1]
     assert sorted((b.kind, b.tokens) for b in added(tl, read.index)) == [
-        ("file-read", 1_000), ("rule", 380), ("tool-call", 60),
+        ("file-read", 1_000),
+        ("rule", 380),
+        ("tool-call", 60),
     ]
     # nothing from before /clear is restored later
-    tl2 = timeline(
-        "files: {a: 100}\nevents:\n  - read: a\n  - clear:\n  - compact:\n"
-    )
+    tl2 = timeline("files: {a: 100}\nevents:\n  - read: a\n  - clear:\n  - compact:\n")
     assert compaction(tl2).used == STARTUP_200K + SUMMARY
 
 

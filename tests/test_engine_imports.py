@@ -18,11 +18,7 @@ def test_imports_are_found_outside_code() -> None:
 def test_written_imports_load_before_the_importing_file() -> None:
     claude = "Read @docs/style.md first.\n"
     tl = timeline(
-        "setup:\n"
-        f"  memory: {{CLAUDE.md: {{text: {claude!r}}}}}\n"
-        "files:\n"
-        "  docs/style.md: 400\n"
-        "  docs/unused.md: 900\n"
+        f"setup:\n  memory: {{CLAUDE.md: {{text: {claude!r}}}}}\nfiles:\n  docs/style.md: 400\n  docs/unused.md: 900\n"
     )
     memory = blocks_of_kind(tl, "memory-file")
     assert [(b.label, b.tokens) for b in memory] == [("docs/style.md", 400), ("CLAUDE.md", math.ceil(len(claude) / 4))]

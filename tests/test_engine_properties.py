@@ -76,8 +76,9 @@ sequential_events = st.one_of(
     st.just({"note": "narration"}),
     st.builds(lambda n: {"skill": {"name": n, "by": "user"}}, st.sampled_from(["pdf", "commit"])),
 )
-any_events = st.one_of(sequential_events, st.builds(lambda g: {"parallel": g}, st.lists(tool_events, min_size=2,
-                                                                                         max_size=4)))
+any_events = st.one_of(
+    sequential_events, st.builds(lambda g: {"parallel": g}, st.lists(tool_events, min_size=2, max_size=4))
+)
 # the auto-compact threshold: 15% → 27,000; 30% → 54,000; off
 autocompact = st.sampled_from([{"autocompact_pct": 15}, {"autocompact_pct": 30}, {}, {"autocompact": "off"}])
 

@@ -251,9 +251,7 @@ def test_auto_memory_under_limits_loaded_whole() -> None:
 def test_auto_memory_first_200_lines_plus_warning() -> None:
     text = "- a fact\n" * 300  # 9 chars a line
     tl = timeline(f"setup:\n  auto_memory: {{text: {yaml_text(text)}}}\n")
-    assert [b.tokens for b in blocks_of_kind(tl, "auto-memory")] == [
-        math.ceil(200 * 9 / 4) + P.auto_memory_warning
-    ]
+    assert [b.tokens for b in blocks_of_kind(tl, "auto-memory")] == [math.ceil(200 * 9 / 4) + P.auto_memory_warning]
 
 
 def test_auto_memory_first_25000_bytes_plus_warning() -> None:
@@ -274,9 +272,7 @@ def listing_tokens(tl) -> list[int]:
 
 
 def test_skill_listing_name_and_description() -> None:
-    tl = timeline(
-        "setup: {skills: [{name: a, description: {chars: 100}}, {name: bb, description: {chars: 200}}]}\n"
-    )
+    tl = timeline("setup: {skills: [{name: a, description: {chars: 100}}, {name: bb, description: {chars: 200}}]}\n")
     o = P.skill_entry_overhead_chars
     assert listing_tokens(tl) == [math.ceil(((1 + o + 100) + (2 + o + 200)) / 4)]
 

@@ -51,7 +51,11 @@ def test_200k_table_numbers() -> None:
 def test_1m_table_numbers() -> None:
     window, t = thresholds_of("model: claude-sonnet-5\n")
     assert (window, t.autocompact, t.warning, t.blocking, t.buffer) == (
-        1_000_000, 967_000, 947_000, 977_000, 33_000,
+        1_000_000,
+        967_000,
+        947_000,
+        977_000,
+        33_000,
     )
 
 

@@ -185,8 +185,10 @@ def test_one_file_matching_two_rules_loads_both() -> None:
 
 
 def test_rules_trigger_on_edit_and_write_by_default() -> None:
-    tl = timeline(RULES + "events:\n  - edit: src/api/a.ts\n  - write: {path: src/api/a.test.ts, content: 50}\n"
-                  "  - read: src/api/b.ts\n")
+    tl = timeline(
+        RULES + "events:\n  - edit: src/api/a.ts\n  - write: {path: src/api/a.test.ts, content: 50}\n"
+        "  - read: src/api/b.ts\n"
+    )
     # the edit loads api.md; the write matches both, but only tests.md is new
     edit, write = step(tl, "edit"), step(tl, "write")
     assert [b.tokens for b in added(tl, edit.index, "rule")] == [380]
@@ -195,8 +197,9 @@ def test_rules_trigger_on_edit_and_write_by_default() -> None:
 
 
 def test_rule_triggers_read_only_override() -> None:
-    tl = timeline("profile: {rule_triggers: [read]}\n" + RULES
-                  + "events:\n  - edit: src/api/a.ts\n  - read: src/api/b.ts\n")
+    tl = timeline(
+        "profile: {rule_triggers: [read]}\n" + RULES + "events:\n  - edit: src/api/a.ts\n  - read: src/api/b.ts\n"
+    )
     assert added(tl, step(tl, "edit").index, "rule") == []
     assert [b.tokens for b in added(tl, step(tl, "read").index, "rule")] == [380]
 
@@ -237,7 +240,9 @@ def test_nested_claude_md_and_local_in_one_folder_both_load() -> None:
     # every CLAUDE.md-family file from src/ down to src/api/ loads with the first touch
     nested = added(tl, step(tl, "read").index, "nested-memory")
     assert sorted((b.label, b.tokens) for b in nested) == [
-        ("src/CLAUDE.md", 100), ("src/api/CLAUDE.local.md", 200), ("src/api/CLAUDE.md", 700),
+        ("src/CLAUDE.md", 100),
+        ("src/api/CLAUDE.local.md", 200),
+        ("src/api/CLAUDE.md", 700),
     ]
     assert step(tl, "read").used == STARTUP_200K + 60 + 1_000 + 100 + 700 + 200
 
@@ -287,8 +292,10 @@ def test_grep_at_most_250_results() -> None:
 # --- Bash and large outputs -------------------------------------------------------------------------
 def test_bash_inline_up_to_30000_chars() -> None:
     tl = timeline("events:\n  - bash: {command: a, output: {chars: 30000}}\n")
-    assert [(b.kind, b.tokens) for b in added(tl, step(tl, "bash").index)] == [("tool-call", 60),
-                                                                                ("tool-output", 7_500)]
+    assert [(b.kind, b.tokens) for b in added(tl, step(tl, "bash").index)] == [
+        ("tool-call", 60),
+        ("tool-output", 7_500),
+    ]
 
 
 def test_bash_over_30000_chars_spills_to_preview() -> None:
@@ -300,8 +307,9 @@ def test_bash_over_30000_chars_spills_to_preview() -> None:
 
 
 def test_grep_output_limit_20000_chars() -> None:
-    tl = timeline("events:\n  - grep: {pattern: a, output: {chars: 20000}}\n"
-                  "  - grep: {pattern: b, output: {chars: 20001}}\n")
+    tl = timeline(
+        "events:\n  - grep: {pattern: a, output: {chars: 20000}}\n  - grep: {pattern: b, output: {chars: 20001}}\n"
+    )
     first, second = steps_of_kind(tl, "grep")
     assert [b.tokens for b in added(tl, first.index)] == [60, 5_000]
     assert [(b.kind, b.tokens) for b in added(tl, second.index)] == [("tool-call", 60), ("spilled-output", 550)]
@@ -618,9 +626,7 @@ def test_background_bash_notice_then_notification() -> None:
 
 
 def test_background_subagent_notice_then_result() -> None:
-    tl = timeline(
-        "events:\n  - subagent: {prompt: 100, returns: 400, background: true}\n  - reply: 10\n"
-    )
+    tl = timeline("events:\n  - subagent: {prompt: 100, returns: 400, background: true}\n  - reply: 10\n")
     s = step(tl, "subagent")
     assert [b.tokens for b in added(tl, s.index)] == [60 + 100, P.background_launch]
     (note,) = steps_of_kind(tl, "notification")

@@ -23,13 +23,7 @@ def errors_of(text: str, **kwargs: object) -> list[str]:
 
 
 def test_every_error_is_located_and_reported_at_once() -> None:
-    lines = errors_of(
-        "name: t\n"
-        "events:\n"
-        "  - reply: -5\n"
-        "  - bash: {command: ls, bogus: 1}\n"
-        "  - flop: 3\n"
-    )
+    lines = errors_of("name: t\nevents:\n  - reply: -5\n  - bash: {command: ls, bogus: 1}\n  - flop: 3\n")
     assert lines == [
         "s.yaml:3:5: events[0].reply: a size cannot be negative (got -5)",
         "s.yaml:4:25: events[1].bash.bogus: unknown key 'bogus'; see `ctxviz schema` for the keys allowed here",
@@ -164,8 +158,9 @@ def test_size_forms(written: str, tokens: int, chars: int, lines: int) -> None:
 
 def test_memory_html_block_comments_are_stripped() -> None:
     text = "keep this\\n<!-- maintainers only:\\n a long note -->\\nand this\\n"
-    scenario = parse_scenario(f'name: t\nsetup:\n  memory:\n    CLAUDE.md: {{text: "{text}"}}\n', "s.yaml",
-                              counter=COUNTER)
+    scenario = parse_scenario(
+        f'name: t\nsetup:\n  memory:\n    CLAUDE.md: {{text: "{text}"}}\n', "s.yaml", counter=COUNTER
+    )
     memory = scenario.setup.memory["CLAUDE.md"]
     assert memory.memory_size.tokens == len("keep this\nand this\n") // 4 + 1
     assert memory.size.tokens > memory.memory_size.tokens  # a Read of the file would still see the comment

@@ -86,8 +86,15 @@ def scenarios(as_json: bool) -> None:
     for path in builtin_scenarios():
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         summary = " ".join(str(data.get("summary", "")).split())
-        rows.append({"name": path.stem, "title": data.get("name", ""), "summary": summary,
-                     "events": len(data.get("events", [])), "default": path.stem == DEFAULT_SCENARIO})
+        rows.append(
+            {
+                "name": path.stem,
+                "title": data.get("name", ""),
+                "summary": summary,
+                "events": len(data.get("events", [])),
+                "default": path.stem == DEFAULT_SCENARIO,
+            }
+        )
     if as_json:
         click.echo(json.dumps(rows, indent=1))
         return

@@ -66,8 +66,9 @@ def compact(session: Session, *, manual: bool, focus: str | None, summary: Measu
     state.crossed_warning = False
 
     sized = sizing.summary_size(p, summary)
-    rec.add(M, "summary", "Summary of the conversation" + (f" (focus: {focus})" if focus else ""), sized.tokens,
-            "brief")
+    rec.add(
+        M, "summary", "Summary of the conversation" + (f" (focus: {focus})" if focus else ""), sized.tokens, "brief"
+    )
     fates.append(Fate("Summary", "summary", "restored", sized.tokens, sized.why or "the new start of the history"))
     rec.note(f"{history:,} tokens of history replaced by a {sized.tokens:,}-token summary")
     if sized.why:
@@ -112,31 +113,51 @@ def _restore_files(session: Session, fates: list[Fate], fits) -> None:  # noqa: 
     for n, path in enumerate(recent):
         size = session.files[path].size.tokens
         if n >= p.restore_max_files:
-            fates.append(Fate(path, "file-read", "dropped", 0, f"only the {p.restore_max_files} most recent files "
-                              "are re-read"))
+            fates.append(
+                Fate(path, "file-read", "dropped", 0, f"only the {p.restore_max_files} most recent files are re-read")
+            )
             continue
         referenced = size > p.restore_max_tokens_per_file
         tokens = p.file_reference if referenced else size
         # a restored file goes through the read path: the rules and nested CLAUDE.md it brings count too
         brings = 0 if referenced else sum(t.tokens for t in session.triggered_by(path, "read"))
         if total + tokens > p.restore_total_tokens or not fits(tokens + brings):
-            why = (f"restored files are capped at {p.restore_total_tokens:,} in all"
-                   if total + tokens > p.restore_total_tokens else "would put the context back over the threshold")
+            why = (
+                f"restored files are capped at {p.restore_total_tokens:,} in all"
+                if total + tokens > p.restore_total_tokens
+                else "would put the context back over the threshold"
+            )
             fates.append(Fate(path, "file-read", "dropped", 0, why))
             continue
         total += tokens
         if referenced:
             rec.add(M, "file-reference", f"Referenced file {path}", tokens, "hidden")
-            fates.append(Fate(path, "file-reference", "referenced", tokens,
-                              f"{size:,} > {p.restore_max_tokens_per_file:,} tokens: a one-line reference, no content"))
+            fates.append(
+                Fate(
+                    path,
+                    "file-reference",
+                    "referenced",
+                    tokens,
+                    f"{size:,} > {p.restore_max_tokens_per_file:,} tokens: a one-line reference, no content",
+                )
+            )
             continue
         session.read(path, label=f"Restored {path}", mention=True, kind="restored-file")
         state.touched[path] = touched[path]  # keeps its place in the recency order
-        fates.append(Fate(path, "restored-file", "restored", tokens,
-                          f"recently read or edited (#{n + 1} most recent), ≤ {p.restore_max_tokens_per_file:,}"))
+        fates.append(
+            Fate(
+                path,
+                "restored-file",
+                "restored",
+                tokens,
+                f"recently read or edited (#{n + 1} most recent), ≤ {p.restore_max_tokens_per_file:,}",
+            )
+        )
     if recent:
-        rec.note(f"{min(len(recent), p.restore_max_files)} recent files considered for re-reading, most recent "
-                 f"first ({total:,} tokens restored)")
+        rec.note(
+            f"{min(len(recent), p.restore_max_files)} recent files considered for re-reading, most recent "
+            f"first ({total:,} tokens restored)"
+        )
 
 
 def _restore_skills(session: Session, fates: list[Fate], fits) -> None:  # noqa: ANN001 - a local predicate
@@ -147,16 +168,25 @@ def _restore_skills(session: Session, fates: list[Fate], fits) -> None:  # noqa:
         body = bodies[name]
         tokens = min(body, p.restore_skill_max_tokens)
         if total + tokens > p.restore_skills_total_tokens or not fits(tokens):
-            why = (f"skills are capped at {p.restore_skills_total_tokens:,} in all; older ones are dropped first"
-                   if total + tokens > p.restore_skills_total_tokens
-                   else "would put the context back over the threshold")
+            why = (
+                f"skills are capped at {p.restore_skills_total_tokens:,} in all; older ones are dropped first"
+                if total + tokens > p.restore_skills_total_tokens
+                else "would put the context back over the threshold"
+            )
             fates.append(Fate(f"Skill: {name}", "skill-body", "dropped", 0, why))
             continue
         total += tokens
         rec.add(M, "skill-body", f"Skill: {name} (re-injected)", tokens, "hidden")
         if tokens < body:
-            fates.append(Fate(f"Skill: {name}", "skill-body", "truncated", tokens,
-                              f"{body:,} > {p.restore_skill_max_tokens:,} per skill: the start is kept"))
+            fates.append(
+                Fate(
+                    f"Skill: {name}",
+                    "skill-body",
+                    "truncated",
+                    tokens,
+                    f"{body:,} > {p.restore_skill_max_tokens:,} per skill: the start is kept",
+                )
+            )
         else:
             fates.append(Fate(f"Skill: {name}", "skill-body", "reinjected", tokens, "invoked skill, re-injected whole"))
 

@@ -252,9 +252,7 @@ class Session:
             return
         sized = sizing.hook_output(p, hook.adds)
         self.rec.add(M, "hook-output", f"Hook: {hook.name} ({trigger})", sized.tokens, "hidden")
-        self.rec.note(
-            sized.why or f"hook {hook.name} ({trigger}) added {fmt(sized.tokens)} tokens via {hook.via}"
-        )
+        self.rec.note(sized.why or f"hook {hook.name} ({trigger}) added {fmt(sized.tokens)} tokens via {hook.via}")
 
     # --- events ------------------------------------------------------------------------------
     def reply(self, event: ReplyEvent, spilled: bool) -> tuple[str, str]:
@@ -429,8 +427,12 @@ class Session:
             self.rec.add(M, "tool-output", f"{label} (started in background)", p.background_launch, "brief")
             self.rec.note(f"runs in the background: a {p.background_launch}-token notice now, a notification later")
             self.state.background.append(
-                Background(f"Background done: {label}", spec.finishes_after + 1, p.notification,
-                           f"background command finished: a {p.notification}-token notification (output on disk)")
+                Background(
+                    f"Background done: {label}",
+                    spec.finishes_after + 1,
+                    p.notification,
+                    f"background command finished: a {p.notification}-token notification (output on disk)",
+                )
             )
         else:
             self.output("Bash", label, spec.output, spilled)

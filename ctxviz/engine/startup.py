@@ -20,24 +20,40 @@ def startup(session: Session, hook_source: str) -> None:
     setup, p, rec = session.scenario.setup, session.profile, session.rec
     lean = session.subagent_type in p.subagent_lean_types
     if session.subagent_type is None:
-        _step(session, Category.SYSTEM_PROMPT, "system-prompt", "System prompt", _tokens(setup.system_prompt,
-                                                                                         p.system_prompt))
+        _step(
+            session,
+            Category.SYSTEM_PROMPT,
+            "system-prompt",
+            "System prompt",
+            _tokens(setup.system_prompt, p.system_prompt),
+        )
     else:
-        _step(session, Category.SYSTEM_PROMPT, "system-prompt", "System prompt (subagent's own)",
-              p.subagent_system_prompt)
+        _step(
+            session, Category.SYSTEM_PROMPT, "system-prompt", "System prompt (subagent's own)", p.subagent_system_prompt
+        )
     if setup.output_style and session.subagent_type is None:  # the main thread's; a subagent has its own prompt
         _step(session, Category.SYSTEM_PROMPT, "system-prompt", "Output style", setup.output_style.tokens)
     if setup.append_system_prompt and session.subagent_type is None:
-        _step(session, Category.SYSTEM_PROMPT, "system-prompt", "--append-system-prompt",
-              setup.append_system_prompt.tokens)
+        _step(
+            session,
+            Category.SYSTEM_PROMPT,
+            "system-prompt",
+            "--append-system-prompt",
+            setup.append_system_prompt.tokens,
+        )
     if setup.git_status and not lean:
         sized = sizing.git_status(p, setup.git_status)
         if sized.why:
             rec.note(sized.why)
         _step(session, Category.SYSTEM_PROMPT, "system-prompt", "Git status", sized.tokens)
     if session.subagent_type is None:
-        _step(session, Category.SYSTEM_PROMPT, "environment", "Environment info", _tokens(setup.environment,
-                                                                                          p.environment))
+        _step(
+            session,
+            Category.SYSTEM_PROMPT,
+            "environment",
+            "Environment info",
+            _tokens(setup.environment, p.environment),
+        )
     _step(session, Category.SYSTEM_TOOLS, "tools", "Built-in tool definitions", _tokens(setup.tools, p.tools))
     for server in setup.mcp:
         if server.deferred:
@@ -121,8 +137,10 @@ def memory_files(session: Session) -> Iterator[tuple[str, FileEntry | RuleEntry]
             if target in seen:
                 continue
             if depth + 1 > p.memory_import_max_depth:
-                session.rec.note(f"@{target} (imported by {path}) not loaded: deeper than "
-                                 f"{p.memory_import_max_depth} levels of imports")
+                session.rec.note(
+                    f"@{target} (imported by {path}) not loaded: deeper than "
+                    f"{p.memory_import_max_depth} levels of imports"
+                )
                 continue
             yield from expand(target, known[target], depth + 1)
         yield path, entry

@@ -18,16 +18,20 @@ def child_scenario(parent: Scenario, event: SubagentEvent) -> Scenario:
     spec = event.subagent
     # built without validation: every value here was validated as part of the parent scenario
     events = (
-        PromptEvent.model_construct(prompt=PromptSpec.model_construct(
-            text=f"Task for the {spec.type} subagent", size=spec.prompt, visibility="hidden")),
+        PromptEvent.model_construct(
+            prompt=PromptSpec.model_construct(
+                text=f"Task for the {spec.type} subagent", size=spec.prompt, visibility="hidden"
+            )
+        ),
         *(ReadEvent.model_construct(read=ReadSpec.model_construct(path=path)) for path in spec.reads),
         *spec.events,
         ReplyEvent.model_construct(reply=spec.returns),
     )
     # no parent history, no auto memory, no SessionStart hooks; the same files, rules, skills and MCP
     setup = parent.setup.model_copy(update={"auto_memory": None, "agents": ()})
-    return parent.model_copy(update={"setup": setup, "events": events, "model": spec.model or parent.model,
-                                     "name": f"{spec.type} subagent"})
+    return parent.model_copy(
+        update={"setup": setup, "events": events, "model": spec.model or parent.model, "name": f"{spec.type} subagent"}
+    )
 
 
 def subagent(session: Session, event: SubagentEvent, spilled: bool) -> tuple[str, str]:
@@ -35,8 +39,9 @@ def subagent(session: Session, event: SubagentEvent, spilled: bool) -> tuple[str
 
     spec, p, rec = event.subagent, session.profile, session.rec
     label = f"{spec.type} subagent"
-    rec.add(Category.MESSAGES, "tool-call", f"Agent({spec.type}): task prompt", p.tool_call + spec.prompt.tokens,
-            "brief")
+    rec.add(
+        Category.MESSAGES, "tool-call", f"Agent({spec.type}): task prompt", p.tool_call + spec.prompt.tokens, "brief"
+    )
     for hook in session.hooks("PreToolUse", "Agent"):
         session.hook_block(hook, "PreToolUse:Agent")
     child = Session(
@@ -52,8 +57,11 @@ def subagent(session: Session, event: SubagentEvent, spilled: bool) -> tuple[str
     why = (
         f"{work:,} tokens of the subagent's work stayed in its own window (peak {child.peak:,}); "
         f"only its answer ({spec.returns.tokens:,})"
-        + (f" and a {trailer}-token trailer (agentId, usage) come back" if trailer
-           else f" comes back (no trailer for {spec.type})")
+        + (
+            f" and a {trailer}-token trailer (agentId, usage) come back"
+            if trailer
+            else f" comes back (no trailer for {spec.type})"
+        )
     )
     if spec.background:
         rec.add(Category.MESSAGES, "tool-output", f"{label} (started in background)", p.background_launch, "brief")

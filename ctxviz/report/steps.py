@@ -45,8 +45,14 @@ def steps_table(timeline: Timeline, width: int = 120) -> Table:
     for header, column_width in zip(headers, widths, strict=True):
         style = {"+tokens": "green", "−tokens": "red"}.get(header)
         justify = "left" if header in ("event", "label") else "right"
-        table.add_column(header, justify=justify, style=style, no_wrap=True, overflow="ellipsis",  # type: ignore[arg-type]
-                         width=column_width)
+        table.add_column(
+            header,
+            justify=justify,
+            style=style,
+            no_wrap=True,
+            overflow="ellipsis",  # type: ignore[arg-type]
+            width=column_width,
+        )
     for row in rows:
         table.add_row(*row)
     return table

@@ -103,8 +103,11 @@ def _event_problems(
             inner = _list(value)
             for p, call in enumerate(inner):
                 if event_kind(call) not in (*TOOL_EVENT_KINDS, None):
-                    yield (*at, p), (
-                        f"only tool calls can run in parallel ({', '.join(TOOL_EVENT_KINDS)}), not {event_kind(call)}"
+                    yield (
+                        (*at, p),
+                        (
+                            f"only tool calls can run in parallel ({', '.join(TOOL_EVENT_KINDS)}), not {event_kind(call)}"
+                        ),
                     )
             yield from _event_problems(inner, at, files, skills, agents)
 

@@ -35,8 +35,9 @@ def load_scenario(
         raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
     except OSError as error:
         raise InputError(f"{path}: cannot read the scenario: {error.strerror or error}") from None
-    return parse_scenario(text, str(path), counter=counter, base=path.parent, allow_outside=allow_outside,
-                          limits=limits)
+    return parse_scenario(
+        text, str(path), counter=counter, base=path.parent, allow_outside=allow_outside, limits=limits
+    )
 
 
 def parse_scenario(
@@ -80,9 +81,7 @@ def _file_reader(base: Path | None, allow_outside: bool):  # noqa: ANN202 - a cl
         root = base.resolve()
         target = (root / Path(relative).expanduser()).resolve()
         if not allow_outside and not target.is_relative_to(root):
-            raise ValueError(
-                f"{relative!r} is outside the scenario's folder {root}; pass --allow-outside to permit it"
-            )
+            raise ValueError(f"{relative!r} is outside the scenario's folder {root}; pass --allow-outside to permit it")
         try:
             if target.stat().st_size > MAX_REFERENCED_FILE_BYTES:
                 raise ValueError(f"{relative!r} is larger than {MAX_REFERENCED_FILE_BYTES:,} bytes")
@@ -121,8 +120,9 @@ def _clean_loc(loc: tuple[Any, ...]) -> Path_:
         previous = part
         if tag:
             continue  # the union's tag, followed by the same key
-        if isinstance(part, str) and (part.startswith(("function-", "tagged-union", "json-or-python"))
-                                      or part in ("size", "int", "bool", "str")):
+        if isinstance(part, str) and (
+            part.startswith(("function-", "tagged-union", "json-or-python")) or part in ("size", "int", "bool", "str")
+        ):
             continue
         cleaned.append(part)
     return tuple(cleaned)

@@ -136,8 +136,19 @@ class Agent(Strict):
 
 
 HookEvent = Literal[
-    "SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "SubagentStart",
-    "SubagentStop", "Setup", "Stop", "PreCompact", "PostCompact", "Notification", "SessionEnd",
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "Setup",
+    "Stop",
+    "PreCompact",
+    "PostCompact",
+    "Notification",
+    "SessionEnd",
 ]
 
 
@@ -315,9 +326,7 @@ def _compact_focus(value: Any) -> Any:
 
 
 class CompactEvent(EventBase):
-    compact: Annotated[
-        CompactSpec, BeforeValidator(_compact_focus, json_schema_input_type=str | None | CompactSpec)
-    ]
+    compact: Annotated[CompactSpec, BeforeValidator(_compact_focus, json_schema_input_type=str | None | CompactSpec)]
 
 
 class ClearEvent(EventBase):
@@ -335,14 +344,40 @@ class ParallelEvent(EventBase):
 
 
 EVENT_KINDS = (
-    "prompt", "reply", "read", "edit", "write", "grep", "glob", "bash", "tool", "subagent", "skill", "plan",
-    "compact", "clear", "parallel", "note",
+    "prompt",
+    "reply",
+    "read",
+    "edit",
+    "write",
+    "grep",
+    "glob",
+    "bash",
+    "tool",
+    "subagent",
+    "skill",
+    "plan",
+    "compact",
+    "clear",
+    "parallel",
+    "note",
 )
 _EVENT_MODELS: dict[str, type[BaseModel]] = {
-    "prompt": PromptEvent, "reply": ReplyEvent, "read": ReadEvent, "edit": EditEvent, "write": WriteEvent,
-    "grep": GrepEvent, "glob": GlobEvent, "bash": BashEvent, "tool": ToolEvent, "subagent": SubagentEvent,
-    "skill": SkillEvent, "plan": PlanEvent, "compact": CompactEvent, "clear": ClearEvent,
-    "parallel": ParallelEvent, "note": NoteEvent,
+    "prompt": PromptEvent,
+    "reply": ReplyEvent,
+    "read": ReadEvent,
+    "edit": EditEvent,
+    "write": WriteEvent,
+    "grep": GrepEvent,
+    "glob": GlobEvent,
+    "bash": BashEvent,
+    "tool": ToolEvent,
+    "subagent": SubagentEvent,
+    "skill": SkillEvent,
+    "plan": PlanEvent,
+    "compact": CompactEvent,
+    "clear": ClearEvent,
+    "parallel": ParallelEvent,
+    "note": NoteEvent,
 }
 TOOL_EVENT_KINDS = ("read", "edit", "write", "grep", "glob", "bash", "tool", "subagent", "skill")
 

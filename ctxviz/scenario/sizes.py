@@ -132,16 +132,36 @@ _SIZE_SCHEMA = {
     "anyOf": [
         {"type": "integer", "minimum": 0},
         {"type": "string", "pattern": r"^\s*\d+(\.\d+)?\s*[kKmM]?\s*$"},
-        {"type": "object", "properties": {"tokens": {}, "lines": {"type": "integer"}}, "required": ["tokens"],
-         "additionalProperties": False},
-        {"type": "object", "properties": {"chars": {"type": "integer"}, "lines": {"type": "integer"}},
-         "required": ["chars"], "additionalProperties": False},
-        {"type": "object", "properties": {"lines": {"type": "integer"}}, "required": ["lines"],
-         "additionalProperties": False},
-        {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
-         "additionalProperties": False},
-        {"type": "object", "properties": {"file": {"type": "string"}}, "required": ["file"],
-         "additionalProperties": False},
+        {
+            "type": "object",
+            "properties": {"tokens": {}, "lines": {"type": "integer"}},
+            "required": ["tokens"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"chars": {"type": "integer"}, "lines": {"type": "integer"}},
+            "required": ["chars"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"lines": {"type": "integer"}},
+            "required": ["lines"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"text": {"type": "string"}},
+            "required": ["text"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"file": {"type": "string"}},
+            "required": ["file"],
+            "additionalProperties": False,
+        },
     ],
 }
 
