@@ -26,9 +26,10 @@ def test_every_error_is_located_and_reported_at_once() -> None:
     lines = errors_of("name: t\nevents:\n  - reply: -5\n  - bash: {command: ls, bogus: 1}\n  - flop: 3\n")
     assert lines == [
         "s.yaml:3:5: events[0].reply: a size cannot be negative (got -5)",
-        "s.yaml:4:25: events[1].bash.bogus: unknown key 'bogus'; see `ctxviz schema` for the keys allowed here",
-        "s.yaml:5:5: events[2]: expected an event: a mapping with one of the keys prompt, reply, read, edit, "
-        "write, grep, glob, bash, tool, subagent, skill, plan, compact, clear, parallel, note",
+        "s.yaml:4:25: events[1].bash.bogus: unknown key 'bogus'; allowed here: command, output, background, "
+        "finishes_after",
+        "s.yaml:5:5: events[2]: no event kind among the keys 'flop'; an event is a mapping with one of: prompt, "
+        "reply, read, edit, write, grep, glob, bash, tool, subagent, skill, plan, compact, clear, parallel, note",
         "3 errors in s.yaml",
     ]
 

@@ -69,6 +69,8 @@ def validate(ctx: click.Context, scenarios: tuple[str, ...], allow_outside: bool
             click.echo(error.message, err=True)
             failed = True
             continue
+        for notice in timeline.notices:
+            click.echo(f"{scenario}: warning: {notice}", err=True)
         click.echo(f"{scenario}: ok — {len(timeline.steps)} steps, peak {timeline.peak:,} tokens")
     if failed:
         ctx.exit(1)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,9 @@ from pydantic import ValidationError
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
-from ctxviz.scenario.check import problems
+from ctxviz.profiles.windows import model_window, thresholds
+from ctxviz.scenario import advice
+from ctxviz.scenario.check import problems, resolve_profile
 from ctxviz.scenario.model import EVENT_KINDS, Scenario
 from ctxviz.scenario.yaml_source import Document, Path_, YamlError, YamlLimits, parse_yaml
 from ctxviz.tokens import TokenCounter
@@ -69,12 +72,44 @@ def _parse(
         scenario = Scenario.model_validate(data, context=context)
     except ValidationError as error:
         found = _pydantic_problems(error) + found
-    if found:
+    else:
+        if not found:
+            found = _window_problems(scenario)
+    if found or document.duplicates:
         raise InputError(_report(filename, document, found))
     return scenario
 
 
-def _file_reader(base: Path | None, allow_outside: bool):  # noqa: ANN202 - a closure over the folder
+def _window_problems(scenario: Scenario) -> list[tuple[Path_, str]]:
+    """A window too small for the profile's reserves would put the thresholds at or below zero."""
+    profile = resolve_profile(scenario)
+    spec = model_window(profile, scenario.model, scenario.window)
+    limits = thresholds(profile, spec.window, spec.max_output, scenario.autocompact, scenario.autocompact_pct)
+    floor = limits.blocking if limits.autocompact is None else min(limits.blocking, limits.autocompact)
+    if floor > 0:
+        return []
+    cap = scenario.autocompact
+    if not isinstance(cap, bool) and cap < spec.window and limits.autocompact is not None:
+        needed = cap - limits.autocompact + 1
+        return [
+            (
+                ("autocompact",),
+                f"{cap:,} is too small: {profile.name} keeps {needed - 1:,} tokens in reserve "
+                f"below it, so auto-compaction would start at {limits.autocompact:,}; the smallest is {needed:,}",
+            )
+        ]
+    needed = spec.window - floor + 1
+    where: Path_ = ("window",) if scenario.window else ("model",)
+    return [
+        (
+            where,
+            f"a {spec.window:,}-token window is smaller than the {needed - 1:,} tokens {profile.name} "
+            f"keeps in reserve; the smallest window it can run is {needed:,}",
+        )
+    ]
+
+
+def _file_reader(base: Path | None, allow_outside: bool) -> Callable[[str], str]:
     def read(relative: str) -> str:
         if base is None:
             raise ValueError("{file: …} sizes need the scenario to be a file on disk")
@@ -100,12 +135,16 @@ def _pydantic_problems(error: ValidationError) -> list[tuple[Path_, str]]:
         loc = _clean_loc(item["loc"])
         kind = item["type"]
         if kind == "extra_forbidden":
-            message = f"unknown key {loc[-1]!r}; see `ctxviz schema` for the keys allowed here"
+            message = advice.unknown_key(loc)
         elif kind == "missing":
             message = f"missing required key {loc[-1]!r}"
+        elif kind == "event_kind":
+            message = advice.unknown_event(item.get("input"), EVENT_KINDS)
+        elif "input" in item and (plain := advice.wrong_type(kind, loc, _short(item["input"]))):
+            message = plain
         else:
             message = item["msg"].removeprefix("Value error, ")
-            if kind not in ("value_error", "event_kind") and "input" in item:
+            if kind != "value_error" and "input" in item:
                 message += f" (got {_short(item['input'])})"
         found.append((loc, message))
     return found
@@ -134,10 +173,9 @@ def _short(value: Any) -> str:
 
 
 def _report(filename: str, document: Document, found: list[tuple[Path_, str]]) -> str:
-    lines = []
-    for loc, message in sorted(found, key=lambda p: document.locate(p[0])):
-        line, column = document.locate(loc)
-        lines.append(f"{filename}:{line}:{column}: {_dotted(loc)}: {message}")
+    located = [(document.locate(loc), f"{_dotted(loc)}: {message}") for loc, message in found]
+    located += document.duplicates
+    lines = [f"{filename}:{line}:{column}: {message}" for (line, column), message in sorted(located)]
     count = len(lines)
     lines.append(f"{count} error{'s' if count != 1 else ''} in {filename}")
     return "\n".join(lines)

@@ -443,7 +443,10 @@ def _autocompact(value: Any) -> Any:
         return True
     if value is False or value in ("off", "false", "no"):
         return False
-    return parse_tokens(value)
+    try:
+        return parse_tokens(value)
+    except ValueError:
+        raise ValueError(f"expected on, off, or a size such as 500k, got {value!r}") from None
 
 
 class Scenario(Strict):

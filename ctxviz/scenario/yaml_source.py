@@ -20,6 +20,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 Path_ = tuple[str | int, ...]
 Positions = dict[Path_, tuple[int, int]]
+Problem = tuple[tuple[int, int], str]  # (line, column), message
 _SCALAR_TAGS = ("str", "int", "float", "bool", "null", "timestamp", "binary")
 
 
@@ -44,6 +45,7 @@ class Document:
     data: Any
     root: yaml.Node | None
     _positions: Positions | None = field(default=None, repr=False)
+    duplicates: list[Problem] = field(default_factory=list)  # keys given twice in one mapping
 
     def locate(self, path: Path_) -> tuple[int, int]:
         """The 1-based (line, column) of ``path``, or of its nearest ancestor that has one."""
@@ -64,18 +66,30 @@ def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> Document:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        if mark is not None and _tab_at(text, mark.line, mark.column):
+            message = "a tab character: YAML indents with spaces only; replace it with spaces"
+            raise YamlError(line, column, message) from None
         raise YamlError(line, column, f"not valid YAML: {error.problem or error}") from None
     except yaml.YAMLError as error:
         raise YamlError(1, 1, f"not valid YAML: {error}") from None
     if root is None:
         return Document(None, None)
-    return Document(_build(loader, root, limits), root)
+    duplicates: list[Problem] = []
+    return Document(_build(loader, root, limits, duplicates), root, duplicates=duplicates)
 
 
-def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits) -> Any:
+def _tab_at(text: str, line: int, column: int) -> bool:
+    lines = text.splitlines()
+    if not 0 <= line < len(lines):
+        return False
+    # libyaml reports the token after the tab, or the tab itself, depending on where it sits
+    return "\t" in lines[line][max(0, column - 1) : column + 1] or lines[line][: column + 1].strip(" ") == "\t"
+
+
+def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits, duplicates: list[Problem]) -> Any:
     budget = {"nodes": limits.max_nodes, "aliased": limits.max_alias_expansion}
     built: set[int] = set()
-    constructors: dict[str, Callable[[yaml.SafeLoader, yaml.Node], Any]] = loader.yaml_constructors
+    constructors: dict[Any, Callable[[yaml.SafeLoader, yaml.Node], Any]] = loader.yaml_constructors
 
     def refuse(node: yaml.Node, message: str) -> YamlError:
         return YamlError(node.start_mark.line + 1, node.start_mark.column + 1, message)
@@ -94,11 +108,19 @@ def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits) -> Any:
         if isinstance(node, yaml.MappingNode):
             loader.flatten_mapping(node)  # YAML merge keys (<<)
             result: dict[str, Any] = {}
+            first_line: dict[str, int] = {}
             for key_node, value_node in node.value:
                 key = build(key_node, depth + 1, aliased)
                 if isinstance(key, list | dict):
                     raise refuse(key_node, "a key must be a scalar")
-                result[key if isinstance(key, str) else str(key)] = build(value_node, depth + 1, aliased)
+                name = key if isinstance(key, str) else str(key)
+                line = key_node.start_mark.line + 1
+                if name in first_line and not aliased:
+                    # YAML loaders keep the last value silently; a scenario author meant one of them
+                    where = (line, key_node.start_mark.column + 1)
+                    duplicates.append((where, f"duplicate key {name!r} (first given on line {first_line[name]})"))
+                first_line.setdefault(name, line)
+                result[name] = build(value_node, depth + 1, aliased)
             return result
         if isinstance(node, yaml.SequenceNode):
             return [build(item, depth + 1, aliased) for item in node.value]
