@@ -108,18 +108,14 @@ def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits, duplica
         if isinstance(node, yaml.MappingNode):
             loader.flatten_mapping(node)  # YAML merge keys (<<)
             result: dict[str, Any] = {}
-            first_line: dict[str, int] = {}
             for key_node, value_node in node.value:
                 key = build(key_node, depth + 1, aliased)
                 if isinstance(key, list | dict):
                     raise refuse(key_node, "a key must be a scalar")
                 name = key if isinstance(key, str) else str(key)
-                line = key_node.start_mark.line + 1
-                if name in first_line and not aliased:
+                if name in result and not aliased:
                     # YAML loaders keep the last value silently; a scenario author meant one of them
-                    where = (line, key_node.start_mark.column + 1)
-                    duplicates.append((where, f"duplicate key {name!r} (first given on line {first_line[name]})"))
-                first_line.setdefault(name, line)
+                    duplicates.append(_duplicate(node, key_node, name))
                 result[name] = build(value_node, depth + 1, aliased)
             return result
         if isinstance(node, yaml.SequenceNode):
@@ -129,6 +125,12 @@ def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits, duplica
         return constructors[node.tag](loader, node)
 
     return build(root, 0, False)
+
+
+def _duplicate(mapping: yaml.MappingNode, key_node: yaml.Node, name: str) -> Problem:
+    first = next(k for k, _ in mapping.value if isinstance(k, yaml.ScalarNode) and k.value == name)
+    where = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+    return where, f"duplicate key {name!r} (first given on line {first.start_mark.line + 1})"
 
 
 def _positions(root: yaml.Node | None) -> Positions:
