@@ -128,7 +128,7 @@ def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits, duplica
 
 
 def _duplicate(mapping: yaml.MappingNode, key_node: yaml.Node, name: str) -> Problem:
-    first = next(k for k, _ in mapping.value if isinstance(k, yaml.ScalarNode) and k.value == name)
+    first = next((k for k, _ in mapping.value if isinstance(k, yaml.ScalarNode) and k.value == name), key_node)
     where = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
     return where, f"duplicate key {name!r} (first given on line {first.start_mark.line + 1})"
 
