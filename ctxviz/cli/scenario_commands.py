@@ -115,9 +115,9 @@ def scenarios(as_json: bool) -> None:
 @click.command()
 def schema() -> None:
     """Print the JSON schema of the scenario format (for editors)."""
-    from ctxviz.scenario.model import Scenario
+    from ctxviz.scenario.check import scenario_schema
 
-    document = Scenario.model_json_schema()
+    document = scenario_schema()
     document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     document["title"] = "ctxviz scenario"
     click.echo(json.dumps(document, indent=1, sort_keys=True))
