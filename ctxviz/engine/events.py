@@ -8,7 +8,6 @@ from ctxviz.engine.session import EngineSession, M, fmt, short
 from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.profiles.base import Background
 from ctxviz.scenario.measure import Measure
-from ctxviz.scenario.mentions import parse_mentions
 from ctxviz.scenario.model import (
     BashEvent,
     EditEvent,
@@ -34,7 +33,7 @@ def prompt(session: EngineSession, event: PromptEvent, spilled: bool) -> Outcome
     if session.subagent_type is None:  # a subagent's task prompt is not a user prompt
         for hook in session.hooks("UserPromptSubmit", ""):
             session.hook_block(hook, "UserPromptSubmit")
-    for mention in parse_mentions(spec.text):
+    for mention in spec.mentions:
         if session.exists(mention.path) or _is_folder(session, mention.path):
             session.profile.mention.mention(session, mention)
     return StepKind.PROMPT, label

@@ -105,8 +105,12 @@ def _event_problems(
                 yield at, _unknown("file", path, files, "files")
         elif kind == EventKind.WRITE:
             path = value.get("path") if isinstance(value, dict) else value
-            if isinstance(path, str) and path not in files and not (isinstance(value, dict) and "content" in value):
-                yield at, f"{path!r} is not under files: a write that creates it needs content: (its size)"
+            creates = isinstance(value, dict) and "content" in value
+            if isinstance(path, str) and path not in files:
+                if creates:
+                    files.add(path)  # later events may read or edit the new file
+                else:
+                    yield at, f"{path!r} is not under files: a write that creates it needs content: (its size)"
         elif kind == "skill":
             name = value.get("name") if isinstance(value, dict) else value
             if isinstance(name, str) and name not in skills:

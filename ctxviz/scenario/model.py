@@ -22,6 +22,7 @@ from pydantic import (
 
 from ctxviz.kinds import EventKind
 from ctxviz.scenario.measure import Measure
+from ctxviz.scenario.mentions import Mention, parse_mentions
 from ctxviz.scenario.sizes import SIZE_KEYS, Size, parse_tokens
 
 Visibility = Literal["hidden", "brief", "full"]
@@ -201,6 +202,11 @@ class PromptSpec(Strict):
     text: str
     size: Size  # the message's size; counted from the text unless given
     visibility: Visibility = "full"
+
+    @property
+    def mentions(self) -> tuple[Mention, ...]:
+        """The ``@`` mentions in the text (each agent's mention policy decides what they send)."""
+        return parse_mentions(self.text)
 
     @model_validator(mode="before")
     @classmethod
