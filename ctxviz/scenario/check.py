@@ -20,7 +20,7 @@ from ctxviz.scenario.model import Scenario, event_kind
 
 Location = tuple[str | int, ...]
 Problem = tuple[Location, str]
-_PATH_KEYS = {"read": "path", "edit": "path"}
+_PATH_KEYS = {EventKind.READ: "path", EventKind.EDIT: "path"}
 
 
 def numbers_adapter(profile: Profile) -> TypeAdapter[Any]:
@@ -111,11 +111,11 @@ def _event_problems(
                     files.add(path)  # later events may read or edit the new file
                 else:
                     yield at, f"{path!r} is not under files: a write that creates it needs content: (its size)"
-        elif kind == "skill":
+        elif kind == EventKind.SKILL:
             name = value.get("name") if isinstance(value, dict) else value
             if isinstance(name, str) and name not in skills:
                 yield at, _unknown("skill", name, skills, "setup.skills")
-        elif kind == "subagent" and isinstance(value, dict):
+        elif kind == EventKind.SUBAGENT and isinstance(value, dict):
             subagent_type = value.get("type", "general-purpose")
             if isinstance(subagent_type, str) and subagent_type not in known_types:
                 yield (*at, "type"), _unknown("subagent type", subagent_type, known_types, "setup.agents")
@@ -123,7 +123,7 @@ def _event_problems(
                 if isinstance(path, str) and path not in files:
                     yield (*at, "reads", r), _unknown("file", path, files, "files")
             yield from _event_problems(_list(value.get("events")), (*at, "events"), files, skills, known_types)
-        elif kind == "parallel":
+        elif kind == EventKind.PARALLEL:
             inner = _list(value)
             for p, call in enumerate(inner):
                 if event_kind(call) not in (*TOOL_EVENT_KINDS, None):
