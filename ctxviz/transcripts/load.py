@@ -52,7 +52,7 @@ def _sidechain_children(parsed: Parsed, path: Path) -> dict[str, Timeline]:
     roots: dict[str, str] = {}
 
     def root_of(uuid: str) -> str:
-        trail = []
+        trail: list[str] = []
         while uuid not in roots and parent.get(uuid) in parent and len(trail) < len(parent):
             trail.append(uuid)
             uuid = parent[uuid]  # type: ignore[assignment]
