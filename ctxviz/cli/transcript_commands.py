@@ -6,6 +6,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 from typing import NoReturn
@@ -16,6 +17,7 @@ from ctxviz.cli.common import EXIT_OK, fail
 
 _DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
+_OTHER_COLUMNS = 66  # the sessions table's columns after the project, with their padding
 
 
 def _say(text: str) -> None:
@@ -143,7 +145,7 @@ def sessions(project: str | None, since: date | None, until: date | None, as_jso
     rows: list[SessionSummary] = []
     problems: list[str] = []
 
-    results = summarize_all(files)
+    results: Iterable[SessionSummary | InputError] = summarize_all(files)
     if not as_json and len(files) >= _PROGRESS_FROM and sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import track
@@ -186,9 +188,11 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
     if not rows:
         console.print("No Claude Code sessions found (looked in ~/.claude, ~/.config/claude, CLAUDE_CONFIG_DIR).")
         return
-    labels = project_labels([r.project for r in rows if r.project])
+    # the project label is cut on the left to what the terminal leaves beside the other columns
+    room = max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS))
+    labels = project_labels([r.project for r in rows if r.project], room)
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
-    table.add_column("project", no_wrap=True, overflow="crop", max_width=PROJECT_LABEL_CHARS)
+    table.add_column("project", no_wrap=True, min_width=min(room, max(map(len, labels.values()), default=7)))
     widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
     for name, width in widths.items():
         justify = "left" if name in ("session", "started", "models") else "right"
