@@ -103,9 +103,13 @@ def test_a_window_smaller_than_the_reserves_names_the_minimum() -> None:
 
 
 def test_validate_warns_about_an_unknown_model(tmp_path: Path) -> None:
-    scenario = tmp_path / "s.yaml"
-    scenario.write_text("name: t\nmodel: gpt-9\nevents:\n  - prompt: hi\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["--tokenizer", "chars4", "validate", str(scenario)])
+    unknown, foreign = tmp_path / "unknown.yaml", tmp_path / "foreign.yaml"
+    unknown.write_text("name: t\nmodel: claude-foo-9\nevents:\n  - prompt: hi\n", encoding="utf-8")
+    foreign.write_text("name: t\nmodel: gpt-9\nevents:\n  - prompt: hi\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--tokenizer", "chars4", "validate", str(unknown), str(foreign)])
     assert result.exit_code == 0
-    assert f"{scenario}: warning: unknown model 'gpt-9': assumed a 200,000-token window" in result.stderr
-    assert f"{scenario}: ok — " in result.stdout
+    assert f"{unknown}: warning: unknown model 'claude-foo-9': assumed a 200,000-token window" in result.stderr
+    assert f"{foreign}: warning: claude-code does not run gpt-9: its default model claude-sonnet-4-6 is used" in (
+        result.stderr
+    )
+    assert f"{unknown}: ok — " in result.stdout

@@ -12,9 +12,9 @@ from pydantic import ValidationError
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
-from ctxviz.profiles.windows import model_window, thresholds
+from ctxviz.profiles import DEFAULT_AGENT, get_profile
 from ctxviz.scenario import advice
-from ctxviz.scenario.check import problems, resolve_profile
+from ctxviz.scenario.check import problems
 from ctxviz.scenario.model import EVENT_KINDS, Scenario
 from ctxviz.scenario.yaml_source import Document, Path_, YamlError, YamlLimits, parse_yaml
 from ctxviz.tokens import TokenCounter
@@ -82,9 +82,9 @@ def _parse(
 
 def _window_problems(scenario: Scenario) -> list[tuple[Path_, str]]:
     """A window too small for the profile's reserves would put the thresholds at or below zero."""
-    profile = resolve_profile(scenario)
-    spec = model_window(profile, scenario.model, scenario.window)
-    limits = thresholds(profile, spec.window, spec.max_output, scenario.autocompact, scenario.autocompact_pct)
+    profile = get_profile(scenario.agent or DEFAULT_AGENT).with_overrides(scenario.profile)
+    spec = profile.model_window(scenario.model, scenario.window)
+    limits = profile.thresholds.thresholds(spec.window, spec.max_output, scenario.autocompact, scenario.autocompact_pct)
     floor = limits.blocking if limits.autocompact is None else min(limits.blocking, limits.autocompact)
     if floor > 0:
         return []
