@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ctxviz.fates import summarised_by_kind
 from ctxviz.layout import share_cells
-from ctxviz.timeline import Block, Category, Fate, Step
+from ctxviz.timeline import Block, Category, Fate, Step, Visibility
 
 UNRECORDED_LABEL = "input the transcript does not record"
 SPLIT_NOTE = "split among the new items by estimated size (chars/4)"
@@ -48,6 +48,7 @@ class Compaction:
     trigger: str  # "auto" or "manual"
     pre_tokens: int | None = None  # as the agent recorded it
     post_tokens: int | None = None  # as the agent recorded it (None: estimated until the next call)
+    post_measured: bool = True  # False when the agent's own figure after is itself an estimate
     summary: Item | None = None
     restored: tuple[Item, ...] = ()  # what the new context starts with beside the summary
     keep: frozenset[str] = frozenset()  # origins of items kept verbatim
@@ -80,7 +81,7 @@ class _State:
     overhead: int | None = None
 
     def add(self, item: Item, tokens: int) -> int:
-        visibility = "full" if item.kind in ("prompt", "reply") else "brief"
+        visibility: Visibility = "full" if item.kind in ("prompt", "reply") else "brief"
         block = Block(len(self.blocks), item.category, item.kind, item.label, tokens, len(self.steps),
                       visibility=visibility)  # fmt: skip
         self.blocks.append(block)
@@ -166,8 +167,9 @@ def _call(state: _State, call: Call) -> None:
 
 
 def _compact(state: _State, event: Compaction) -> None:
+    kept = event.keep
     gone = [b for b in state.live.values()
-            if b.category in _CONVERSATION and b.id != state.overhead and state.origins[b.id] not in event.keep]  # fmt: skip
+            if b.category in _CONVERSATION and b.id != state.overhead and state.origins[b.id] not in kept]  # fmt: skip
     why = "replaced by the compaction summary"
     fates = summarised_by_kind(((b.kind, b.tokens) for b in gone), lambda _kind: why)
     fates += summarised_by_kind(((i.kind, i.estimate) for i in state.pending if i.origin not in event.keep),
@@ -181,13 +183,14 @@ def _compact(state: _State, event: Compaction) -> None:
     post = event.post_tokens
     measured = post is not None and bool(new) and post >= state.total
     sizes = _split(post - state.total, new) if post is not None and measured else [i.estimate for i in new]
+    measured = measured and event.post_measured
     for item, tokens in zip(new, sizes, strict=True):
         added.append(state.add(item, tokens))
         fates.append(Fate(item.label, item.kind, "kept", tokens, "the compaction's new context"))
     auto = event.trigger == "auto"
     notes = [f"{'auto-compaction' if auto else 'manual compaction'} after call {state.calls}"
              + (f" at {event.pre_tokens:,} tokens (as recorded)" if event.pre_tokens is not None else "")]  # fmt: skip
-    if not measured:
+    if post is None:
         notes.append("size after the compaction estimated until the next call measures it")
     state.step("auto-compact" if auto else "compact", "auto-compaction" if auto else "compaction", added, removed,
                measured=measured, notes=[*notes, *event.notes], fates=fates)  # fmt: skip

@@ -90,6 +90,11 @@ def document(path: Path) -> Record:
     return value
 
 
+def obj(value: object) -> Record:
+    """``value`` when it is a JSON object, else an empty one (damaged records read as empty)."""
+    return value if isinstance(value, dict) else {}
+
+
 def text_size(value: object) -> int:
     """Characters of text in a JSON value: strings counted whole, containers summed, keys ignored
     (what the model reads of a tool's arguments or output, near enough). Iterative: a hostile file's

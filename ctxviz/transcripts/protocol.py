@@ -13,10 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from ctxviz.errors import InputError
 from ctxviz.timeline import Timeline
 
 # How much of a file ``detect`` may read: the first records say which agent wrote it.
 DETECT_BYTES = 64 * 1024
+
+
+class NoUsage(InputError):
+    """A session that records no token usage at all (Cursor's transcripts): nothing to measure, not damage."""
 
 
 @dataclass(frozen=True, slots=True)

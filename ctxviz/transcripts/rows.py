@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from ctxviz.errors import InputError
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts.protocol import Compaction, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import Compaction, NoUsage, SessionRef, SessionSummary
 
 
 def is_time(value: object) -> bool:
@@ -35,7 +35,7 @@ def skipped_notice(problems: Sequence[str]) -> tuple[str, ...]:
 
 
 def nothing_measured(path: object, agent: str, why: str) -> InputError:
-    return InputError(f"{path}: {agent} session with no usable token counts: {why}")
+    return NoUsage(f"{path}: {agent} session with no usable token counts: {why}")
 
 
 def summary_row(

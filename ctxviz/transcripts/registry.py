@@ -1,0 +1,76 @@
+"""Every agent's reader, and the choice of reader for a file by its content (never by its name)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from ctxviz.errors import InputError
+from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
+from ctxviz.transcripts.codex import CodexReader
+from ctxviz.transcripts.cursor import CursorReader
+from ctxviz.transcripts.gemini_cli import GeminiCliReader
+from ctxviz.transcripts.grok_build import GrokBuildReader
+from ctxviz.transcripts.opencode import OpencodeReader
+from ctxviz.transcripts.pi import PiReader
+from ctxviz.transcripts.protocol import Reader, SessionRef, ref_for
+
+# Detection order: the most specific shapes first; Cursor's bare {role, message} lines last.
+READERS: tuple[Reader, ...] = (
+    CodexReader(),
+    PiReader(),
+    GeminiCliReader(),
+    GrokBuildReader(),
+    OpencodeReader(),
+    ClaudeCodeReader(),
+    CursorReader(),
+)
+AGENTS: tuple[str, ...] = tuple(sorted(r.name for r in READERS))
+_BY_NAME = {r.name: r for r in READERS}
+
+
+def reader_named(name: str) -> Reader:
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise InputError(f"no reader for agent {name!r}; choose one of: {', '.join(AGENTS)}") from None
+
+
+def reader_for(path: Path) -> Reader | None:
+    """The reader whose agent wrote ``path``, judged from its first records; None when none does."""
+    for reader in READERS:
+        if reader.detect(path):
+            return reader
+    return None
+
+
+def open_session(path: Path) -> tuple[Reader, SessionRef]:
+    """The reader and reference for a file a user named. A file no reader recognises goes to the
+    Claude Code reader, whose messages explain what it found instead."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path}: a folder; give a session's file (or use --session / --latest)")
+    reader = reader_for(path) or _BY_NAME["claude-code"]
+    return reader, ref_for(reader.name, path)
+
+
+def discover(
+    env: Mapping[str, str], home: Path, agents: Iterable[str] | None = None, extra_roots: Iterable[Path] = ()
+) -> list[SessionRef]:
+    """Every session of the chosen agents: under each agent's own roots, and under ``extra_roots``
+    (any agent's layout; each file found there is assigned by its content)."""
+    chosen = [reader_named(a) for a in agents] if agents else list(READERS)
+    names = {r.name for r in chosen}
+    found: dict[Path, SessionRef] = {}
+    for reader in chosen:
+        for ref in reader.discover(reader.roots(env, home)):
+            found.setdefault(ref.path, ref)
+    for root in extra_roots:
+        for reader in READERS:
+            for ref in reader.discover([Path(root)]):
+                if ref.path in found:
+                    continue
+                owner = reader if reader.detect(ref.path) else reader_for(ref.path)
+                if owner is not None and owner.name in names:
+                    found[ref.path] = ref if owner is reader else ref_for(owner.name, ref.path, ref.session)
+    return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))
