@@ -188,7 +188,8 @@ def _compact(state: _State, event: Compaction) -> None:
         added.append(state.add(item, tokens))
         fates.append(Fate(item.label, item.kind, "kept", tokens, "the compaction's new context"))
     auto = event.trigger == "auto"
-    notes = [f"{'auto-compaction' if auto else 'manual compaction'} after call {state.calls}"
+    after = f" after call {state.calls}" if state.calls else ""
+    notes = [f"{'auto-compaction' if auto else 'manual compaction'}{after}"
              + (f" at {event.pre_tokens:,} tokens (as recorded)" if event.pre_tokens is not None else "")]  # fmt: skip
     if post is None:
         notes.append("size after the compaction estimated until the next call measures it")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts import protocol
@@ -12,7 +13,18 @@ from ctxviz.transcripts.jsonl import first_records
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 
 AGENT = "claude-code"
+if TYPE_CHECKING:
+    from ctxviz.transcripts.summary import SessionSummary as ClaudeSummary
+
 _CHAT_TYPES = frozenset({"user", "assistant", "system", "attachment", "summary"})
+
+
+def as_row(row: ClaudeSummary) -> SessionSummary:
+    """The Claude Code reader's own summary as the row every agent shares."""
+    compactions = tuple(protocol.Compaction(c.trigger, c.pre_tokens, c.at_call) for c in row.compactions)
+    return SessionSummary(AGENT, row.session, row.project, row.file, row.started, row.ended, row.models,
+                          row.calls, row.first, row.peak, row.last, compactions, row.subagents, row.bytes,
+                          row.problems)  # fmt: skip
 
 
 class ClaudeCodeReader:
@@ -41,11 +53,7 @@ class ClaudeCodeReader:
     def summarise(self, ref: SessionRef) -> SessionSummary:
         from ctxviz.transcripts.summary import summarize
 
-        row = summarize(ref.path)
-        compactions = tuple(protocol.Compaction(c.trigger, c.pre_tokens, c.at_call) for c in row.compactions)
-        return SessionSummary(AGENT, row.session, row.project, row.file, row.started, row.ended, row.models,
-                              row.calls, row.first, row.peak, row.last, compactions, row.subagents, row.bytes,
-                              row.problems)  # fmt: skip
+        return as_row(summarize(ref.path))
 
     def read(self, ref: SessionRef) -> Reading:
         from ctxviz.transcripts.load import read_transcript

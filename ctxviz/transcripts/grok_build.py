@@ -19,16 +19,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from ctxviz.errors import InputError
 from ctxviz.timeline import Category, Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Checkpoint, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import Record, document, first_records, head, obj, records, text_size
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
-from ctxviz.transcripts.rows import skipped_notice, summary_row
+from ctxviz.transcripts.rows import is_time, skipped_notice, summary_row
 
 AGENT = "grok-build"
 UPDATES = "updates.jsonl"
+HISTORY = "chat_history.jsonl"
 SYSTEM_PROMPT_TOKENS = 1_296  # the interactive template renders to 5,183 chars; grok counts bytes/4
 _FALLBACK_WINDOW = 256_000  # grok-build's window when its model catalog has none
 _AUTOCOMPACT_PERCENT = 85
@@ -66,6 +68,7 @@ class _Parse:
     ended: float | None = None
     prompt: str = ""
     started_note: str | None = None
+    titles: dict[str, str] = field(default_factory=dict)  # tool call id → its title
     streaming: tuple[str, str] | None = None  # (kind, text so far) of the message being streamed
 
     def flush(self) -> None:
@@ -92,11 +95,13 @@ class _Parse:
         elif kind == "tool_call":
             self.flush()
             title = str(update.get("title") or update.get("kind") or "tool")[:60]
+            self.titles[str(update.get("toolCallId"))] = title
             self.events.append(Item("tool-call", title, _bytes4(update.get("rawInput"))))
         elif kind == "tool_call_update" and update.get("status") in ("completed", "failed"):
             self.flush()
             output = update.get("content") or update.get("rawOutput")
-            self.events.append(Item("tool-output", str(update.get("title") or "tool output")[:60], _bytes4(output)))
+            title = update.get("title") or self.titles.get(str(update.get("toolCallId")), "tool output")
+            self.events.append(Item("tool-output", str(title)[:60], _bytes4(output)))
         elif kind == "turn_completed":
             self.turn(update)
         elif kind == "auto_compact_started":
@@ -165,18 +170,51 @@ def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
     return state
 
 
-def _signals(folder: Path) -> dict[str, Any]:
+def history_items(lines: Iterable[tuple[int, Record]], where: str, problems: list[str]) -> list[Event]:
+    """Pure: ``chat_history.jsonl`` (the context as it is now) as items, sized bytes/4."""
+    events: list[Event] = []
+    for number, item in lines:
+        kind = item.get("type")
+        content = item.get("content")
+        text = _text(content)
+        if kind == "system":
+            events.append(Item("system-prompt", "system prompt", _bytes4(content), Category.SYSTEM_PROMPT))
+        elif kind == "user" and item.get("synthetic_reason") == "project_instructions":
+            events.append(Item("memory-file", "project instructions", _bytes4(content), Category.MEMORY_FILES))
+        elif kind == "user" and item.get("synthetic_reason"):
+            events.append(Item("environment", str(item["synthetic_reason"]), _bytes4(content), Category.SYSTEM_PROMPT))
+        elif kind == "user":
+            events.append(Item("prompt", text.strip().split("\n", 1)[0][:60] or "prompt", _bytes4(content)))
+        elif kind in ("assistant", "reasoning"):
+            label = "reasoning" if kind == "reasoning" else text.strip().split("\n", 1)[0][:60] or "reply"
+            events.append(Item("reply", label, _bytes4(content if kind == "assistant" else item.get("summary"))))
+            calls = item.get("tool_calls")
+            for call in calls if isinstance(calls, list) else []:
+                name = str(obj(call).get("name") or "tool")
+                events.append(Item("tool-call", name, _bytes4(obj(call).get("arguments")) + len(name) // 4))
+        elif kind in ("tool_result", "backend_tool_call"):
+            label = "tool result" if kind == "tool_result" else "backend tool call"
+            events.append(Item("tool-output" if kind == "tool_result" else "tool-call", label, _bytes4(item)))
+        else:
+            problems.append(f"{where}:{number}: item type {kind!r} not known to ctxviz, skipped")
+    note = "chat_history.jsonl holds only the current context (grok-build rewrites it at each compaction)"
+    events.append(Checkpoint("prompt", "the context now", (_UNKNOWN, note)))
+    return events
+
+
+def _json(path: Path) -> dict[str, Any]:
     try:
-        return document(folder / "signals.json") if (folder / "signals.json").is_file() else {}
+        return document(path) if path.is_file() else {}
     except InputError:
         return {}
 
 
 def build(state: _Parse, folder: Path) -> Timeline:
-    if state.turns == 0 and not any(isinstance(e, Compaction) for e in state.events):
-        raise InputError(f"{folder}: grok-build session with no completed turn in {UPDATES}")
+    if not any(isinstance(e, Checkpoint | Compaction) for e in state.events):
+        raise InputError(f"{folder}: grok-build session with no completed turn")
     steps, blocks = assemble(state.events, "")
-    signals = _signals(folder)
+    signals = _json(folder / "signals.json")
+    meta = _json(folder / "summary.json")
     window = state.window or signals.get("contextWindowTokens")
     notices = [*skipped_notice(state.problems), _UNKNOWN]
     if not isinstance(window, int) or window <= 0:
@@ -186,10 +224,18 @@ def build(state: _Parse, folder: Path) -> Timeline:
     if isinstance(used, int):
         notices.append(f"grok-build's latest recorded context size (signals.json): {used:,} tokens")
     autocompact = window * _AUTOCOMPACT_PERCENT // 100
+    info = obj(meta.get("info"))
+    model = meta.get("current_model_id")
+    cwd = info.get("cwd")
     return Timeline(
-        source=Source("transcript", state.session or folder.name, str(folder / UPDATES), None),
+        source=Source(
+            "transcript",
+            state.session or str(info.get("id") or folder.name),
+            str(state.where),
+            cwd if isinstance(cwd, str) else None,
+        ),  # fmt: skip
         agent=AGENT,
-        model="unknown",
+        model=model if isinstance(model, str) else "unknown",
         window=window,
         thresholds=Thresholds(
             autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact
@@ -223,17 +269,22 @@ class GrokBuildReader:
         found: list[SessionRef] = []
         for root in roots:
             base = root / "sessions" if (root / "sessions").is_dir() else root
-            for file, size, mtime in files_under(base, lambda name: name == UPDATES, 2):
-                found.append(SessionRef(AGENT, file, file.parent.name, size, mtime))
+            for file, size, mtime in files_under(base, lambda name: name in (UPDATES, HISTORY), 2):
+                if file.name == UPDATES or not (file.parent / UPDATES).is_file():
+                    found.append(SessionRef(AGENT, file, file.parent.name, size, mtime))
         return found
 
     def _parse(self, ref: SessionRef) -> tuple[_Parse, Path]:
         folder = ref.path.parent
-        updates = folder / UPDATES
-        if not updates.is_file():
-            raise InputError(f"{folder}: no {UPDATES} beside {ref.path.name}; grok-build's usage lives there")
+        updates, history = folder / UPDATES, folder / HISTORY
         problems: list[str] = []
-        state = parse(records(updates, problems), str(updates))
+        if updates.is_file():
+            state = parse(records(updates, problems), str(updates))
+        elif history.is_file():
+            state = _Parse(str(history))
+            state.events = history_items(records(history, problems), str(history), state.problems)
+        else:
+            raise InputError(f"{folder}: neither {UPDATES} nor {HISTORY} here: not a grok-build session folder")
         state.problems[:0] = problems
         return state, folder
 
@@ -251,6 +302,11 @@ class GrokBuildReader:
         timeline = build(state, folder)
         start = from_millis(state.started * 1000) if state.started is not None else None
         end = from_millis(state.ended * 1000) if state.ended is not None else None
-        row = summary_row(ref, timeline, project=folder.parent.name, started=start, ended=end, models=[],
+        meta = _json(folder / "summary.json")
+        start = start or (meta.get("created_at") if is_time(meta.get("created_at")) else None)
+        end = end or (meta.get("updated_at") if is_time(meta.get("updated_at")) else None)
+        models = [timeline.model] if timeline.model != "unknown" else []
+        project = timeline.source.summary or unquote(folder.parent.name)
+        row = summary_row(ref, timeline, project=project, started=start, ended=end, models=models,
                           recorded_before=state.before, problems=state.problems, measured=False)  # fmt: skip
-        return dataclasses.replace(row, calls=state.model_calls, file=str(folder / UPDATES))
+        return dataclasses.replace(row, calls=state.model_calls, file=state.where)

@@ -54,18 +54,22 @@ def open_session(path: Path) -> tuple[Reader, SessionRef]:
     return reader, ref_for(reader.name, path)
 
 
-def discover(
-    env: Mapping[str, str], home: Path, agents: Iterable[str] | None = None, extra_roots: Iterable[Path] = ()
-) -> list[SessionRef]:
-    """Every session of the chosen agents: under each agent's own roots, and under ``extra_roots``
-    (any agent's layout; each file found there is assigned by its content)."""
-    chosen = [reader_named(a) for a in agents] if agents else list(READERS)
-    names = {r.name for r in chosen}
+def discover(env: Mapping[str, str], home: Path, agents: Iterable[str] | None = None) -> list[SessionRef]:
+    """Every session of the chosen agents under each agent's own roots."""
+    chosen = [reader_named(a) for a in agents] if agents is not None else list(READERS)
     found: dict[Path, SessionRef] = {}
     for reader in chosen:
         for ref in reader.discover(reader.roots(env, home)):
             found.setdefault(ref.path, ref)
-    for root in extra_roots:
+    return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))
+
+
+def discover_under(roots: Iterable[Path], agents: Iterable[str] | None = None) -> list[SessionRef]:
+    """Every session under folders a user named, in any agent's layout: each file found is assigned
+    to the agent whose reader recognises its content."""
+    names = {reader_named(a).name for a in agents} if agents is not None else {r.name for r in READERS}
+    found: dict[Path, SessionRef] = {}
+    for root in roots:
         for reader in READERS:
             for ref in reader.discover([Path(root)]):
                 if ref.path in found:

@@ -1,0 +1,78 @@
+"""The rows of ``ctxviz sessions`` for every agent: Claude Code through its own fast path (parallel,
+cached summaries), every other agent through its reader. The I/O edge; the CLI only prints."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from ctxviz.errors import InputError
+from ctxviz.transcripts.protocol import NoUsage, SessionSummary
+
+CLAUDE = "claude-code"
+
+
+@dataclass
+class Rows:
+    rows: list[SessionSummary] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # damaged lines and unreadable files, located
+    without_usage: list[str] = field(default_factory=list)  # sessions that record no token usage
+
+
+def _claude(roots: list[Path], project: str | None, since: date | None) -> Iterator[SessionSummary | InputError]:
+    from ctxviz.transcripts.claude_adapter import as_row
+    from ctxviz.transcripts.discover import session_files
+    from ctxviz.transcripts.select import project_matches
+    from ctxviz.transcripts.summary import summarize_all
+
+    files = [f for f in session_files(roots) if project_matches(f, project)]
+    if since is not None:  # a file last written before --since cannot hold a session active after it
+        files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
+    for row in summarize_all(files):
+        yield row if isinstance(row, InputError) else as_row(row)
+
+
+def collect(
+    env: Mapping[str, str],
+    home: Path,
+    *,
+    agents: Iterable[str] = (),
+    extra_roots: Iterable[Path] = (),
+    project: str | None = None,
+    since: date | None = None,
+) -> Rows:
+    """Every session's row (sessions without a measured call are left out, and counted)."""
+    from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
+    from ctxviz.transcripts.registry import READERS, discover, discover_under, reader_named
+
+    names = [reader_named(a).name for a in agents] if agents else [r.name for r in READERS]
+    found = Rows()
+    results: list[SessionSummary | InputError] = []
+    if CLAUDE in names:
+        results.extend(_claude(ClaudeCodeReader().roots(env, home), project, since))
+    refs = discover(env, home, [n for n in names if n != CLAUDE])
+    refs += discover_under(extra_roots, names)
+    for ref in refs:
+        try:
+            results.append(reader_named(ref.agent).summarise(ref))
+        except InputError as error:
+            results.append(error)
+    wanted = project.lower() if project else None
+    seen: set[str] = set()
+    for row in results:
+        if isinstance(row, NoUsage):
+            found.without_usage.append(row.message)
+        elif isinstance(row, InputError):
+            found.problems.append(row.message)
+        else:
+            found.problems.extend(row.problems)
+            if row.calls == 0 and row.measured:
+                continue
+            if wanted and row.agent != CLAUDE and wanted not in row.project.lower():
+                continue
+            if row.file not in seen:
+                seen.add(row.file)
+                found.rows.append(row)
+    return found
