@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts import protocol
-from ctxviz.transcripts.jsonl import first_records
+from ctxviz.transcripts.jsonl import first_records, kind_of
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 
 AGENT = "claude-code"
@@ -34,7 +34,7 @@ class ClaudeCodeReader:
         for record in first_records(path):
             if "projectHash" in record:  # gemini-cli's chats also name a sessionId
                 return False
-            if record.get("type") in _CHAT_TYPES and ("uuid" in record or "leafUuid" in record):
+            if kind_of(record) in _CHAT_TYPES and ("uuid" in record or "leafUuid" in record):
                 return True
             if isinstance(record.get("type"), str) and isinstance(record.get("sessionId"), str):
                 return True

@@ -23,7 +23,16 @@ from typing import Any
 from ctxviz.errors import InputError
 from ctxviz.timeline import Category, Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
-from ctxviz.transcripts.jsonl import Record, estimate, first_records, records, text_size
+from ctxviz.transcripts.jsonl import (
+    Record,
+    count,
+    each_record,
+    estimate,
+    first_records,
+    kind_of,
+    records,
+    text_size,
+)
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 from ctxviz.transcripts.rows import is_time, nothing_measured, skipped_notice, summary_row
 
@@ -136,7 +145,7 @@ class _Parse:
         if info is None:
             return  # a rate-limit update, no usage
         last = info.get("last_token_usage") if isinstance(info, dict) else None
-        if not isinstance(last, dict) or not isinstance(last.get("input_tokens"), int):
+        if not isinstance(last, dict) or count(last.get("input_tokens")) is None:
             self.problems.append(f"{self.where}:{number}: token_count without last_token_usage.input_tokens, skipped")
             return
         totals = info.get("total_token_usage")
@@ -147,8 +156,8 @@ class _Parse:
         if not any(v for v in last.values() if isinstance(v, int)):
             self.zero_counts += 1
             return
-        window = info.get("model_context_window")
-        if isinstance(window, int) and window > 0:
+        window = count(info.get("model_context_window"))
+        if window:
             self.window = window
         self.use_model(info.get("model"))
         if self.model and self.model not in self.models:
@@ -187,8 +196,7 @@ class _Parse:
                 self.events.append(Compaction("auto", notes=(note,)))
                 self.open_compaction = (len(self.events) - 1, True)
         elif kind == "task_started" and self.window is None:
-            window = payload.get("model_context_window")
-            self.window = window if isinstance(window, int) and window > 0 else None
+            self.window = count(payload.get("model_context_window")) or None
         elif kind == "collab_agent_spawn_end":
             self.subagents += 1
 
@@ -235,8 +243,7 @@ class _Parse:
 def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
     """Pure: a rollout's records → events and what the summary needs."""
     state = _Parse(where)
-    for number, record in lines:
-        state.record(number, record)
+    each_record(lines, where, state.problems, state.record)
     return state
 
 
@@ -285,7 +292,7 @@ class CodexReader:
 
     def detect(self, path: Path) -> bool:
         found = first_records(path)
-        return any(r.get("type") in _TOP_TYPES and isinstance(r.get("payload"), dict) for r in found)
+        return any(kind_of(r) in _TOP_TYPES and isinstance(r.get("payload"), dict) for r in found)
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
         root = Path(env["CODEX_HOME"]).expanduser() if env.get("CODEX_HOME") else home / ".codex"

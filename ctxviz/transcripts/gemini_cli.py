@@ -21,7 +21,18 @@ from typing import Any
 
 from ctxviz.timeline import Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
-from ctxviz.transcripts.jsonl import Record, document, estimate, first_records, head, records, text_size
+from ctxviz.transcripts.jsonl import (
+    SHAPE_ERRORS,
+    Record,
+    count,
+    document,
+    each_record,
+    estimate,
+    first_records,
+    head,
+    records,
+    text_size,
+)
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 from ctxviz.transcripts.rows import is_time, nothing_measured, skipped_notice, summary_row
 
@@ -156,21 +167,23 @@ def _events(parse: _Parse) -> _Session:
         for key, message in context.items():
             tokens = message.get("tokens")
             if message.get("type") == "gemini":
-                if isinstance(tokens, dict) and isinstance(tokens.get("input"), int):
+                if isinstance(tokens, dict) and count(tokens.get("input")) is not None:
                     events.append(Call(tokens["input"]))
                     model = message.get("model")
                     if isinstance(model, str) and model not in models:
                         models.append(model)
                 elif not key.startswith("restored:"):
                     missing += 1
-            events.extend(_items(message, key))
+            try:
+                events.extend(_items(message, key))
+            except SHAPE_ERRORS:
+                parse.problems.append(f"{parse.where}: message {key!r} of an unexpected shape, its content skipped")
     return _Session(events, models, missing)
 
 
 def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
     state = _Parse(where)
-    for number, record in lines:
-        state.record(number, record)
+    each_record(lines, where, state.problems, state.record)
     return state
 
 

@@ -24,7 +24,17 @@ from urllib.parse import unquote
 from ctxviz.errors import InputError
 from ctxviz.timeline import Category, Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Checkpoint, Compaction, Event, Item, assemble
-from ctxviz.transcripts.jsonl import Record, document, first_records, head, obj, records, text_size
+from ctxviz.transcripts.jsonl import (
+    Record,
+    document,
+    each_record,
+    first_records,
+    head,
+    kind_of,
+    obj,
+    records,
+    text_size,
+)
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 from ctxviz.transcripts.rows import is_time, skipped_notice, summary_row
 
@@ -162,8 +172,7 @@ def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
     state = _Parse(where)
     state.events.append(Item("system-prompt", "system prompt (template size; tools and AGENTS.md not recorded)",
                              SYSTEM_PROMPT_TOKENS, Category.SYSTEM_PROMPT))  # fmt: skip
-    for number, record in lines:
-        state.record(number, record)
+    each_record(lines, where, state.problems, state.record)
     state.flush()
     if state.events and not isinstance(state.events[-1], Checkpoint | Compaction):
         state.events.append(Checkpoint("prompt", "turn in progress", (_UNKNOWN,)))
@@ -173,7 +182,8 @@ def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
 def history_items(lines: Iterable[tuple[int, Record]], where: str, problems: list[str]) -> list[Event]:
     """Pure: ``chat_history.jsonl`` (the context as it is now) as items, sized bytes/4."""
     events: list[Event] = []
-    for number, item in lines:
+
+    def add(number: int, item: Record) -> None:
         kind = item.get("type")
         content = item.get("content")
         text = _text(content)
@@ -197,6 +207,8 @@ def history_items(lines: Iterable[tuple[int, Record]], where: str, problems: lis
             events.append(Item("tool-output" if kind == "tool_result" else "tool-call", label, _bytes4(item)))
         else:
             problems.append(f"{where}:{number}: item type {kind!r} not known to ctxviz, skipped")
+
+    each_record(lines, where, problems, add)
     note = "chat_history.jsonl holds only the current context (grok-build rewrites it at each compaction)"
     events.append(Checkpoint("prompt", "the context now", (_UNKNOWN, note)))
     return events
@@ -252,7 +264,7 @@ class GrokBuildReader:
 
     def detect(self, path: Path) -> bool:
         found = first_records(path, 5)
-        if any(r.get("method") in _UPDATE_METHODS for r in found):
+        if any(kind_of(r, "method") in _UPDATE_METHODS for r in found):
             return True
         # chat_history.jsonl: items with a top-level content, unlike Claude Code's message records
         if found and found[0].get("type") == "system" and "content" in found[0] and "message" not in found[0]:

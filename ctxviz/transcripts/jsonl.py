@@ -4,7 +4,7 @@ records one line at a time, a whole JSON document. Damage is reported into ``pro
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +88,32 @@ def document(path: Path) -> Record:
     if not isinstance(value, dict):
         raise InputError(f"{path}: a JSON {type(value).__name__}, not a session object")
     return value
+
+
+# What a record of an unexpected shape (a list where an object belongs, a number for a text) raises.
+SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError)
+
+
+def each_record(
+    lines: Iterable[tuple[int, Record]], where: str, problems: list[str], handle: Callable[[int, Record], None]
+) -> None:
+    """``handle`` each record; one of an unexpected shape is reported, located, and skipped."""
+    for number, record in lines:
+        try:
+            handle(number, record)
+        except SHAPE_ERRORS as error:
+            problems.append(f"{where}:{number}: a record of an unexpected shape ({type(error).__name__}), skipped")
+
+
+def kind_of(record: Record, key: str = "type") -> str | None:
+    """A record's kind field when it is a string (a damaged one may hold a list or an object)."""
+    value = record.get(key)
+    return value if isinstance(value, str) else None
+
+
+def count(value: object) -> int | None:
+    """A token count: a non-negative integer (not a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def obj(value: object) -> Record:

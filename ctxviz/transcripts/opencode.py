@@ -14,6 +14,7 @@ and when a pruned tool output left the context.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,7 @@ from typing import Any
 from ctxviz.errors import InputError
 from ctxviz.timeline import Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
-from ctxviz.transcripts.jsonl import document, estimate, head, obj, text_size
+from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, head, obj, text_size
 from ctxviz.transcripts.model_windows import guess_notice, guessed_window
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 from ctxviz.transcripts.rows import from_millis, nothing_measured, skipped_notice, summary_row
@@ -31,6 +32,7 @@ AGENT = "opencode"
 OVERHEAD_LABEL = "system prompt, AGENTS.md and tool definitions: not recorded in the storage"
 # opencode compacts at the window minus the output reserve (at most 32,000) minus a 20,000 buffer.
 _RESERVED = 32_000 + 20_000
+_ID = re.compile(r"[\w.-]+")
 _QUIET_PARTS = frozenset({"step-start", "snapshot", "patch", "agent", "retry", "subtask"})  # no content sent
 
 
@@ -138,7 +140,10 @@ class _Build:
         step_at = start
         calls_before = sum(isinstance(e, Call) for e in self.events)
         for file, part in parts:
-            step_at = self.part(part, role, origin, step_at, file)
+            try:
+                step_at = self.part(part, role, origin, step_at, file)
+            except SHAPE_ERRORS:
+                self.problems.append(f"{file}: a part of an unexpected shape, skipped")
         if role == "assistant":
             model = message.get("modelID") or obj(message.get("model")).get("modelID")
             if isinstance(model, str) and model not in self.models:
@@ -158,12 +163,21 @@ def storage_of(session_file: Path) -> Path:
 
 def build(session_file: Path, session: Mapping[str, Any], problems: list[str]) -> tuple[Timeline, _Build]:
     storage = storage_of(session_file)
-    session_id = str(session.get("id"))
+    session_id = _name(session.get("id"))
+    if session_id is None:
+        raise InputError(f"{session_file}: an opencode session without a usable id")
     state = _Build(problems)
     messages = _load(storage / "message" / session_id, problems)
     messages.sort(key=lambda m: (_created(m[1]), m[0].name))
-    for _, message in messages:
-        state.message(message, _load(storage / "part" / str(message.get("id")), problems))
+    for file, message in messages:
+        message_id = _name(message.get("id"))
+        if message_id is None or message.get("role") not in ("user", "assistant"):
+            problems.append(f"{file}: not a user or assistant message with an id, skipped")
+            continue
+        try:
+            state.message(message, _load(storage / "part" / message_id, problems))
+        except SHAPE_ERRORS:
+            problems.append(f"{file}: a message of an unexpected shape, skipped")
     state.close_compaction(None)
     if not any(isinstance(e, Call) for e in state.events):
         raise nothing_measured(session_file, AGENT, f"none of its {len(messages)} messages carries tokens")
@@ -191,6 +205,13 @@ def build(session_file: Path, session: Mapping[str, Any], problems: list[str]) -
         notices=tuple(notices),
     )
     return timeline, state
+
+
+def _name(value: object) -> str | None:
+    """An id usable as a folder name: never a path that leads out of the storage."""
+    if isinstance(value, str) and value not in (".", "..") and _ID.fullmatch(value):
+        return value
+    return None
 
 
 def _created(record: Mapping[str, Any]) -> float:

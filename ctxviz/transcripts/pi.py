@@ -21,7 +21,17 @@ from typing import Any
 
 from ctxviz.timeline import Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
-from ctxviz.transcripts.jsonl import Record, estimate, first_records, records, text_size
+from ctxviz.transcripts.jsonl import (
+    SHAPE_ERRORS,
+    Record,
+    count,
+    each_record,
+    estimate,
+    first_records,
+    kind_of,
+    records,
+    text_size,
+)
 from ctxviz.transcripts.model_windows import guess_notice, guessed_window
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 from ctxviz.transcripts.rows import is_time, nothing_measured, skipped_notice, summary_row
@@ -86,10 +96,10 @@ def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
 def _context(usage: object) -> int | None:
     if not isinstance(usage, dict):
         return None
-    parts = [usage.get(k, 0) for k in ("input", "cacheRead", "cacheWrite")]
-    if "input" not in usage or not all(isinstance(p, int) and not isinstance(p, bool) for p in parts):
+    parts = [count(usage.get(k, 0)) for k in ("input", "cacheRead", "cacheWrite")]
+    if "input" not in usage or None in parts:
         return None
-    return sum(int(p) for p in parts)
+    return sum(p or 0 for p in parts)
 
 
 @dataclass
@@ -111,8 +121,7 @@ class _Parse:
 
 def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
     state = _Parse(where)
-    for number, record in lines:
-        state.record(number, record)
+    each_record(lines, where, state.problems, state.record)
     return state
 
 
@@ -146,44 +155,49 @@ class _Session:
 def _events(state: _Parse) -> _Session:
     branch, others = current_branch(state.entries)
     order = [e.get("id") for _, e in branch]
-    compactions = {e.get("id") for _, e in branch if e.get("type") == "compaction"}  # replaced, never kept
+    compactions = {kind_of(e, "id") for _, e in branch if e.get("type") == "compaction"}  # replaced, never kept
     events: list[Event] = []
     models: list[str] = []
     before: list[int | None] = []
     missing = 0
     for position, (number, entry) in enumerate(branch):
-        kind = entry.get("type")
-        origin = str(entry.get("id") or f"line:{number}")
-        if kind == "compaction":
-            first = entry.get("firstKeptEntryId")
-            kept = [k for k in order[order.index(first) : position] if k not in compactions] if first in order else []
-            summary = str(entry.get("summary") or "")
-            pre = entry.get("tokensBefore")
-            before.append(pre if isinstance(pre, int) else None)
-            summary_item = Item("summary", "compaction summary", estimate(len(summary)), origin=origin)
-            keep = frozenset(str(k) for k in kept if k is not None)
-            events.append(Compaction("auto", pre if isinstance(pre, int) else None, summary=summary_item, keep=keep,
-                                     notes=(_TRIGGER_UNKNOWN,)))  # fmt: skip
-        elif kind == "branch_summary":
-            text = str(entry.get("summary") or "")
-            events.append(Item("summary", "branch summary", estimate(len(text)), origin=origin))
-        elif kind == "custom_message":
-            events.append(Item("notification", str(entry.get("customType") or "extension message"),
-                               estimate(text_size(entry.get("content"))), origin=origin))  # fmt: skip
-        elif kind == "message" and isinstance(entry.get("message"), dict):
-            message = entry["message"]
-            if message.get("role") == "assistant":
-                used = _context(message.get("usage"))
-                if used is None:
-                    missing += 1
-                else:
-                    events.append(Call(used))
-                    model = message.get("model")
-                    if isinstance(model, str) and model not in models:
-                        models.append(model)
-            events.extend(_message_items(message, origin))
-        elif kind == "message":
-            state.problems.append(f"{state.where}:{number}: message entry without a message object, skipped")
+        try:
+            kind = entry.get("type")
+            origin = str(entry.get("id") or f"line:{number}")
+            if kind == "compaction":
+                first = entry.get("firstKeptEntryId")
+                kept = (
+                    [k for k in order[order.index(first) : position] if k not in compactions] if first in order else []
+                )
+                summary = str(entry.get("summary") or "")
+                pre = entry.get("tokensBefore")
+                before.append(pre if isinstance(pre, int) else None)
+                summary_item = Item("summary", "compaction summary", estimate(len(summary)), origin=origin)
+                keep = frozenset(str(k) for k in kept if k is not None)
+                events.append(Compaction("auto", pre if isinstance(pre, int) else None, summary=summary_item, keep=keep,
+                                         notes=(_TRIGGER_UNKNOWN,)))  # fmt: skip
+            elif kind == "branch_summary":
+                text = str(entry.get("summary") or "")
+                events.append(Item("summary", "branch summary", estimate(len(text)), origin=origin))
+            elif kind == "custom_message":
+                events.append(Item("notification", str(entry.get("customType") or "extension message"),
+                                   estimate(text_size(entry.get("content"))), origin=origin))  # fmt: skip
+            elif kind == "message" and isinstance(entry.get("message"), dict):
+                message = entry["message"]
+                if message.get("role") == "assistant":
+                    used = _context(message.get("usage"))
+                    if used is None:
+                        missing += 1
+                    else:
+                        events.append(Call(used))
+                        model = message.get("model")
+                        if isinstance(model, str) and model not in models:
+                            models.append(model)
+                events.extend(_message_items(message, origin))
+            elif kind == "message":
+                state.problems.append(f"{state.where}:{number}: message entry without a message object, skipped")
+        except SHAPE_ERRORS:
+            state.problems.append(f"{state.where}:{number}: an entry of an unexpected shape, skipped")
     return _Session(events, models, before, missing, others)
 
 
