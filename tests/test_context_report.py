@@ -91,11 +91,11 @@ def test_context_at_out_of_range_is_a_usage_error() -> None:
     assert "calls 1–139" in result.output
 
 
-def test_context_of_another_agents_file_says_so() -> None:
-    codex = SAMPLES / "other-agents/codex/agent-sessions_stage0_small.jsonl"
-    result = CliRunner().invoke(main, ["context", str(codex)])
+def test_context_of_a_file_without_usage_says_so() -> None:
+    cursor = SAMPLES / "other-agents/cursor/agent-sessions_small.jsonl"  # other agents: tests/test_readers*.py
+    result = CliRunner().invoke(main, ["context", str(cursor)])
     assert result.exit_code == 1
-    assert "not a Claude Code transcript" in result.output
+    assert "Cursor records no token usage" in result.output
     assert "Traceback" not in result.output
 
 

@@ -165,7 +165,7 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
         console.print("No sessions found (see `ctxviz sessions --help` for the folders searched).")
         return
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
-    table.add_column("agent", no_wrap=True)
+    table.add_column("agent", no_wrap=True, min_width=10)
     table.add_column("project", no_wrap=True, overflow="ellipsis", max_width=16)
     widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
     for name, width in widths.items():

@@ -65,16 +65,22 @@ def discover(env: Mapping[str, str], home: Path, agents: Iterable[str] | None = 
 
 
 def discover_under(roots: Iterable[Path], agents: Iterable[str] | None = None) -> list[SessionRef]:
-    """Every session under folders a user named, in any agent's layout: each file found is assigned
-    to the agent whose reader recognises its content."""
+    """Every session under folders a user named, whatever their layout: each JSON or JSONL file found
+    goes to the reader that recognises its content. A Claude Code subagent's file is its session's,
+    and a grok-build session is its folder (one reference, however many of its files are found)."""
+    from ctxviz.transcripts.walk import files_under
+
     names = {reader_named(a).name for a in agents} if agents is not None else {r.name for r in READERS}
     found: dict[Path, SessionRef] = {}
     for root in roots:
-        for reader in READERS:
-            for ref in reader.discover([Path(root)]):
-                if ref.path in found:
-                    continue
-                owner = reader if reader.detect(ref.path) else reader_for(ref.path)
-                if owner is not None and owner.name in names:
-                    found[ref.path] = ref if owner is reader else ref_for(owner.name, ref.path, ref.session)
+        for file, size, mtime in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json"))):
+            owner = reader_for(file)
+            if owner is None or owner.name not in names:
+                continue
+            if owner.name == "claude-code" and file.name.startswith("agent-"):
+                continue
+            key = file.parent if owner.name == "grok-build" else file
+            if key not in found or file.name == "updates.jsonl":
+                session = file.parent.name if owner.name == "grok-build" else file.stem
+                found[key] = SessionRef(owner.name, file, session, size, mtime)
     return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))
