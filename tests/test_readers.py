@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -92,7 +93,7 @@ def test_codex_without_a_window_guesses_and_says_so() -> None:
 
 def test_codex_turn_usage_alone_is_no_context() -> None:
     path = CODEX / "agent-sessions_codex_051_usage.jsonl"
-    with pytest.raises(NoUsage, match="no token_count events with usage"):
+    with pytest.raises(NoUsage, match=r"no token_count events with usage \(its turn.completed usage is summed"):
         _open(path)
 
 
@@ -103,6 +104,7 @@ def test_gemini_jsonl_chat() -> None:
     path = GEMINI / "agent-sessions_jsonl_v040.jsonl"
     reader, timeline = _open(path)
     assert reader.name == "gemini-cli" and timeline.agent == "gemini-cli"
+    assert timeline.source.name == "gemini_stage0_jsonl"
     assert _calls(timeline) == [11_855, 12_069]  # tokens.input of each gemini message
     assert timeline.model == "gemini-3-flash-preview"
     assert timeline.window == 1_048_576 and timeline.thresholds.autocompact == 524_288
@@ -246,3 +248,14 @@ def test_a_claude_code_transcript_goes_to_the_wrapped_reader(tmp_path: Path) -> 
     assert _calls(timeline) == [5_003]
     row = _summary(path)
     assert (row.agent, row.calls, row.as_json()["agent"]) == ("claude-code", 1, "claude-code")
+
+
+def test_gemini_subagent_chats_belong_to_their_session(tmp_path: Path) -> None:
+    chats = tmp_path / ".gemini" / "tmp" / "demo" / "chats"
+    (chats / "gemini_stage0_jsonl").mkdir(parents=True)
+    shutil.copy(GEMINI / "agent-sessions_jsonl_v040.jsonl", chats / "session-2026-04-29T21-39-gemini.jsonl")
+    shutil.copy(GEMINI / "agent-sessions_jsonl_v040.jsonl", chats / "gemini_stage0_jsonl" / "sub-1.jsonl")
+    reader = reader_named("gemini-cli")
+    refs = reader.discover(reader.roots({"GEMINI_CLI_HOME": str(tmp_path)}, Path("/nonexistent")))
+    assert [r.path.name for r in refs] == ["session-2026-04-29T21-39-gemini.jsonl"]
+    assert reader.summarise(refs[0]).subagents == 1

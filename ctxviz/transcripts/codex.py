@@ -102,6 +102,7 @@ class _Parse:
     ended: str | None = None
     subagents: int = 0
     repeats: int = 0
+    turn_usage: int = 0  # `codex exec --json` turn totals: usage, but no context size
     zero_counts: int = 0
     call_names: dict[str, str] = field(default_factory=dict)
     last_totals: object = None
@@ -199,6 +200,8 @@ class _Parse:
             self.window = count(payload.get("model_context_window")) or None
         elif kind == "collab_agent_spawn_end":
             self.subagents += 1
+        elif kind == "turn.completed":
+            self.turn_usage += 1
 
     def record(self, number: int, record: Record) -> None:
         kind = record.get("type")
@@ -258,6 +261,8 @@ def build(state: _Parse, path: Path) -> Timeline:
     """Pure: the Timeline of a parsed rollout (``InputError`` when it recorded no usage)."""
     if not any(isinstance(e, Call) for e in state.events):
         why = "no token_count events with usage"
+        if state.turn_usage:
+            why += " (its turn.completed usage is summed over a turn, not the context at a call)"
         if state.zero_counts:
             why += f" ({state.zero_counts} with all-zero usage)"
         raise nothing_measured(path, AGENT, why)

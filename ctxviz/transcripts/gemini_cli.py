@@ -250,7 +250,7 @@ class GeminiCliReader:
         for root in roots:
             base = root / "tmp" if (root / "tmp").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name.endswith((".jsonl", ".json")), 4):
-                if "chats" in file.relative_to(base).parts[:-1]:
+                if file.parent.name == "chats":  # chats/<parent id>/… are its subagents' chats
                     found.append(SessionRef(AGENT, file, file.stem, size, mtime))
         return found
 
@@ -274,6 +274,8 @@ class GeminiCliReader:
         state = self._parse(ref)
         timeline, models = build(state, ref.path)
         started = state.meta.get("startTime") if is_time(state.meta.get("startTime")) else state.started
+        children = ref.path.parent / timeline.source.name
+        subagents = sum(1 for p in children.glob("*.json*")) if children.is_dir() else 0
         return summary_row(ref, timeline, project=timeline.source.summary or "", started=started,
-                           ended=state.ended, models=models, recorded_before=[],
+                           ended=state.ended, models=models, recorded_before=[], subagents=subagents,
                            problems=state.problems)  # fmt: skip
