@@ -113,3 +113,34 @@ def test_play_opens_any_agents_file(home: Path) -> None:
     opencode = open_timeline(FIXTURES / "opencode" / "agent-sessions_storage_v2" / "session" / "proj_test"
                              / "ses_s_stage0_large.json")  # fmt: skip
     assert opencode.agent == "opencode"
+
+
+def test_each_agents_default_folder(home: Path) -> None:
+    from ctxviz.transcripts.registry import reader_named
+
+    folders = {
+        "codex": home / ".codex" / "sessions",
+        "gemini-cli": home / ".gemini" / "tmp",
+        "opencode": home / ".local" / "share" / "opencode" / "storage" / "session",
+        "pi": home / ".pi" / "agent" / "sessions",
+        "grok-build": home / ".grok" / "sessions",
+        "cursor": home / ".cursor" / "projects",
+    }
+    for agent, folder in folders.items():
+        assert reader_named(agent).roots({}, home) == [], agent  # nothing there yet: no root
+        folder.mkdir(parents=True)
+        assert reader_named(agent).roots({}, home) == [folder.parent], agent
+
+
+def test_a_root_with_symlink_loops_is_walked_once(home: Path, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "a").mkdir(parents=True)
+    shutil.copy(FIXTURES / "pi" / "agent-sessions_small.jsonl", root / "a" / "s.jsonl")
+    (root / "a" / "loop").symlink_to(root)  # back up the tree
+    (root / "self").symlink_to(root / "self")  # a link to itself
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.copy(FIXTURES / "pi" / "synthetic-branch-compaction.jsonl", outside / "x.jsonl")
+    (root / "out").symlink_to(outside)  # leads out of the root: not followed
+    rows, _ = _sessions("--root", str(root))
+    assert [(r["agent"], r["calls"]) for r in rows] == [("pi", 2)]

@@ -5,6 +5,7 @@ records one line at a time, a whole JSON document. Damage is reported into ``pro
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +35,20 @@ def head(path: Path, size: int = DETECT_BYTES) -> bytes:
     return data.removeprefix(_BOM)
 
 
+@lru_cache(maxsize=64)
+def _first_lines(path: str, size: int, mtime_ns: int) -> tuple[bytes, ...]:
+    # Every reader's ``detect`` looks at the same first lines: read them once per file version.
+    return tuple(head(Path(path)).split(b"\n"))
+
+
 def first_records(path: Path, count: int = 20) -> list[Record]:
     """The JSON objects among a file's first lines (for ``detect``: cheap, never raises)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return []
     found: list[Record] = []
-    for line in head(path).split(b"\n")[:count]:
+    for line in _first_lines(str(path), stat.st_size, stat.st_mtime_ns)[:count]:
         try:
             value = _DECODE(line)
         except msgspec.DecodeError:
