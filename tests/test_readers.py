@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxviz.errors import InputError
 from ctxviz.timeline import Category, Timeline
 from ctxviz.transcripts.protocol import NoUsage, Reader, SessionSummary, ref_for
 from ctxviz.transcripts.registry import READERS, reader_for, reader_named
@@ -259,3 +260,45 @@ def test_gemini_subagent_chats_belong_to_their_session(tmp_path: Path) -> None:
     refs = reader.discover(reader.roots({"GEMINI_CLI_HOME": str(tmp_path)}, Path("/nonexistent")))
     assert [r.path.name for r in refs] == ["session-2026-04-29T21-39-gemini.jsonl"]
     assert reader.summarise(refs[0]).subagents == 1
+
+
+OPENCODE_DB = FIXTURES / "opencode" / "synthetic-db" / "opencode.db"
+
+
+def test_opencode_database() -> None:
+    reader = reader_named("opencode")
+    assert reader_for(OPENCODE_DB) is reader  # told by content: a SQLite file with opencode's tables
+    refs = reader.discover([OPENCODE_DB.parent])
+    assert [r.session for r in refs] == ["s_stage0_small", "s_stage0_large"]  # the child is a subagent
+    large = reader.summarise(refs[1])
+    assert (large.calls, large.peak, large.subagents, large.project) == (1, 120, 1, "/tmp/large")
+    child = reader.timeline(ref_for("opencode", OPENCODE_DB, "s_child"))
+    assert _calls(child) == [2_358]  # input 310 + cache.read 2,048
+    latest = reader.timeline(ref_for("opencode", OPENCODE_DB))  # the file itself: its latest session
+    assert latest.source.name == "s_stage0_large"
+    assert f"{OPENCODE_DB} holds 3 sessions; this is the latest, s_stage0_large" in latest.notices
+    assert sorted(p.name for p in OPENCODE_DB.parent.iterdir()) == ["opencode.db"]  # nothing written beside it
+
+
+def test_a_damaged_opencode_database(tmp_path: Path) -> None:
+    import sqlite3
+
+    copy = tmp_path / "opencode.db"
+    shutil.copy(OPENCODE_DB, copy)
+    with sqlite3.connect(copy) as connection:
+        connection.execute(
+            "INSERT INTO part VALUES ('m_user_large_1_009', 'm_user_large_1', 's_stage0_large', 0, 0, '{cut')"
+        )
+        connection.execute("INSERT INTO message VALUES ('m_x', 's_stage0_large', 1730000101500, 0, '[1]')")
+    reader = reader_named("opencode")
+    reading = reader.read(ref_for("opencode", copy, "s_stage0_large"))
+    assert _calls(reading.timeline) == [120]
+    assert reading.problems == (
+        f"{copy}: message m_x: its data is not an object, skipped",
+        f"{copy}: part m_user_large_1_009: its data is not JSON, skipped",
+    )
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
+    assert reader_for(garbage) is None
+    with pytest.raises(InputError, match="cannot read opencode's database"):
+        reader.read(ref_for("opencode", garbage))

@@ -41,11 +41,12 @@ def test_sessions_under_a_root_names_each_agent(home: Path) -> None:
     assert {a: sorted(c) for a, c in by_agent.items()} == {
         "codex": [1, 1, 2],
         "gemini-cli": [1, 2],
-        "opencode": [1],
+        "opencode": [1, 1],  # the storage tree and the database made from it
         "pi": [2, 5],
         "grok-build": [0, 5],  # model calls as grok-build sums them; no per-call context
     }
-    assert "4 sessions record no token usage" in err  # Codex turn usage only, opencode without tokens, 2 Cursor
+    # Codex turn usage only, opencode's session without tokens (tree and database), 2 Cursor transcripts
+    assert "5 sessions record no token usage" in err
 
 
 def test_sessions_agent_filter_and_bad_agent(home: Path) -> None:
@@ -63,6 +64,7 @@ def test_sessions_finds_each_agent_under_its_own_variable(home: Path, tmp_path: 
     shutil.copy(FIXTURES / "codex" / "agent-sessions_stage0_small.jsonl", codex / "rollout-2026-08-03-x.jsonl")
     data = tmp_path / "data" / "opencode"
     shutil.copytree(FIXTURES / "opencode" / "agent-sessions_storage_v2", data / "storage")
+    shutil.copy(FIXTURES / "opencode" / "synthetic-db" / "opencode.db", data / "opencode.db")  # holds the tree too
     gemini = tmp_path / "gemini" / ".gemini" / "tmp" / "demo" / "chats"
     gemini.mkdir(parents=True)
     shutil.copy(FIXTURES / "gemini-cli" / "agent-sessions_large.json", gemini / "session-2025-12-16T23-47-b4f1.json")
@@ -129,7 +131,8 @@ def test_each_agents_default_folder(home: Path) -> None:
     for agent, folder in folders.items():
         assert reader_named(agent).roots({}, home) == [], agent  # nothing there yet: no root
         folder.mkdir(parents=True)
-        assert reader_named(agent).roots({}, home) == [folder.parent], agent
+        root = folder.parent.parent if agent == "opencode" else folder.parent  # opencode: its data folder
+        assert reader_named(agent).roots({}, home) == [root], agent
 
 
 def test_a_root_with_symlink_loops_is_walked_once(home: Path, tmp_path: Path) -> None:

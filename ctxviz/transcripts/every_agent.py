@@ -60,7 +60,7 @@ def collect(
         except InputError as error:
             results.append(error)
     wanted = project.lower() if project else None
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()  # (file, session): a database file holds many sessions
     for row in results:
         if isinstance(row, NoUsage):
             found.without_usage.append(row.message)
@@ -72,7 +72,7 @@ def collect(
                 continue
             if wanted and row.agent != CLAUDE and wanted not in row.project.lower():
                 continue
-            if row.file not in seen:
-                seen.add(row.file)
+            if (row.file, row.session) not in seen:
+                seen.add((row.file, row.session))
                 found.rows.append(row)
     return found

@@ -1,13 +1,14 @@
-"""opencode's JSON storage: ``<data>/opencode/storage/`` with ``session/<project>/<session>.json``,
-``message/<session>/<message>.json`` and ``part/<message>/<part>.json``; ``<data>`` is
-``XDG_DATA_HOME`` (default ``~/.local/share``). A session is named by its ``session/…`` file.
+"""opencode sessions under ``<data>/opencode/`` (``<data>`` is ``XDG_DATA_HOME``, default
+``~/.local/share``): the current SQLite database ``opencode.db`` (see ``opencode_db``) or the older JSON
+tree ``storage/`` with ``session/<project>/<session>.json``, ``message/<session>/<message>.json`` and
+``part/<message>/<part>.json``. A session is named by its ``session/…`` file, or by the database and
+its id.
 
 Each assistant step is one API call: a ``step-finish`` part's ``tokens`` (or, without step parts, the
 message's ``tokens``); the context at the call is ``input + cache.read + cache.write``. The parts after
 a step began (text, reasoning, tool calls and outputs) entered with that call, sized chars/4. A
 ``compaction`` part starts a compaction (``auto`` says which kind, ``tail_start_id`` where the kept tail
-begins); the next ``summary: true`` assistant message holds its summary.
-Not read: newer opencode builds keep sessions in SQLite (``opencode.db``). What cannot be known: the
+begins); the next ``summary: true`` assistant message holds its summary. What cannot be known: the
 system prompt, AGENTS.md and tool definitions (the first call's remainder), the window (not recorded),
 and when a pruned tool output left the context.
 """
@@ -18,14 +19,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ctxviz.errors import InputError
 from ctxviz.timeline import Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, head, obj, text_size
 from ctxviz.transcripts.model_windows import guess_notice, guessed_window
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, Database, Row, is_opencode_db
+from ctxviz.transcripts.protocol import NoUsage, Reading, SessionRef, SessionSummary
 from ctxviz.transcripts.rows import from_millis, nothing_measured, skipped_notice, summary_row
 
 AGENT = "opencode"
@@ -49,7 +51,7 @@ def _used(tokens: object) -> int | None:
     return int(tokens["input"]) + sum(v for v in extra if isinstance(v, int))
 
 
-def _load(folder: Path, where: list[str]) -> list[tuple[Path, dict[str, Any]]]:
+def _load(folder: Path, where: list[str]) -> list[Row]:
     """Every JSON object file in a folder, in name order (opencode's ids sort in time order)."""
     try:
         files = sorted(p for p in folder.iterdir() if p.suffix == ".json")
@@ -58,10 +60,32 @@ def _load(folder: Path, where: list[str]) -> list[tuple[Path, dict[str, Any]]]:
     found = []
     for file in files:
         try:
-            found.append((file, document(file)))
+            found.append((str(file), document(file)))
         except InputError as error:
             where.append(f"{error.message}, skipped")
     return found
+
+
+class Store(Protocol):
+    """Where a session's messages and parts come from: the JSON tree or the database."""
+
+    def messages(self, session_id: str, problems: list[str]) -> list[Row]: ...
+
+    def parts(self, message_id: str, problems: list[str]) -> list[Row]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Files:
+    """The older layout: ``storage/message/<session>/`` and ``storage/part/<message>/``."""
+
+    storage: Path
+
+    def messages(self, session_id: str, problems: list[str]) -> list[Row]:
+        found = _load(self.storage / "message" / session_id, problems)
+        return sorted(found, key=lambda m: (_created(m[1]), m[0]))
+
+    def parts(self, message_id: str, problems: list[str]) -> list[Row]:
+        return _load(self.storage / "part" / message_id, problems)
 
 
 @dataclass
@@ -75,7 +99,7 @@ class _Build:
     open_compaction: tuple[str, list[str]] | None = None  # trigger, kept message ids
     message_ids: list[str] = field(default_factory=list)
 
-    def part(self, part: Mapping[str, Any], role: str, origin: str, step_at: int, file: Path) -> int:
+    def part(self, part: Mapping[str, Any], role: str, origin: str, step_at: int, file: str) -> int:
         """One part's items; returns where the current step's call belongs in ``events``."""
         kind = part.get("type")
         if kind == "step-start":
@@ -121,7 +145,7 @@ class _Build:
         self.events.append(Compaction(trigger, summary=summary, keep=frozenset(kept)))
         self.open_compaction = None
 
-    def message(self, message: Mapping[str, Any], parts: list[tuple[Path, dict[str, Any]]]) -> None:
+    def message(self, message: Mapping[str, Any], parts: list[Row]) -> None:
         role = str(message.get("role"))
         origin = str(message.get("id"))
         if role == "user":
@@ -161,38 +185,41 @@ def storage_of(session_file: Path) -> Path:
     return session_file.parent.parent.parent
 
 
-def build(session_file: Path, session: Mapping[str, Any], problems: list[str]) -> tuple[Timeline, _Build]:
-    storage = storage_of(session_file)
+def build(
+    where: Path, session: Mapping[str, Any], store: Store, problems: list[str], notices: tuple[str, ...] = ()
+) -> tuple[Timeline, _Build]:
+    """Pure but for ``store``: the Timeline of one session."""
     session_id = _name(session.get("id"))
     if session_id is None:
-        raise InputError(f"{session_file}: an opencode session without a usable id")
+        raise InputError(f"{where}: an opencode session without a usable id")
     state = _Build(problems)
-    messages = _load(storage / "message" / session_id, problems)
-    messages.sort(key=lambda m: (_created(m[1]), m[0].name))
+    messages = store.messages(session_id, problems)
     for file, message in messages:
         message_id = _name(message.get("id"))
         if message_id is None or message.get("role") not in ("user", "assistant"):
             problems.append(f"{file}: not a user or assistant message with an id, skipped")
             continue
         try:
-            state.message(message, _load(storage / "part" / message_id, problems))
+            state.message(message, store.parts(message_id, problems))
         except SHAPE_ERRORS:
             problems.append(f"{file}: a message of an unexpected shape, skipped")
     state.close_compaction(None)
     if not any(isinstance(e, Call) for e in state.events):
-        raise nothing_measured(session_file, AGENT, f"none of its {len(messages)} messages carries tokens")
+        raise nothing_measured(
+            where, AGENT, f"session {session_id}: none of its {len(messages)} messages carries tokens"
+        )
     steps, blocks = assemble(state.events, OVERHEAD_LABEL)
     model = state.models[-1] if state.models else "unknown"
     window = guessed_window(model)
     autocompact = max(0, window - _RESERVED)
-    notices = [*skipped_notice(problems), guess_notice(model, window),
+    told = [*notices, *skipped_notice(problems), guess_notice(model, window),
                f"auto-compaction assumed at {autocompact:,} (window − 32,000 output − 20,000 buffer)"]  # fmt: skip
     if state.missing:
-        notices.append(f"{state.missing} assistant messages without tokens (not counted as calls)")
+        told.append(f"{state.missing} assistant messages without tokens (not counted as calls)")
     if state.pruned:
-        notices.append(f"{state.pruned} tool outputs were pruned later; when they left is not recorded")
+        told.append(f"{state.pruned} tool outputs were pruned later; when they left is not recorded")
     timeline = Timeline(
-        source=Source("transcript", session_id, str(session_file), session.get("directory")),
+        source=Source("transcript", session_id, str(where), session.get("directory")),
         agent=AGENT,
         model=model,
         window=window,
@@ -202,7 +229,7 @@ def build(session_file: Path, session: Mapping[str, Any], problems: list[str]) -
         steps=steps,
         blocks=blocks,
         tokenizer="chars4",
-        notices=tuple(notices),
+        notices=tuple(told),
     )
     return timeline, state
 
@@ -220,31 +247,86 @@ def _created(record: Mapping[str, Any]) -> float:
     return float(created) if isinstance(created, int | float) else 0.0
 
 
+def _data_root(env: Mapping[str, str], home: Path) -> Path:
+    data = Path(env["XDG_DATA_HOME"]).expanduser() if env.get("XDG_DATA_HOME") else home / ".local" / "share"
+    return data / "opencode"
+
+
+def _databases(folder: Path) -> list[Path]:
+    try:
+        return sorted(p for p in folder.iterdir() if p.name.startswith("opencode") and p.suffix == ".db")
+    except OSError:
+        return []
+
+
 class OpencodeReader:
     name = AGENT
 
     def detect(self, path: Path) -> bool:
         start = head(path)
+        if start.startswith(SQLITE_MAGIC):
+            return is_opencode_db(path, start)
         return b'"projectID"' in start and b'"directory"' in start and b'"role"' not in start
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
-        data = Path(env["XDG_DATA_HOME"]).expanduser() if env.get("XDG_DATA_HOME") else home / ".local" / "share"
-        root = data / "opencode" / "storage"
-        return [root] if (root / "session").is_dir() else []
+        root = _data_root(env, home)
+        return [root] if (root / "storage" / "session").is_dir() or _databases(root) else []
 
     def discover(self, roots: list[Path]) -> list[SessionRef]:
+        """Main sessions in each root's databases, and in its JSON tree unless a database already holds
+        them (opencode copies the tree into its first database). A root may be a database file itself.
+        Subagents' child sessions are counted with their parent, not listed."""
         from ctxviz.transcripts.walk import files_under
 
         found: list[SessionRef] = []
         for root in roots:
-            base = root / "session" if (root / "session").is_dir() else root
-            for file, size, mtime in files_under(base, lambda name: name.endswith(".json"), 1):
+            databases = [root] if root.suffix == ".db" else _databases(root)
+            in_database: set[str] = set()
+            for database in databases:
+                try:
+                    with Database(database) as db:
+                        sessions = db.sessions()
+                except InputError:
+                    continue
+                in_database.update(str(s["id"]) for s in sessions)
+                stat = database.stat()
+                found += [SessionRef(AGENT, database, str(s["id"]), stat.st_size, stat.st_mtime)
+                          for s in sessions if not s["parentID"]]  # fmt: skip
+
+            tree = root / "storage" / "session" if (root / "storage").is_dir() else root / "session"
+            if root.suffix == ".db" or not tree.is_dir():
+                continue
+            for file, size, mtime in files_under(tree, lambda name: name.endswith(".json"), 1):
+                try:
+                    session = document(file)
+                except InputError:
+                    session = {}
+                if session.get("parentID") or session.get("id") in in_database:
+                    continue  # a subagent's session (counted with its parent), or one the database holds
                 found.append(SessionRef(AGENT, file, file.stem, size, mtime))
         return found
 
+    def _open(self, ref: SessionRef, problems: list[str]) -> tuple[Timeline, _Build, dict[str, Any]]:
+        if not head(ref.path, 16).startswith(SQLITE_MAGIC):
+            session = document(ref.path)
+            timeline, state = build(ref.path, session, Files(storage_of(ref.path)), problems)
+            return timeline, state, session
+        with Database(ref.path) as db:
+            sessions = db.sessions()
+            if not sessions:
+                raise NoUsage(f"{ref.path}: an opencode database without sessions")
+            chosen = [s for s in sessions if s["id"] == ref.session]
+            notices = db.notices
+            if not chosen:  # the database itself was named: its most recent session
+                chosen = [max(sessions, key=lambda s: (s["time"]["updated"] or 0, str(s["id"])))]
+                notices += (f"{ref.path} holds {len(sessions)} sessions; this is the latest, {chosen[0]['id']}",)
+            timeline, state = build(ref.path, chosen[0], db, problems, notices)
+            children = sum(1 for s in sessions if s["parentID"] == chosen[0]["id"])
+            return timeline, state, {**chosen[0], "children": children}
+
     def read(self, ref: SessionRef) -> Reading:
         problems: list[str] = []
-        timeline, _ = build(ref.path, document(ref.path), problems)
+        timeline, _, _ = self._open(ref, problems)
         return Reading(timeline, tuple(problems))
 
     def timeline(self, ref: SessionRef) -> Timeline:
@@ -252,11 +334,12 @@ class OpencodeReader:
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
         problems: list[str] = []
-        session = document(ref.path)
-        timeline, state = build(ref.path, session, problems)
+        timeline, state, session = self._open(ref, problems)
         time = obj(session.get("time"))
-        children = sum(1 for _, s in _load(ref.path.parent, []) if s.get("parentID") == session.get("id"))
+        children = session.get("children")
+        if children is None:
+            children = sum(1 for _, s in _load(ref.path.parent, []) if s.get("parentID") == session.get("id"))
         return summary_row(ref, timeline, project=str(session.get("directory") or ""),
                            started=from_millis(time.get("created")), ended=from_millis(time.get("updated")),
-                           models=state.models, recorded_before=state.before, subagents=children,
+                           models=state.models, recorded_before=state.before, subagents=int(children),
                            problems=problems)  # fmt: skip

@@ -57,25 +57,28 @@ def open_session(path: Path) -> tuple[Reader, SessionRef]:
 def discover(env: Mapping[str, str], home: Path, agents: Iterable[str] | None = None) -> list[SessionRef]:
     """Every session of the chosen agents under each agent's own roots."""
     chosen = [reader_named(a) for a in agents] if agents is not None else list(READERS)
-    found: dict[Path, SessionRef] = {}
+    found: dict[tuple[Path, str], SessionRef] = {}  # a database file holds many sessions
     for reader in chosen:
         for ref in reader.discover(reader.roots(env, home)):
-            found.setdefault(ref.path, ref)
+            found.setdefault((ref.path, ref.session), ref)
     return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))
 
 
 def discover_under(roots: Iterable[Path], agents: Iterable[str] | None = None) -> list[SessionRef]:
-    """Every session under folders a user named, whatever their layout: each JSON or JSONL file found
-    goes to the reader that recognises its content. A Claude Code subagent's file is its session's,
+    """Every session under folders a user named, whatever their layout: each JSON, JSONL or database
+    file found goes to the reader that recognises its content. A Claude Code subagent's file is its session's,
     and a grok-build session is its folder (one reference, however many of its files are found)."""
     from ctxviz.transcripts.walk import files_under
 
     names = {reader_named(a).name for a in agents} if agents is not None else {r.name for r in READERS}
     found: dict[Path, SessionRef] = {}
     for root in roots:
-        for file, size, mtime in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json"))):
+        for file, size, mtime in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json", ".db"))):
             owner = reader_for(file)
             if owner is None or owner.name not in names:
+                continue
+            if file.suffix == ".db":  # a database holds many sessions (opencode)
+                found.update((Path(f"{ref.path}#{ref.session}"), ref) for ref in owner.discover([file]))
                 continue
             if owner.name == "claude-code" and file.name.startswith("agent-"):
                 continue
