@@ -147,3 +147,20 @@ def test_a_root_with_symlink_loops_is_walked_once(home: Path, tmp_path: Path) ->
     (root / "out").symlink_to(outside)  # leads out of the root: not followed
     rows, _ = _sessions("--root", str(root))
     assert [(r["agent"], r["calls"]) for r in rows] == [("pi", 2)]
+
+
+def test_context_session_finds_other_agents(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    codex = tmp_path / "codex" / "sessions" / "2026" / "08" / "03"
+    codex.mkdir(parents=True)
+    name = "rollout-2026-08-03T10-48-56-019fc8be-3658-7ca3-9e29-000000000000.jsonl"
+    shutil.copy(FIXTURES / "codex" / "agent-sessions_stage0_small.jsonl", codex / name)
+    (tmp_path / "data" / "opencode").mkdir(parents=True)
+    shutil.copy(FIXTURES / "opencode" / "synthetic-db" / "opencode.db", tmp_path / "data" / "opencode" / "opencode.db")
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    for wanted, used in (("019fc8be", 16_341), ("s_stage0_large", 120)):  # the ids `sessions` prints
+        result = CliRunner().invoke(main, ["context", "--session", wanted, "--at", "1", "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["used"] == used
+    missing = CliRunner().invoke(main, ["context", "--session", "nope"])
+    assert missing.exit_code == 1 and "no session 'nope' found" in missing.stderr

@@ -61,23 +61,32 @@ def context(
     """The /context breakdown of a real session at any API call.
 
     Give a session FILE of any agent (Claude Code, Codex, gemini-cli, opencode, pi, grok-build; the agent
-    is told from the content), or --latest, or --session ID (Claude Code). Totals are measured by the API;
+    is told from the content), or --latest (Claude Code), or --session ID (any agent). Totals are measured by the API;
     how they split among the items is estimated (chars/4) and marked with ~.
     """
     from ctxviz.errors import InputError
     from ctxviz.transcripts.discover import config_roots, session_files
-    from ctxviz.transcripts.registry import open_session
+    from ctxviz.transcripts.every_agent import find_session
+    from ctxviz.transcripts.protocol import SessionRef
+    from ctxviz.transcripts.registry import open_session, reader_named
     from ctxviz.transcripts.select import by_session, project_matches
     from ctxviz.transcripts.select import latest as newest
 
     if sum((file is not None, latest, session_id is not None)) != 1:
         raise click.UsageError("give one of FILE, --latest or --session ID")
     try:
-        if file is None:
+        target: Path | SessionRef  # a file, or another agent's session found by --session
+        if file is not None:
+            target = file
+        else:
             files = [f for f in session_files(config_roots()) if project_matches(f, project)]
-            chosen = by_session(files, session_id) if session_id else newest(files, os.getcwd())
-            file = chosen.path
-        reader, ref = open_session(file)
+            try:
+                target = (by_session(files, session_id) if session_id else newest(files, os.getcwd())).path
+            except InputError:
+                if not session_id or (other := find_session(os.environ, Path.home(), session_id)) is None:
+                    raise
+                target = other
+        reader, ref = open_session(target) if isinstance(target, Path) else (reader_named(target.agent), target)
         reading = reader.read(ref)
     except InputError as error:
         fail(error.message)

@@ -36,7 +36,9 @@ class ClaudeCodeReader:
                 return False
             if kind_of(record) in _CHAT_TYPES and ("uuid" in record or "leafUuid" in record):
                 return True
-            if isinstance(record.get("type"), str) and isinstance(record.get("sessionId"), str):
+            if isinstance(record.get("sessionId"), str) and (
+                isinstance(record.get("type"), str) or isinstance(record.get("message"), dict)
+            ):
                 return True
         return False
 

@@ -9,7 +9,7 @@ from datetime import date
 from pathlib import Path
 
 from ctxviz.errors import InputError
-from ctxviz.transcripts.protocol import NoUsage, SessionSummary
+from ctxviz.transcripts.protocol import NoUsage, SessionRef, SessionSummary
 
 CLAUDE = "claude-code"
 
@@ -76,3 +76,24 @@ def collect(
                 seen.add((row.file, row.session))
                 found.rows.append(row)
     return found
+
+
+def find_session(env: Mapping[str, str], home: Path, wanted: str) -> SessionRef | None:
+    """The one session of another agent than Claude Code whose id is ``wanted`` or starts with it (the
+    id ``sessions`` prints, or a file's name); None when there is none. Several: ``InputError``."""
+    from ctxviz.transcripts.registry import AGENTS, discover, reader_named
+
+    refs = discover(env, home, [a for a in AGENTS if a != CLAUDE])
+    near = [r for r in refs if r.session.startswith(wanted) or wanted[:8] in r.path.stem]
+    found: list[SessionRef] = []
+    for ref in near:
+        try:
+            named = reader_named(ref.agent).summarise(ref).session
+        except InputError:
+            continue
+        if named.startswith(wanted) or ref.session.startswith(wanted) or wanted in ref.path.stem:
+            found.append(ref)
+    if len(found) > 1:
+        names = ", ".join(f"{r.agent} {r.session}" for r in found[:5])
+        raise InputError(f"session {wanted!r} is ambiguous: {names}")
+    return found[0] if found else None
