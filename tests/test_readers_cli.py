@@ -164,3 +164,13 @@ def test_context_session_finds_other_agents(home: Path, tmp_path: Path, monkeypa
         assert json.loads(result.stdout)["used"] == used
     missing = CliRunner().invoke(main, ["context", "--session", "nope"])
     assert missing.exit_code == 1 and "no session 'nope' found" in missing.stderr
+
+
+def test_a_codex_subagents_rollout_is_not_listed_as_a_session(home: Path, tmp_path: Path) -> None:
+    lines = (FIXTURES / "codex" / "agent-sessions_stage0_small.jsonl").read_text().splitlines()
+    assert '"source":{"subagent"' in lines[28]
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "child.jsonl").write_text("\n".join([lines[28], lines[21]]) + "\n")  # its meta, one call
+    (tmp_path / "root" / "main.jsonl").write_text("\n".join(lines[:22]) + "\n")
+    rows, _ = _sessions("--root", str(tmp_path / "root"))
+    assert [(r["file"], r["calls"]) for r in rows] == [(str(tmp_path / "root" / "main.jsonl"), 1)]

@@ -15,12 +15,12 @@ true size of encrypted reasoning, and whether a compaction was automatic.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ctxviz.errors import InputError
 from ctxviz.timeline import Category, Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import (
@@ -102,7 +102,8 @@ class _Parse:
     ended: str | None = None
     subagents: int = 0
     repeats: int = 0
-    turn_usage: int = 0  # `codex exec --json` turn totals: usage, but no context size
+    turn_usage: int = 0
+    parent: str | None = None  # `codex exec --json` turn totals: usage, but no context size
     zero_counts: int = 0
     call_names: dict[str, str] = field(default_factory=dict)
     last_totals: object = None
@@ -222,6 +223,10 @@ class _Parse:
             if self.session is None:
                 self.session = payload.get("id") or payload.get("session_id")
                 self.cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
+                source = payload.get("source")
+                if isinstance(source, dict) and "subagent" in source:  # a subagent's own rollout
+                    parent = payload.get("parent_thread_id")
+                    self.parent = parent if isinstance(parent, str) else "unknown"
             self.instructions(payload.get("base_instructions"), number)
         elif kind == "turn_context":
             self.use_model(payload.get("model"))
@@ -328,10 +333,8 @@ class CodexReader:
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
         state = self._parse(ref)
-        try:
-            timeline = build(state, ref.path)
-        except InputError:
-            raise
-        return summary_row(ref, timeline, project=state.cwd or "", started=state.started, ended=state.ended,
-                           models=state.models, recorded_before=[], subagents=state.subagents,
-                           problems=state.problems)  # fmt: skip
+        timeline = build(state, ref.path)
+        row = summary_row(ref, timeline, project=state.cwd or "", started=state.started, ended=state.ended,
+                          models=state.models, recorded_before=[], subagents=state.subagents,
+                          problems=state.problems)  # fmt: skip
+        return dataclasses.replace(row, parent=state.parent)

@@ -68,8 +68,8 @@ def collect(
             found.problems.append(row.message)
         else:
             found.problems.extend(row.problems)
-            if row.calls == 0 and row.measured:
-                continue
+            if (row.calls == 0 and row.measured) or row.parent is not None:
+                continue  # nothing measured, or a subagent's session (counted with its parent)
             if wanted and row.agent != CLAUDE and wanted not in row.project.lower():
                 continue
             if (row.file, row.session) not in seen:

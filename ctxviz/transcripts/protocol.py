@@ -64,6 +64,7 @@ class SessionSummary:
     bytes: int
     problems: tuple[str, ...] = ()
     measured: bool = True
+    parent: str | None = None  # the session that started this one, when it is a subagent's own
 
     def as_json(self) -> dict[str, object]:
         return {
