@@ -174,3 +174,13 @@ def test_a_codex_subagents_rollout_is_not_listed_as_a_session(home: Path, tmp_pa
     (tmp_path / "root" / "main.jsonl").write_text("\n".join(lines[:22]) + "\n")
     rows, _ = _sessions("--root", str(tmp_path / "root"))
     assert [(r["file"], r["calls"]) for r in rows] == [(str(tmp_path / "root" / "main.jsonl"), 1)]
+
+
+def test_context_of_grok_build_is_estimated_and_has_no_calls(home: Path) -> None:
+    path = FIXTURES / "grok-build" / "synthetic" / "sessions" / "%2Ftmp%2Fdemo"
+    path = path / "019f7000-aaaa-7bbb-8ccc-000000000001" / "updates.jsonl"
+    result = CliRunner().invoke(main, ["context", str(path), "--json"])
+    data = json.loads(result.stdout)
+    assert (data["used"], data["measured"], data["calls"], data["window"]) == (9_813, False, 0, 256_000)
+    at = CliRunner().invoke(main, ["context", str(path), "--at", "1"])
+    assert at.exit_code == 2 and "no per-call usage (its steps are estimates)" in at.output

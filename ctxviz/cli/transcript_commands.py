@@ -95,7 +95,8 @@ def context(
 
     calls = api_call_indices(timeline)
     if at_call is not None and not 1 <= at_call <= len(calls):
-        raise click.BadParameter(f"call {at_call} does not exist; this session has calls 1–{len(calls)}",
+        has = f"calls 1–{len(calls)}" if calls else "no per-call usage (its steps are estimates)"
+        raise click.BadParameter(f"call {at_call} does not exist; this session has {has}",
                                  param_hint="--at")  # fmt: skip
     index = calls[at_call - 1] if at_call is not None else timeline.last
     if as_json:
