@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -302,3 +303,28 @@ def test_a_damaged_opencode_database(tmp_path: Path) -> None:
     assert reader_for(garbage) is None
     with pytest.raises(InputError, match="cannot read opencode's database"):
         reader.read(ref_for("opencode", garbage))
+
+
+def test_codex_compaction_summary_counted_once(tmp_path: Path) -> None:
+    summary = "Another language model started this task. " * 20  # 840 chars: 210 tokens
+    history = [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Fix the login bug"}]},
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary}]},
+    ]
+    usage = {"input_tokens": 9_000, "cached_input_tokens": 0, "output_tokens": 10, "total_tokens": 9_010}
+    lines = [
+        {"type": "session_meta", "payload": {"id": "s", "cwd": "/w"}},
+        {"type": "event_msg", "payload": {"type": "token_count", "info": {
+            "total_token_usage": usage, "last_token_usage": usage, "model_context_window": 258_400}}},
+        {"type": "compacted", "payload": {"message": summary, "replacement_history": history}},
+        {"type": "event_msg", "payload": {"type": "context_compacted"}},
+    ]  # fmt: skip
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    _, timeline = _open(path)
+    assert len(timeline.compaction_indices()) == 1  # the item and its event are one compaction
+    after = timeline.state_at(timeline.compaction_indices()[0])
+    assert [(b.kind, b.label, b.tokens) for b in after if b.category is Category.MESSAGES] == [
+        ("prompt", "Fix the login bug", 5),
+        ("summary", "compaction summary", 210),
+    ]

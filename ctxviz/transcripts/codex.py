@@ -168,25 +168,33 @@ class _Parse:
         self.open_compaction = None
 
     def compacted(self, number: int, payload: Mapping[str, Any]) -> None:
+        """A compaction. Its ``replacement_history`` (when written) is the new context, the summary
+        included; else only its ``message`` (the summary) is known to be in it."""
         origin = f"line:{number}"
         message = payload.get("message")
-        summary = None
-        if isinstance(message, str) and message:
-            summary = Item("summary", "compaction summary", estimate(len(message)), origin=origin)
+        summary_text = message if isinstance(message, str) else ""
         restored: list[Item] = []
         history = payload.get("replacement_history")
         for n, entry in enumerate(history if isinstance(history, list) else []):
             if isinstance(entry, dict) and entry.get("type") == "message":
-                restored.append(_message(entry, f"{origin}:{n}"))
+                item = _message(entry, f"{origin}:{n}")
+                if summary_text and summary_text in _texts(entry.get("content")):
+                    item = Item("summary", "compaction summary", item.estimate, origin=item.origin)
+                restored.append(item)
             elif isinstance(entry, dict):
                 restored.append(Item("summary", str(entry.get("type")), estimate(text_size(entry)), origin=origin))
+        summary = None
+        if summary_text and not any(i.kind == "summary" and i.label == "compaction summary" for i in restored):
+            summary = Item("summary", "compaction summary", estimate(len(summary_text)), origin=origin)
         note = "the rollout does not say whether this compaction was automatic or /compact"
         compaction = Compaction("auto", summary=summary, restored=tuple(restored), notes=(note,))
         if self.open_compaction is not None and self.open_compaction[1]:
-            self.events[self.open_compaction[0]] = compaction  # its event came first: the same compaction
+            at = self.open_compaction[0]
+            self.events[at] = compaction  # its event came first: the same compaction
         else:
             self.events.append(compaction)
-        self.open_compaction = (len(self.events) - 1, False)
+            at = len(self.events) - 1
+        self.open_compaction = (at, False)
 
     def event_msg(self, number: int, payload: Mapping[str, Any]) -> None:
         kind = payload.get("type")
