@@ -6,6 +6,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import click
 from ctxviz.cli.common import EXIT_OK, fail
 
 _DATE = re.compile(r"-\d{8}$")
+_PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
 
 
 def _report_problems(problems: tuple[str, ...] | list[str], verbose: bool) -> None:
@@ -140,8 +142,18 @@ def sessions(
     from ctxviz.transcripts.protocol import SessionSummary
     from ctxviz.transcripts.select import local_day
 
+    def progress(results: Iterator[SessionSummary | InputError], total: int) -> Iterable[SessionSummary | InputError]:
+        if as_json or total < _PROGRESS_FROM or not sys.stderr.isatty():
+            return results
+        from rich.console import Console
+        from rich.progress import track
+
+        return track(results, total=total, description="Reading sessions", console=Console(stderr=True),
+                     transient=True)  # fmt: skip
+
     try:
-        found = collect(os.environ, Path.home(), agents=agents, extra_roots=roots, project=project, since=since)
+        found = collect(os.environ, Path.home(), agents=agents, extra_roots=roots, project=project, since=since,
+                        progress=progress)  # fmt: skip
     except InputError as error:
         fail(error.message)
     rows: list[SessionSummary] = []

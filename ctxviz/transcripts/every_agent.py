@@ -3,7 +3,7 @@ cached summaries), every other agent through its reader. The I/O edge; the CLI o
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -21,7 +21,13 @@ class Rows:
     without_usage: list[str] = field(default_factory=list)  # sessions that record no token usage
 
 
-def _claude(roots: list[Path], project: str | None, since: date | None) -> Iterator[SessionSummary | InputError]:
+# Wraps the Claude Code results with a progress display: (results, how many) → the same results.
+Progress = Callable[[Iterator[SessionSummary | InputError], int], Iterable[SessionSummary | InputError]]
+
+
+def _claude(
+    roots: list[Path], project: str | None, since: date | None, progress: Progress | None
+) -> Iterable[SessionSummary | InputError]:
     from ctxviz.transcripts.claude_adapter import as_row
     from ctxviz.transcripts.discover import session_files
     from ctxviz.transcripts.select import project_matches
@@ -30,8 +36,8 @@ def _claude(roots: list[Path], project: str | None, since: date | None) -> Itera
     files = [f for f in session_files(roots) if project_matches(f, project)]
     if since is not None:  # a file last written before --since cannot hold a session active after it
         files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
-    for row in summarize_all(files):
-        yield row if isinstance(row, InputError) else as_row(row)
+    rows = (row if isinstance(row, InputError) else as_row(row) for row in summarize_all(files))
+    return progress(rows, len(files)) if progress is not None else rows
 
 
 def collect(
@@ -42,6 +48,7 @@ def collect(
     extra_roots: Iterable[Path] = (),
     project: str | None = None,
     since: date | None = None,
+    progress: Progress | None = None,
 ) -> Rows:
     """Every session's row (sessions without a measured call are left out, and counted)."""
     from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
@@ -51,7 +58,7 @@ def collect(
     found = Rows()
     results: list[SessionSummary | InputError] = []
     if CLAUDE in names:
-        results.extend(_claude(ClaudeCodeReader().roots(env, home), project, since))
+        results.extend(_claude(ClaudeCodeReader().roots(env, home), project, since, progress))
     refs = discover(env, home, [n for n in names if n != CLAUDE])
     refs += discover_under(extra_roots, names)
     for ref in refs:
