@@ -104,6 +104,14 @@ def test_context_of_a_file_that_is_no_transcript_says_so() -> None:
     assert "Traceback" not in result.output
 
 
+def test_context_of_a_file_without_usage_says_so() -> None:
+    cursor = SAMPLES.parent / "other-agents/cursor/agent-sessions_small.jsonl"
+    result = CliRunner().invoke(main, ["context", str(cursor)])
+    assert result.exit_code == 1
+    assert "Cursor records no token usage" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_context_latest_and_session(config_root: Path) -> None:
     latest = CliRunner().invoke(main, ["context", "--latest", "--json", "--project", "spotter"])
     assert latest.exit_code == 0, latest.output
