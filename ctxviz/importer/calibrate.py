@@ -1,0 +1,117 @@
+"""Fitting the drafted sizes to what the engine adds, so that the replay adds what the session measured.
+
+The engine puts its own fixed sizes around each event (a tool call's wrapper, an edit's short answer, a
+spilled output's preview). One replay with auto-compaction off shows what each event added; the gap to
+the event's measured size goes into the event's own free size (a reply, a tool's output), or else into
+another free size of the same stretch between two calls. The start-up is fitted the same way: the first
+call's size minus its messages is the overhead the transcript does not record.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from ctxviz.engine import sizing
+from ctxviz.importer.draft import CHARS_PER_TOKEN, Draft, EventDraft
+from ctxviz.importer.render import scenario_document
+from ctxviz.importer.replay import build_scenario, replay
+from ctxviz.scenario.check import resolve_profile
+from ctxviz.scenario.model import Scenario
+
+ROUNDS = 2  # a second round catches what the first moved into a size the engine then capped
+_SPILLING = {"bash": "Bash", "grep": "Grep", "glob": "Glob"}
+
+
+@dataclass(frozen=True)
+class Calibrated:
+    document: dict[str, Any]
+    scenario: Scenario
+    system_prompt: int
+    startup_rest: int  # what the profile's start-up adds besides the system prompt
+    unplaced: int  # tokens no free size could take (tokens the replay misses or adds, in all)
+
+
+def _flat(draft: Draft) -> list[EventDraft]:
+    return [e for top in draft.events for e in top.flat()]
+
+
+def _cap_outputs(draft: Draft, scenario: Scenario) -> None:
+    """A result Claude Code kept inline must stay under the engine's spill limit (the engine counts 4
+    chars a token; real text is denser), else the replay would spill what the session did not."""
+    profile = resolve_profile(scenario)
+    for event in _flat(draft):
+        tool = _SPILLING.get(event.kind) or (event.fields.get("name") if event.kind == "tool" else None)
+        if tool is None or "output" not in event.sizes:
+            continue
+        cap = sizing.spill_limit(profile, str(tool)) // CHARS_PER_TOKEN
+        event.caps["output"] = cap
+        if event.sizes["output"] > cap:
+            event.sizes["output"] = cap
+            event.comment = (event.comment + "; " if event.comment else "") + "output capped under the spill limit"
+
+
+def _place(events: list[EventDraft], amount: int) -> int:
+    """Put ``amount`` (may be negative) into the free sizes of ``events``; returns what did not fit."""
+    free = [(e, key) for e in events for key in e.free]
+    if not free:
+        return amount
+    if amount > 0:
+        free.sort(key=lambda f: f[0].kind not in ("reply", "prompt"))  # replies and prompts first
+        for event, key in free:
+            room = event.caps.get(key, amount + event.sizes[key]) - event.sizes[key]
+            give = min(room, amount)
+            event.sizes[key] += give
+            amount -= give
+            if amount == 0:
+                break
+        return amount
+    for event, key in sorted(free, key=lambda f: -f[0].sizes[f[1]]):
+        take = min(event.sizes[key], -amount)
+        event.sizes[key] -= take
+        amount += take
+        if amount == 0:
+            break
+    return amount
+
+
+def calibrate(draft: Draft, name: str) -> Calibrated:
+    flat = _flat(draft)
+    document = scenario_document(draft, name, 0)
+    document["autocompact"] = False
+    scenario = build_scenario(document)
+    _cap_outputs(draft, scenario)
+    # A read's or a skill's measured size includes its tool call, which the engine adds on its own.
+    tool_call = resolve_profile(scenario).tool_call
+    read_paths = {e.fields["path"] for e in flat if e.kind == "read"}
+    for path in read_paths & set(draft.files):
+        draft.files[path] = max(1, draft.files[path] - tool_call)
+    for name in draft.skills:
+        draft.skills[name] = max(0, draft.skills[name] - tool_call)
+    startup_rest = 0
+    unplaced = 0
+    by_segment: dict[int, list[EventDraft]] = defaultdict(list)
+    for event in flat:
+        by_segment[event.segment].append(event)
+    for round_ in range(ROUNDS):
+        document = scenario_document(draft, name, 0)
+        document["autocompact"] = False
+        run = replay(build_scenario(document), len(flat))
+        startup_rest = previous = run.startup_used
+        pools: dict[int, int] = defaultdict(int)
+        steps = run.timeline.steps
+        for event, step in zip(flat, run.event_steps, strict=True):
+            used = steps[step].used
+            added, previous = used - previous, used
+            if event.kind == "compact":
+                continue
+            gap = event.target - added
+            if gap and event.free and round_ == 0:  # first round: each event's gap into its own sizes
+                gap = _place([event], gap)
+            pools[event.segment] += gap
+        # then what is left, per stretch between two calls, into that stretch's other free sizes
+        unplaced = sum(abs(_place(by_segment[segment], gap)) for segment, gap in pools.items() if gap)
+    system_prompt = max(0, draft.overhead - startup_rest)
+    document = scenario_document(draft, name, system_prompt)
+    return Calibrated(document, build_scenario(document), system_prompt, startup_rest, unplaced)

@@ -1,0 +1,157 @@
+"""``ctxviz fidelity``: the imported session replayed under the claude-code rules, call by call against
+what the session measured, with each compaction's place and the size right after it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ctxviz.importer.imported import ImportResult, session_to_scenario
+from ctxviz.importer.replay import Replay, replay
+
+FORMAT = "ctxviz.fidelity/1"
+
+
+@dataclass(frozen=True)
+class CallFit:
+    call: int
+    measured: int
+    simulated: int
+
+    @property
+    def error(self) -> float:
+        """Absolute error in % of the measured size."""
+        return abs(self.simulated - self.measured) / self.measured * 100 if self.measured else 0.0
+
+
+@dataclass(frozen=True)
+class CompactionFit:
+    trigger: str
+    measured_call: int | None
+    simulated_call: int | None
+    measured_after: int | None
+    simulated_after: int | None
+    pre_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class ErrorSource:
+    """Calls whose error stems from one place: the start (sizes, start-up) or one compaction."""
+
+    label: str
+    calls: int
+    mean_error: float
+    worst_call: int
+    worst_error: float
+
+
+@dataclass(frozen=True)
+class FidelityReport:
+    session: str
+    calls: tuple[CallFit, ...]
+    compactions: tuple[CompactionFit, ...]
+    median_error: float
+    p90_error: float
+    sources: tuple[ErrorSource, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "session": self.session,
+            "calls": [{"call": c.call, "measured": c.measured, "simulated": c.simulated} for c in self.calls],
+            "compactions": [
+                {
+                    "trigger": c.trigger,
+                    "measured_call": c.measured_call,
+                    "simulated_call": c.simulated_call,
+                    "measured_after": c.measured_after,
+                    "simulated_after": c.simulated_after,
+                }
+                for c in self.compactions
+            ],
+            "median_error": round(self.median_error, 2),
+            "p90_error": round(self.p90_error, 2),
+        }
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile (the median of an even count is the mean of the middle two)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    if fraction == 0.5:
+        middle = len(ordered) // 2
+        return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def _call_sizes(result: ImportResult, run: Replay) -> list[CallFit]:
+    flat = [e for top in result.draft.events for e in top.flat()]
+    last_event: dict[int, int] = {}
+    for n, event in enumerate(flat):
+        last_event[event.segment] = n
+    fits = []
+    latest: int | None = None
+    for k, segment in enumerate(result.draft.session.segments):
+        latest = last_event.get(k, latest)
+        if segment.used is None:
+            continue
+        simulated = run.startup_used if latest is None else run.used_after(latest)
+        fits.append(CallFit(k, segment.used, simulated))
+    return fits
+
+
+def _compactions(result: ImportResult, run: Replay, sizes: dict[int, CallFit]) -> list[CompactionFit]:
+    flat = [e for top in result.draft.events for e in top.flat()]
+    simulated_autos = [flat[event].segment if event >= 0 else 0 for event, _ in run.compactions()]
+    fits: list[CompactionFit] = []
+    for segment, trigger, pre in result.draft.compactions:
+        measured_after = sizes[segment].measured if segment in sizes else None
+        if trigger == "manual":
+            simulated_after = sizes[segment].simulated if segment in sizes else None
+            fits.append(CompactionFit(trigger, segment, segment, measured_after, simulated_after, pre))
+            continue
+        nearest = min(simulated_autos, key=lambda s: abs(s - segment), default=None)
+        if nearest is not None:
+            simulated_autos.remove(nearest)
+        simulated_after = sizes[nearest].simulated if nearest in sizes else None
+        fits.append(CompactionFit(trigger, segment, nearest, measured_after, simulated_after, pre))
+    fits += [CompactionFit("auto", None, s, None, sizes[s].simulated if s in sizes else None) for s in simulated_autos]
+    return sorted(fits, key=lambda c: c.measured_call if c.measured_call is not None else c.simulated_call or 0)
+
+
+def _sources(calls: list[CallFit], compactions: list[CompactionFit]) -> list[ErrorSource]:
+    marks = sorted(
+        {c for fit in compactions for c in (fit.measured_call, fit.simulated_call) if c is not None}
+    )  # fmt: skip
+    groups: dict[str, list[CallFit]] = {}
+    for fit in calls:
+        since = max((m for m in marks if m <= fit.call), default=None)
+        label = "sizes and start-up (before any compaction)" if since is None else f"the compaction at call {since}"
+        groups.setdefault(label, []).append(fit)
+    sources = []
+    for label, members in groups.items():
+        worst = max(members, key=lambda f: f.error)
+        mean = sum(f.error for f in members) / len(members)
+        sources.append(ErrorSource(label, len(members), mean, worst.call, worst.error))
+    return sorted(sources, key=lambda s: -s.mean_error * s.calls)
+
+
+def fidelity_of(result: ImportResult, name: str) -> FidelityReport:
+    flat_count = sum(len(top.flat()) for top in result.draft.events)
+    run = replay(result.scenario, flat_count)
+    calls = _call_sizes(result, run)
+    compactions = _compactions(result, run, {c.call: c for c in calls})
+    errors = [c.error for c in calls]
+    return FidelityReport(
+        name, tuple(calls), tuple(compactions), percentile(errors, 0.5), percentile(errors, 0.9),
+        tuple(_sources(calls, compactions)),
+    )  # fmt: skip
+
+
+def fidelity(path: Path | str) -> FidelityReport:
+    """Import the session at ``path`` and score the engine against its measured calls."""
+    result = session_to_scenario(path)
+    return fidelity_of(result, result.draft.session.session_id or Path(path).stem)

@@ -1,0 +1,68 @@
+"""``session_to_scenario``: a session file in, a validated scenario and its commented YAML out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ctxviz.importer.calibrate import Calibrated, calibrate
+from ctxviz.importer.draft import Draft, draft_session
+from ctxviz.importer.load import load_session
+from ctxviz.importer.paths import PathStyle
+from ctxviz.importer.render import scenario_yaml
+from ctxviz.scenario.load import parse_scenario
+from ctxviz.scenario.model import Scenario
+from ctxviz.tokens import CharsPerToken, TokenCounter
+
+_COUNTER: TokenCounter = CharsPerToken()  # type: ignore[assignment]  # a frozen dataclass meets the protocol
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    scenario: Scenario
+    yaml: str
+    draft: Draft
+    calibrated: Calibrated
+    problems: tuple[str, ...]  # damaged or unknown lines met while reading (located)
+
+
+def _header(draft: Draft, calibrated: Calibrated, name: str) -> list[str]:
+    session = draft.session
+    first = session.segments[0].used or 0
+    lines = [
+        f"Imported by `ctxviz import` from Claude Code session {name}: {len(session.calls)} API calls.",
+        "",
+        "Sizes: the usage difference between two consecutive calls is exact; it is shared among what entered",
+        "in between (replies, tool calls and results, prompts) in proportion to their recorded text. Each event",
+        "says which call follows it, and whether its size is measured that way or estimated from its text",
+        "(4 chars a token: before the first call, across a compaction, after the last call).",
+        "",
+        f"setup.system_prompt: the first call measured {first:,} tokens; its messages come to about",
+        f"{draft.first_messages:,}, so {draft.overhead:,} tokens were sent that transcripts do not record",
+        "(system prompt, tool definitions, CLAUDE.md, memory, start-up hook output). The profile's start-up",
+        f"adds {calibrated.startup_rest:,} besides the system prompt, so system_prompt = {calibrated.system_prompt:,}.",
+    ]
+    autos = [pre for _, trigger, pre in draft.compactions if trigger == "auto"]
+    if autos:
+        lines += [
+            "",
+            f"The session compacted automatically {len(autos)} time(s); those are not events: the engine decides",
+            "when to compact (`ctxviz fidelity` compares). profile.summary_tokens is the first recorded summary",
+            "(its text at 4 chars a token).",
+        ]
+    if calibrated.unplaced:
+        lines += ["", f"{calibrated.unplaced:,} tokens could not be placed in any free size (see `ctxviz fidelity`)."]
+    return lines
+
+
+def session_to_scenario(path: Path | str, *, keep_paths: bool = False) -> ImportResult:
+    """Import a Claude Code session file. Raises ``InputError`` (with the file named) when it cannot."""
+    loaded = load_session(Path(path))
+    session = loaded.session
+    name = session.session_id or Path(path).stem
+    draft = draft_session(session, PathStyle(session.cwd, keep_paths))
+    calibrated = calibrate(draft, name)
+    text = scenario_yaml(calibrated.document, draft, _header(draft, calibrated, name))
+    # every size is written in tokens: nothing is counted, the counter is only the loader's requirement
+    scenario = parse_scenario(text, f"{name}.yaml", counter=_COUNTER)
+    return ImportResult(scenario, text, draft, calibrated, loaded.problems)
