@@ -17,10 +17,14 @@ from ctxviz.engine import sizing
 from ctxviz.importer.draft import CHARS_PER_TOKEN, Draft, EventDraft
 from ctxviz.importer.render import scenario_document
 from ctxviz.importer.replay import build_scenario, replay
+from ctxviz.profiles import Profile
 from ctxviz.scenario.check import resolve_profile
 from ctxviz.scenario.model import Scenario
 
-ROUNDS = 2  # a second round catches what the first moved into a size the engine then capped
+# Round one puts each event's gap into its own sizes; round two what is left into the stretch's other
+# free sizes (or a hidden item for it); round three checks and settles what the engine then capped.
+ROUNDS = 3
+FILLER = "growth no recorded item holds"
 _SPILLING = {"bash": "Bash", "grep": "Grep", "glob": "Glob"}
 
 
@@ -28,7 +32,7 @@ _SPILLING = {"bash": "Bash", "grep": "Grep", "glob": "Glob"}
 class Calibrated:
     document: dict[str, Any]
     scenario: Scenario
-    system_prompt: int
+    startup: dict[str, int]  # setup sizes: system_prompt, and tools/environment where the profile's are too big
     startup_rest: int  # what the profile's start-up adds besides the system prompt
     unplaced: int  # tokens no free size could take (tokens the replay misses or adds, in all)
 
@@ -76,27 +80,42 @@ def _place(events: list[EventDraft], amount: int) -> int:
     return amount
 
 
-def calibrate(draft: Draft, name: str) -> Calibrated:
-    flat = _flat(draft)
-    document = scenario_document(draft, name, 0)
-    document["autocompact"] = False
-    scenario = build_scenario(document)
+def _filler(segment: int, tokens: int) -> EventDraft:
+    return EventDraft(
+        # its target is 0: like any size moved within a stretch, it carries the gap of another item
+        "prompt", {"text": FILLER, "visibility": "hidden"}, {"size": tokens}, ("size",), 0, segment, True,
+        "what the call grew by that no recorded item here can hold (a re-read file that had grown, …)",
+    )  # fmt: skip
+
+
+def _add_fillers(draft: Draft, leftovers: dict[int, int]) -> None:
+    """A stretch whose growth no free size could take gets a hidden item of that size at its end."""
+    for segment, tokens in sorted(leftovers.items(), reverse=True):
+        last = max(n for n, e in enumerate(draft.events) if e.segment == segment)
+        draft.events.insert(last + 1, _filler(segment, tokens))
+
+
+def _prepare(draft: Draft, scenario: Scenario) -> None:
     _cap_outputs(draft, scenario)
     # A read's or a skill's measured size includes its tool call, which the engine adds on its own.
     tool_call = resolve_profile(scenario).tool_call
-    read_paths = {e.fields["path"] for e in flat if e.kind == "read"}
+    read_paths = {e.fields["path"] for e in _flat(draft) if e.kind == "read"}
     for path in read_paths & set(draft.files):
         draft.files[path] = max(1, draft.files[path] - tool_call)
-    for name in draft.skills:
-        draft.skills[name] = max(0, draft.skills[name] - tool_call)
-    startup_rest = 0
-    unplaced = 0
-    by_segment: dict[int, list[EventDraft]] = defaultdict(list)
-    for event in flat:
-        by_segment[event.segment].append(event)
+    for skill in draft.skills:
+        draft.skills[skill] = max(0, draft.skills[skill] - tool_call)
+
+
+def calibrate(draft: Draft, name: str) -> Calibrated:
+    scenario = build_scenario({**scenario_document(draft, name, {"system_prompt": 0}), "autocompact": False})
+    _prepare(draft, scenario)
+    startup_rest = unplaced = 0
     for round_ in range(ROUNDS):
-        document = scenario_document(draft, name, 0)
-        document["autocompact"] = False
+        flat = _flat(draft)
+        by_segment: dict[int, list[EventDraft]] = defaultdict(list)
+        for event in flat:
+            by_segment[event.segment].append(event)
+        document = {**scenario_document(draft, name, {"system_prompt": 0}), "autocompact": False}
         run = replay(build_scenario(document), len(flat))
         startup_rest = previous = run.startup_used
         pools: dict[int, int] = defaultdict(int)
@@ -111,7 +130,26 @@ def calibrate(draft: Draft, name: str) -> Calibrated:
                 gap = _place([event], gap)
             pools[event.segment] += gap
         # then what is left, per stretch between two calls, into that stretch's other free sizes
-        unplaced = sum(abs(_place(by_segment[segment], gap)) for segment, gap in pools.items() if gap)
-    system_prompt = max(0, draft.overhead - startup_rest)
-    document = scenario_document(draft, name, system_prompt)
-    return Calibrated(document, build_scenario(document), system_prompt, startup_rest, unplaced)
+        leftovers = {segment: _place(by_segment[segment], gap) for segment, gap in pools.items() if gap}
+        unplaced = sum(abs(v) for v in leftovers.values())
+        if round_ < ROUNDS - 1:
+            _add_fillers(draft, {segment: tokens for segment, tokens in leftovers.items() if tokens > 0})
+    startup = fit_startup(draft.overhead, startup_rest, resolve_profile(scenario))
+    document = scenario_document(draft, name, startup)
+    return Calibrated(document, build_scenario(document), startup, startup_rest, unplaced)
+
+
+def fit_startup(overhead: int, startup_rest: int, profile: Profile) -> dict[str, int]:
+    """The start-up sizes that add up to ``overhead``: the profile's tool definitions and environment
+    as they are, the system prompt the rest; an overhead smaller than those (a hand-made or partial
+    file) shrinks them too, so the first call still comes out at what it measured."""
+    others = startup_rest - profile.tools - profile.environment  # skill listing and the like
+    room = max(0, overhead - others)
+    tools = min(profile.tools, room)
+    environment = min(profile.environment, room - tools)
+    fitted = {"system_prompt": room - tools - environment}
+    if tools != profile.tools:
+        fitted["tools"] = tools
+    if environment != profile.environment:
+        fitted["environment"] = environment
+    return fitted

@@ -19,6 +19,7 @@ from ctxviz.transcripts.parse import SUBAGENT_TOOLS
 
 CHARS_PER_TOKEN = 4
 EDIT_TOOLS = ("Edit", "MultiEdit")
+UNRECORDED = "input the transcript does not record"
 PLANS_FOLDER = "/.claude/plans/"  # where plan mode writes its plan file
 
 
@@ -101,14 +102,14 @@ class _Drafter:
             kind, fields, free = "read", {"path": style.path(path)}, ()
             if is_unchanged_stub(use):
                 comment = "Claude Code answered with its 'file unchanged' stub"
-        elif name in EDIT_TOOLS and path:
+        elif name in EDIT_TOOLS and path and not use.error:
             kind, fields, free = "edit", {"path": style.path(path)}, ("change",)
             if use.file_chars is not None:
                 self.originals.setdefault(style.path(path), estimate(use.file_chars))
-        elif name == "Write" and path and PLANS_FOLDER in path:
+        elif name == "Write" and path and PLANS_FOLDER in path and not use.error:
             kind, fields, free = "plan", {}, ("plan",)
             comment = "the plan file written in plan mode: re-injected after a compaction"
-        elif name == "Write" and path:
+        elif name == "Write" and path and not use.error:
             kind, fields, free = "write", {"path": style.path(path)}, ("content",)
         elif name in ("Grep", "Glob"):
             kind, fields, free = name.lower(), _search_fields(use, style), ("output",)
@@ -116,7 +117,7 @@ class _Drafter:
             kind, fields, free = "bash", {"command": style.text(args.command or "")}, ("output",)
         elif name in SUBAGENT_TOOLS:
             kind, fields, free = "subagent", {"type": args.subagent_type or "general-purpose"}, ("prompt", "returns")
-        elif name == "Skill" and args.skill:
+        elif name == "Skill" and args.skill and not use.error:
             kind, fields, free = "skill", {"name": args.skill}, ()
         else:
             kind, fields, free = "tool", {"name": name}, ("call", "output")
@@ -183,6 +184,14 @@ class _Drafter:
                     )  # fmt: skip
                     self.events.append(event)
                 units = post
+        if not pre and compaction is None and measured_total is not None and before is not None:
+            if measured_total > before:  # the call grew, yet no record says by what
+                event = EventDraft(
+                    "prompt", {"text": UNRECORDED, "visibility": "hidden"}, {"size": 0}, ("size",), 0, k, False,
+                    "the call grew with nothing recorded before it",
+                )  # fmt: skip
+                self.events.append(event)
+                pre.append(_Unit(1, event))
         self._size(pre, post, compaction, measured_total, before)
         for group_event in parallels:
             group_event.measured = any(e.measured for e in group_event.inner)

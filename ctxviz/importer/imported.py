@@ -29,6 +29,7 @@ class ImportResult:
 def _header(draft: Draft, calibrated: Calibrated, name: str) -> list[str]:
     session = draft.session
     first = session.segments[0].used or 0
+    fitted = ", ".join(f"{key} {value:,}" for key, value in calibrated.startup.items())
     lines = [
         f"Imported by `ctxviz import` from Claude Code session {name}: {len(session.calls)} API calls.",
         "",
@@ -40,7 +41,7 @@ def _header(draft: Draft, calibrated: Calibrated, name: str) -> list[str]:
         f"setup.system_prompt: the first call measured {first:,} tokens; its messages come to about",
         f"{draft.first_messages:,}, so {draft.overhead:,} tokens were sent that transcripts do not record",
         "(system prompt, tool definitions, CLAUDE.md, memory, start-up hook output). The profile's start-up",
-        f"adds {calibrated.startup_rest:,} besides the system prompt, so system_prompt = {calibrated.system_prompt:,}.",
+        f"adds {calibrated.startup_rest:,} besides the system prompt; fitted to the overhead: {fitted}.",
     ]
     autos = [pre for _, trigger, pre in draft.compactions if trigger == "auto"]
     if autos:

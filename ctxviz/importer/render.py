@@ -29,7 +29,7 @@ def event_document(event: EventDraft) -> dict[str, Any]:
     return {kind: {**fields, **sizes}}
 
 
-def scenario_document(draft: Draft, name: str, system_prompt: int) -> dict[str, Any]:
+def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[str, Any]:
     session = draft.session
     document: dict[str, Any] = {
         "name": name,
@@ -44,7 +44,7 @@ def scenario_document(draft: Draft, name: str, system_prompt: int) -> dict[str, 
     ]
     if auto_summaries:
         document["profile"] = {"summary_tokens": auto_summaries[0]}
-    setup: dict[str, Any] = {"system_prompt": system_prompt}
+    setup: dict[str, Any] = dict(startup)
     if draft.skills:
         setup["skills"] = [{"name": n, "body": t} for n, t in draft.skills.items()]
     document["setup"] = setup
@@ -120,7 +120,7 @@ def scenario_yaml(document: dict[str, Any], draft: Draft, header: list[str]) -> 
     for key, value in document.items():
         if key != "events":
             out.extend(_lines({key: value}, 0))
-    out.append("events:")
+    out.append("events:" if draft.events else "events: []")
     call_of_segment = {k: k for k, seg in enumerate(draft.session.segments) if seg.used is not None}
     compactions = {segment: (trigger, pre) for segment, trigger, pre in draft.compactions}
     announced: set[int] = set()

@@ -51,6 +51,22 @@ class _ToolResultInfo(Struct, frozen=True):
     content: Raw = Raw()  # Write: the written text
 
 
+class _ResultFlag(Struct, frozen=True):
+    tool_use_id: str | None = None
+    is_error: bool | None = None
+
+
+class _FlagMessage(Struct, frozen=True):
+    content: list[_ResultFlag] | str | None = None
+
+
+class _FlagRecord(Struct, frozen=True):
+    """Only the ``is_error`` flags of a user record's tool results (the shared record type omits them)."""
+
+    message: _FlagMessage | None = None
+
+
+_FLAGS = msgspec.json.Decoder(_FlagRecord)
 _ARGS = msgspec.json.Decoder(ToolArgs)
 _RESULT_INFO = msgspec.json.Decoder(_ToolResultInfo)
 
@@ -162,6 +178,7 @@ class _Builder:
         self.message_group: dict[str, tuple[int, Tools]] = {}
         self.seen_calls: set[str] = set()
         self.model: str | None = None
+        self.failed: set[str] = set()  # tool_use ids whose result the current user record marks as an error
 
     @property
     def current(self) -> Segment:
@@ -194,8 +211,16 @@ class _Builder:
                     self.current.items.append(group)
                 group.calls.append(use)
 
-    def user(self, record: Record) -> None:
+    def user(self, record: Record, raw: bytes) -> None:
         content = record.message.content if record.message is not None else None
+        self.failed = set()
+        if b'"is_error":true' in raw:
+            try:
+                message = _FLAGS.decode(raw).message
+            except msgspec.DecodeError:
+                message = None
+            if message is not None and isinstance(message.content, list):
+                self.failed = {f.tool_use_id or "" for f in message.content if f.is_error}
         if record.isCompactSummary:
             compaction = next((i for i in reversed(self.current.items) if isinstance(i, Compaction)), None)
             if compaction is None:
@@ -230,7 +255,7 @@ class _Builder:
             return
         use.result_chars = (use.result_chars or 0) + len(block.content)
         use.result_head = _raw_text(block.content)[:200] if len(block.content) < 400 else use.result_head
-        use.error = use.result_head.lstrip().startswith("<tool_use_error>")
+        use.error = block.tool_use_id in self.failed or use.result_head.lstrip().startswith("<tool_use_error>")
         info = _result_info(record.toolUseResult)
         if use.name == "Read" and info.file is None and not is_unchanged_stub(use):
             use.error = True  # no file in the result: "file does not exist", too large, an image…
@@ -266,7 +291,7 @@ def build_session(chain: Sequence[Entry], lines: Mapping[int, bytes], cwd: str |
         if record.kind == "assistant":
             builder.assistant(entry, record)
         elif record.kind == "user":
-            builder.user(record)
+            builder.user(record, raw)
         elif record.kind == "attachment" and entry.pieces:
             piece = entry.pieces[0]
             builder.current.items.append(Prompt(piece.label, piece.estimate * 4, "hook"))
