@@ -143,6 +143,9 @@ def _restore_files(session: Session, fates: list[Fate], fits) -> None:  # noqa: 
             )
             continue
         session.read(path, label=f"Restored {path}", mention=True, kind="restored-file")
+        # A restored file is not "unchanged since the last read": real sessions (2.1.39) get its whole
+        # content again when Claude reads it after the compaction, not the short stub.
+        state.current.discard(path)
         state.touched[path] = touched[path]  # keeps its place in the recency order
         fates.append(
             Fate(
