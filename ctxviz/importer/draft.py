@@ -184,14 +184,14 @@ class _Drafter:
                     )  # fmt: skip
                     self.events.append(event)
                 units = post
-        if not pre and compaction is None and measured_total is not None and before is not None:
-            if measured_total > before:  # the call grew, yet no record says by what
-                event = EventDraft(
-                    "prompt", {"text": UNRECORDED, "visibility": "hidden"}, {"size": 0}, ("size",), 0, k, False,
-                    "the call grew with nothing recorded before it",
-                )  # fmt: skip
-                self.events.append(event)
-                pre.append(_Unit(1, event))
+        grew = measured_total is not None and before is not None and measured_total > before
+        if not pre and compaction is None and grew:  # the call grew, yet no record says by what
+            event = EventDraft(
+                "prompt", {"text": UNRECORDED, "visibility": "hidden"}, {"size": 0}, ("size",), 0, k, False,
+                "the call grew with nothing recorded before it",
+            )  # fmt: skip
+            self.events.append(event)
+            pre.append(_Unit(1, event))
         self._size(pre, post, compaction, measured_total, before)
         for group_event in parallels:
             group_event.measured = any(e.measured for e in group_event.inner)
