@@ -72,10 +72,10 @@ def test_usage_that_shrinks_without_a_compaction(tmp_path: Path) -> None:
     for n, used in enumerate((30_000, 29_000, 31_000)):
         records.append({"type": "user", "uuid": f"u{n}", "parentUuid": f"a{n - 1}" if n else None,
                         "message": {"role": "user", "content": f"prompt {n}"}})  # fmt: skip
-        records.append({"type": "assistant", "uuid": f"a{n}", "parentUuid": f"u{n}", "message": {
-            "id": f"m{n}", "model": "claude-sonnet-4-6", "role": "assistant",
-            "content": [{"type": "text", "text": "ok"}],
-            "usage": {"input_tokens": used, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}})  # fmt: skip
+        usage = {"input_tokens": used, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        message = {"id": f"m{n}", "model": "claude-sonnet-4-6", "role": "assistant",
+                   "content": [{"type": "text", "text": "ok"}], "usage": usage}  # fmt: skip
+        records.append({"type": "assistant", "uuid": f"a{n}", "parentUuid": f"u{n}", "message": message})
     path = tmp_path / "s.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     report = fidelity(path)
