@@ -210,3 +210,37 @@ def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
 def test_one_session_source_at_a_time() -> None:
     result = CliRunner().invoke(main, ["import", str(SMALL[0]), "--latest"])
     assert result.exit_code == 2
+
+
+def _readme_rows() -> list[list[str]]:
+    text = (Path(__file__).parents[1] / "README.md").read_text()
+    section = text.split("## Is the simulator right?", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+
+
+def _compaction_cell(report) -> str:  # noqa: ANN001 - FidelityReport
+    if not report.compactions:
+        return "—"
+    (fit,) = report.compactions
+    if fit.trigger == "manual":
+        return f"`/compact` at call {fit.measured_call} / {fit.simulated_call} (the last thing in the file)"
+    return (
+        f"automatic at call {fit.measured_call} / {fit.simulated_call}, "
+        f"after {fit.measured_after:,} / {fit.simulated_after:,}"
+    )
+
+
+def test_the_readme_table_is_what_the_command_measures() -> None:
+    rows = _readme_rows()
+    assert len(rows) == 9
+    for name, calls, median, p90, compaction in rows:
+        pattern = name.split("`")[1].replace("….jsonl", "*.jsonl")
+        (path,) = FIXTURES.glob(pattern)
+        report = fidelity(path)
+        assert (calls, median, p90) == (
+            str(len(report.calls)),
+            f"{report.median_error:.2f}%",
+            f"{report.p90_error:.2f}%",
+        ), name
+        assert compaction == _compaction_cell(report), name
