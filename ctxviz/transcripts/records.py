@@ -20,9 +20,13 @@ class Usage(Struct, frozen=True):
     cache_read_input_tokens: int | None = 0
 
     @property
-    def context(self) -> int:
-        """What was in the window at this call: output tokens are not; they count on the next call."""
-        return (self.input_tokens or 0) + (self.cache_creation_input_tokens or 0) + (self.cache_read_input_tokens or 0)
+    def context(self) -> int | None:
+        """What was in the window at this call (output tokens are not; they count on the next call), or
+        None when no input count is recorded at all (``null`` fields measure nothing, not 0)."""
+        parts = (self.input_tokens, self.cache_creation_input_tokens, self.cache_read_input_tokens)
+        if all(part is None for part in parts):
+            return None
+        return sum(part or 0 for part in parts)
 
 
 class Content(Struct, frozen=True):
