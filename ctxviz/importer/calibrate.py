@@ -13,12 +13,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from ctxviz.engine import sizing
 from ctxviz.importer.draft import CHARS_PER_TOKEN, Draft, EventDraft
 from ctxviz.importer.render import scenario_document
 from ctxviz.importer.replay import build_scenario, replay
-from ctxviz.profiles import Profile
-from ctxviz.scenario.check import resolve_profile
+from ctxviz.importer.rules import profile_of, spill_limit_chars, tool_call_tokens
 from ctxviz.scenario.model import Scenario
 
 # Round one puts each event's gap into its own sizes; round two what is left into the stretch's other
@@ -44,12 +42,13 @@ def _flat(draft: Draft) -> list[EventDraft]:
 def _cap_outputs(draft: Draft, scenario: Scenario) -> None:
     """A result Claude Code kept inline must stay under the engine's spill limit (the engine counts 4
     chars a token; real text is denser), else the replay would spill what the session did not."""
-    profile = resolve_profile(scenario)
+    profile = profile_of(scenario)
     for event in _flat(draft):
         tool = _SPILLING.get(event.kind) or (event.fields.get("name") if event.kind == "tool" else None)
-        if tool is None or "output" not in event.sizes:
+        limit = spill_limit_chars(profile, str(tool)) if tool is not None else None
+        if limit is None or "output" not in event.sizes:
             continue
-        cap = sizing.spill_limit(profile, str(tool)) // CHARS_PER_TOKEN
+        cap = limit // CHARS_PER_TOKEN
         event.caps["output"] = cap
         if event.sizes["output"] > cap:
             event.sizes["output"] = cap
@@ -98,7 +97,7 @@ def _add_fillers(draft: Draft, leftovers: dict[int, int]) -> None:
 def _prepare(draft: Draft, scenario: Scenario) -> None:
     _cap_outputs(draft, scenario)
     # A read's or a skill's measured size includes its tool call, which the engine adds on its own.
-    tool_call = resolve_profile(scenario).tool_call
+    tool_call = tool_call_tokens(profile_of(scenario))
     read_paths = {e.fields["path"] for e in _flat(draft) if e.kind == "read"}
     for path in read_paths & set(draft.files):
         draft.files[path] = max(1, draft.files[path] - tool_call)
@@ -134,22 +133,19 @@ def calibrate(draft: Draft, name: str) -> Calibrated:
         unplaced = sum(abs(v) for v in leftovers.values())
         if round_ < ROUNDS - 1:
             _add_fillers(draft, {segment: tokens for segment, tokens in leftovers.items() if tokens > 0})
-    startup = fit_startup(draft.overhead, startup_rest, resolve_profile(scenario))
+    startup = fit_startup(draft, name, startup_rest)
     document = scenario_document(draft, name, startup)
     return Calibrated(document, build_scenario(document), startup, startup_rest, unplaced)
 
 
-def fit_startup(overhead: int, startup_rest: int, profile: Profile) -> dict[str, int]:
-    """The start-up sizes that add up to ``overhead``: the profile's tool definitions and environment
-    as they are, the system prompt the rest; an overhead smaller than those (a hand-made or partial
-    file) shrinks them too, so the first call still comes out at what it measured."""
-    others = startup_rest - profile.tools - profile.environment  # skill listing and the like
-    room = max(0, overhead - others)
-    tools = min(profile.tools, room)
-    environment = min(profile.environment, room - tools)
-    fitted = {"system_prompt": room - tools - environment}
-    if tools != profile.tools:
-        fitted["tools"] = tools
-    if environment != profile.environment:
-        fitted["environment"] = environment
-    return fitted
+def fit_startup(draft: Draft, name: str, startup_rest: int) -> dict[str, int]:
+    """The start-up sizes that add up to the overhead: the profile's tool definitions and environment as
+    they are and the system prompt the rest; an overhead smaller than those (a hand-made or partial file)
+    shrinks them too, so the first call still comes out at what it measured."""
+    overhead = draft.overhead
+    if overhead >= startup_rest:
+        return {"system_prompt": overhead - startup_rest}
+    bare = {"system_prompt": 0, "tools": 0, "environment": 0}
+    document = {**scenario_document(draft, name, bare), "events": [], "autocompact": False}
+    rest = replay(build_scenario(document), 0).startup_used  # what stays: the skill listing and the like
+    return {**bare, "tools": max(0, overhead - rest)}
