@@ -107,9 +107,18 @@ def test_events_of_each_kind(spotter) -> None:  # noqa: ANN001
     assert spotter.calibrated.unplaced == 0
 
 
-def test_the_subagent_keeps_its_type(spotter) -> None:  # noqa: ANN001
-    subagents = [e.subagent for e in spotter.scenario.events if hasattr(e, "subagent")]
-    assert [s.type for s in subagents] == ["Explore"]
+def test_the_subagent_keeps_its_type_and_its_reads(spotter) -> None:  # noqa: ANN001
+    (subagent,) = [e.subagent for e in spotter.scenario.events if hasattr(e, "subagent")]
+    assert subagent.type == "Explore"
+    # its own file (subagents/agent-a2898e3.jsonl) read these; they stay in its window
+    assert subagent.reads == (
+        "lib/spotter_web/live/session_live.ex", "lib/spotter_web/live/subagent_live.ex",
+        "lib/spotter_web/live/pane_list_live.ex", "lib/spotter/services/transcript_renderer.ex",
+        "test/spotter/services/transcript_renderer_test.exs", "test/spotter_web/live/session_live_test.exs",
+        "assets/js/app.js",
+    )  # fmt: skip
+    # the parent got the task prompt and the answer: 342 + 5,170 measured, the engine's envelope included
+    assert (subagent.prompt.tokens, subagent.returns.tokens) == (342, 5_170)
 
 
 def test_no_home_folder_in_the_output_unless_asked(spotter) -> None:  # noqa: ANN001

@@ -9,6 +9,7 @@ text at 4 characters a token, and the event says so.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,7 @@ class EventDraft:
     inner: list[EventDraft] = field(default_factory=list)
     caps: dict[str, int] = field(default_factory=dict)  # the most a free size may hold
     lines: int | None = None  # a Read's line count
+    agent: str | None = None  # a subagent's id (its file holds its own reads)
 
     def flat(self) -> list[EventDraft]:
         return self.inner if self.kind == "parallel" else [self]
@@ -64,10 +66,23 @@ class Draft:
 
 @dataclass
 class _Unit:
-    """A piece of recorded text that shares a segment's measured size: ``event``'s field ``key``."""
+    """A piece of recorded text that shares a segment's measured size; its tokens go to ``event``'s size
+    ``key`` (None: the event has no size of its own for it, as a read's content is the file's)."""
 
     chars: int
     event: EventDraft
+    key: str | None = None
+
+    def give(self, tokens: int) -> None:
+        self.event.target += tokens
+        if self.key is not None and self.key in self.event.sizes:
+            self.event.sizes[self.key] += tokens
+
+
+# which size of each event kind a tool call's arguments and its result feed
+_CALL_KEY = {"edit": "change", "write": "content", "subagent": "prompt", "tool": "call", "plan": "plan"}
+_RESULT_KEY = {"grep": "output", "glob": "output", "bash": "output", "tool": "output", "subagent": "returns",
+               "edit": "change", "write": "content", "plan": "plan"}  # fmt: skip
 
 
 def _search_fields(use: ToolUse, style: PathStyle) -> dict[str, Any]:
@@ -124,10 +139,10 @@ class _Drafter:
             if name == "Read":
                 comment = "a Read of part of a file, or one that failed: sized as a plain tool result"
         event = EventDraft(kind, fields, dict.fromkeys(free, 0), free, 0, segment, measured, comment)
-        event.lines = use.lines
+        event.lines, event.agent = use.lines, use.agent
         if kind == "edit":
             event.sizes["result"] = 0  # the whole measured size goes to the change
-        return event, [_Unit(use.call_chars, event), _Unit(result, event)]
+        return event, [_Unit(use.call_chars, event, _CALL_KEY.get(kind)), _Unit(result, event, _RESULT_KEY.get(kind))]
 
     def segment(self, k: int, seg: Segment, measured_total: int | None, before: int | None) -> None:
         """Draft the events of one segment and give each its target size."""
@@ -144,7 +159,7 @@ class _Drafter:
             if isinstance(item, Reply):
                 event = EventDraft("reply", {}, {"reply": 0}, ("reply",), 0, k, False)
                 self.events.append(event)
-                units.append(_Unit(item.chars, event))
+                units.append(_Unit(item.chars, event, "reply"))
             elif isinstance(item, Prompt):
                 fields: dict[str, Any] = {"text": self.style.text(item.text) or item.kind}
                 if item.kind != "prompt":
@@ -152,7 +167,7 @@ class _Drafter:
                 comment = {"hook": "hook output or reminder the transcript records", "meta": None}.get(item.kind)
                 event = EventDraft("prompt", fields, {"size": 0}, ("size",), 0, k, False, comment)
                 self.events.append(event)
-                units.append(_Unit(item.chars, event))
+                units.append(_Unit(item.chars, event, "size"))
             elif isinstance(item, Tools):
                 group: list[EventDraft] = []
                 for use in item.calls:
@@ -191,7 +206,7 @@ class _Drafter:
                 "the call grew with nothing recorded before it",
             )  # fmt: skip
             self.events.append(event)
-            pre.append(_Unit(1, event))
+            pre.append(_Unit(1, event, "size"))
         self._size(pre, post, compaction, measured_total, before)
         for group_event in parallels:
             group_event.measured = any(e.measured for e in group_event.inner)
@@ -223,20 +238,18 @@ class _Drafter:
         if units and sum(u.chars for u in units) == 0:
             shares = share_cells([1] * len(units), total)
         for unit, tokens in zip(units, shares, strict=True):
-            unit.event.target += tokens
+            unit.give(tokens)
             unit.event.measured = True
 
     @staticmethod
     def _estimate(units: list[_Unit]) -> None:
         for unit in units:
-            unit.event.target += estimate(unit.chars)
+            unit.give(estimate(unit.chars))
 
     def finish_sizes(self) -> None:
         """Natural sizes before calibration: each event's target in its first free field; files and
         skills at the size their content added."""
         for event in (e for top in self.events for e in top.flat()):
-            if event.free:
-                event.sizes[event.free[0]] = event.target
             if event.kind == "read" and "unchanged" not in (event.comment or ""):
                 # the smallest full read: a file that grew adds to a reply at its later reads (a size can
                 # be added there, never taken away), and a restore after compaction is not overstated
@@ -257,7 +270,21 @@ class _Drafter:
                 self.files[event.fields["path"]] = event.target  # only stubs seen: the stub's size
 
 
-def draft_session(session: Session, style: PathStyle) -> Draft:
+def _subagent_reads(drafter: _Drafter, subagents: Mapping[str, Session]) -> None:
+    """A subagent's own full reads, from its file: they stay in its window; the files are listed."""
+    for event in (e for top in drafter.events for e in top.flat()):
+        child = subagents.get(event.agent or "")
+        if event.kind != "subagent" or child is None:
+            continue
+        child_draft = draft_session(child, drafter.style)
+        reads = [e.fields["path"] for top in child_draft.events for e in top.flat() if e.kind == "read"]
+        if reads:
+            event.fields["reads"] = list(dict.fromkeys(reads))
+            for path in reads:
+                drafter.files.setdefault(path, child_draft.files[path])
+
+
+def draft_session(session: Session, style: PathStyle, subagents: Mapping[str, Session] | None = None) -> Draft:
     drafter = _Drafter(session, style)
     segments = session.segments
     previous: int | None = None
@@ -269,6 +296,7 @@ def draft_session(session: Session, style: PathStyle) -> Draft:
             first_messages = sum(e.target for top in drafter.events[start:] for e in top.flat())
         previous = seg.used if seg.used is not None else previous
     drafter.finish_sizes()
+    _subagent_reads(drafter, subagents or {})
     overhead = max(0, (segments[0].used or 0) - first_messages)
     return Draft(
         drafter.events, drafter.files, drafter.file_lines, drafter.file_notes, drafter.skills, overhead, first_messages,

@@ -61,7 +61,7 @@ def session_to_scenario(path: Path | str, *, keep_paths: bool = False) -> Import
     loaded = load_session(Path(path))
     session = loaded.session
     name = session.session_id or Path(path).stem
-    draft = draft_session(session, PathStyle(session.cwd, keep_paths))
+    draft = draft_session(session, PathStyle(session.cwd, keep_paths), loaded.subagents)
     calibrated = calibrate(draft, name)
     text = scenario_yaml(calibrated.document, draft, _header(draft, calibrated, name))
     # every size is written in tokens: nothing is counted, the counter is only the loader's requirement

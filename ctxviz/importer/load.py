@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ctxviz.errors import InputError
-from ctxviz.importer.session import Session, build_session
+from ctxviz.importer.session import Session, Tools, build_session
 from ctxviz.transcripts.chain import active_chain
+from ctxviz.transcripts.discover import subagent_files
 from ctxviz.transcripts.lines import numbered_lines
 from ctxviz.transcripts.parse import parse_lines
 from ctxviz.transcripts.reader import main_entries
@@ -18,13 +19,10 @@ from ctxviz.transcripts.reader import main_entries
 class Loaded:
     session: Session
     problems: tuple[str, ...]
+    subagents: dict[str, Session]  # agent id → the subagent's own session (its file beside the main one)
 
 
-def load_session(path: Path) -> Loaded:
-    """The session's main chain. ``InputError`` when the file cannot be read or records no API call."""
-    path = Path(path)
-    if path.is_dir():
-        raise InputError(f"{path}: a folder; give a session's .jsonl file (or use --session / --latest)")
+def _read_chain(path: Path) -> tuple[Session, tuple[str, ...], int]:
     problems: list[str] = []
     lines: dict[int, bytes] = {}
 
@@ -36,8 +34,27 @@ def load_session(path: Path) -> Loaded:
     parsed = parse_lines(keep(), str(path))
     chain, _ = active_chain(main_entries(parsed))
     session = build_session(chain, lines, parsed.cwd, parsed.session)
+    return session, tuple(problems) + parsed.problems, parsed.lines
+
+
+def load_session(path: Path) -> Loaded:
+    """The session's main chain and its subagents' files. ``InputError`` when the file cannot be read or
+    records no API call; a damaged subagent file is left out."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path}: a folder; give a session's .jsonl file (or use --session / --latest)")
+    session, problems, count = _read_chain(path)
     if not session.calls:
-        if parsed.lines == 0:
+        if count == 0:
             raise InputError(f"{path}: empty file, nothing to import")
         raise InputError(f"{path}: no API calls recorded in this transcript: nothing to import")
-    return Loaded(session, tuple(problems) + parsed.problems)
+    wanted = {use.agent for seg in session.segments for item in seg.items if isinstance(item, Tools)
+              for use in item.calls if use.agent}  # fmt: skip
+    subagents: dict[str, Session] = {}
+    for agent, file in subagent_files(path, session.session_id) if wanted else ():
+        if agent in wanted:
+            try:
+                subagents[agent] = _read_chain(file)[0]
+            except InputError:
+                continue
+    return Loaded(session, problems, subagents)

@@ -257,9 +257,9 @@ class _Builder:
         use.result_head = _raw_text(block.content)[:200] if len(block.content) < 400 else use.result_head
         use.error = block.tool_use_id in self.failed or use.result_head.lstrip().startswith("<tool_use_error>")
         info = _result_info(record.toolUseResult)
-        if use.name == "Read" and info.file is None and not is_unchanged_stub(use):
-            use.error = True  # no file in the result: "file does not exist", too large, an image…
-        elif use.name == "Read" and info.file is not None:
+        if use.name == "Read" and (use.args.offset is not None or use.args.limit is not None):
+            use.partial_read = True
+        if use.name == "Read" and info.file is not None:
             whole = info.file.totalLines is None or (info.file.numLines or 0) >= info.file.totalLines
             use.partial_read = not whole or bool(use.args.offset or use.args.limit)
             use.lines = info.file.numLines
