@@ -253,3 +253,17 @@ def test_the_readme_table_is_what_the_command_measures() -> None:
             f"{report.p90_error:.2f}%",
         ), name
         assert compaction == _compaction_cell(report), name
+
+
+def test_session_by_id_from_the_config_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "claude" / "projects" / "-work-app"
+    project.mkdir(parents=True)
+    (project / "0f0f0f0f-1111-2222-3333-444455556666.jsonl").write_bytes(SMALL[1].read_bytes())
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    by_id = CliRunner().invoke(main, ["fidelity", "--json", "--session", "0f0f0f0f"])
+    assert by_id.exit_code == 0, by_id.output
+    assert json.loads(by_id.output)["calls"][-1] == {"call": 3, "measured": 27_666, "simulated": 27_666}
+    latest = CliRunner().invoke(main, ["import", "--latest"])
+    assert latest.exit_code == 0, latest.output
+    assert latest.output.startswith("# Imported by `ctxviz import`")
