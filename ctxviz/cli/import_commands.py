@@ -98,8 +98,10 @@ def _print_report(report: FidelityReport) -> None:
     from rich.table import Table
 
     console = Console()
-    console.print(f"[bold]{report.session}[/]: {len(report.calls)} calls replayed under claude-code")
-    console.print(f"median error {report.median_error:.2f}%, 90th percentile {report.p90_error:.2f}%")
+    calls = Table("call", "measured", "simulated", "error")
+    for call in report.calls:
+        calls.add_row(str(call.call), f"{call.measured:,}", f"{call.simulated:,}", f"{call.error:.2f}%")
+    console.print(calls)
     if report.compactions:
         table = Table("compaction", "call (measured)", "call (simulated)", "after (measured)", "after (simulated)")
         for fit in report.compactions:
@@ -111,10 +113,10 @@ def _print_report(report: FidelityReport) -> None:
         sources.add_row(source.label, str(source.calls), f"{source.mean_error:.2f}%",
                         f"{source.worst_call} ({source.worst_error:.1f}%)")  # fmt: skip
     console.print(sources)
-    calls = Table("call", "measured", "simulated", "error")
-    for call in report.calls:
-        calls.add_row(str(call.call), f"{call.measured:,}", f"{call.simulated:,}", f"{call.error:.2f}%")
-    console.print(calls)
+    console.print(
+        f"[bold]{report.session}[/]: {len(report.calls)} calls replayed under claude-code; "
+        f"median error {report.median_error:.2f}%, 90th percentile {report.p90_error:.2f}%"
+    )
 
 
 COMMANDS = [import_session, fidelity]

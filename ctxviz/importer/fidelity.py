@@ -123,14 +123,29 @@ def _compactions(result: ImportResult, run: Replay, sizes: dict[int, CallFit]) -
 
 
 def _sources(calls: list[CallFit], compactions: list[CompactionFit]) -> list[ErrorSource]:
-    marks = sorted(
-        {c for fit in compactions for c in (fit.measured_call, fit.simulated_call) if c is not None}
-    )  # fmt: skip
+    """Each call's error put down to the last thing before it that could cause it: the imported sizes
+    and start-up, a compaction that fired at another call than in the session, or a compaction's size."""
+    marks: list[tuple[int, str]] = []
+    for fit in compactions:
+        measured, simulated = fit.measured_call, fit.simulated_call
+        if measured is not None and simulated is not None and measured != simulated:
+            marks.append(
+                (min(measured, simulated), f"compaction timing: simulated at call {simulated}, measured at {measured}")
+            )
+        settled = max(c for c in (measured, simulated) if c is not None)
+        after = (
+            f" ({fit.measured_after:,} measured, {fit.simulated_after:,} simulated)"
+            if fit.measured_after is not None and fit.simulated_after is not None
+            else ""
+        )
+        marks.append((settled, f"the size after the compaction at call {settled}{after}"))
+    marks.sort()
     groups: dict[str, list[CallFit]] = {}
-    for fit in calls:
-        since = max((m for m in marks if m <= fit.call), default=None)
-        label = "sizes and start-up (before any compaction)" if since is None else f"the compaction at call {since}"
-        groups.setdefault(label, []).append(fit)
+    for call in calls:
+        label = next(
+            (text for at, text in reversed(marks) if at <= call.call), "sizes and start-up (before any compaction)"
+        )
+        groups.setdefault(label, []).append(call)
     sources = []
     for label, members in groups.items():
         worst = max(members, key=lambda f: f.error)
