@@ -53,7 +53,7 @@ def test_every_measured_call_is_compared(spotter_fit) -> None:  # noqa: ANN001
 
 
 def test_calls_before_the_compaction_replay_exactly(spotter_fit) -> None:  # noqa: ANN001
-    before = [c for c in spotter_fit.calls if c.call < 61]
+    before = [c for c in spotter_fit.calls if c.call <= 61]  # calls are numbered from 1
     assert len(before) == 61
     assert all(c.simulated == c.measured for c in before)
 
@@ -62,12 +62,19 @@ def test_the_automatic_compaction_happens_at_the_same_call(spotter_fit) -> None:
     (compaction,) = spotter_fit.compactions
     assert compaction.trigger == "auto"
     assert compaction.pre_tokens == 170_251
-    assert (compaction.measured_call, compaction.simulated_call) == (61, 61)
+    assert (compaction.measured_call, compaction.simulated_call) == (62, 62)
     assert compaction.measured_after == 36_081
     assert compaction.simulated_after == 35_020  # within 3%: the goal is 10%
     # every call after it carries the same gap: the engine adds what the session measured
-    after = {c.simulated - c.measured for c in spotter_fit.calls if c.call >= 61}
+    after = {c.simulated - c.measured for c in spotter_fit.calls if c.call >= 62}
     assert after == {35_020 - 36_081}
+
+
+def test_where_the_error_comes_from(spotter_fit) -> None:  # noqa: ANN001
+    assert [(s.label, s.calls, s.worst_call) for s in spotter_fit.sources] == [
+        ("the size after the compaction at call 62 (36,081 measured, 35,020 simulated)", 78, 62),
+        ("sizes and start-up (before any compaction)", 61, 1),
+    ]
 
 
 def test_median_and_p90(spotter_fit) -> None:  # noqa: ANN001
@@ -146,7 +153,8 @@ def test_manual_compaction_is_an_event_with_the_recorded_summary() -> None:
     (compact,) = [e.compact for e in result.scenario.events if hasattr(e, "compact")]
     assert compact.summary is not None and compact.summary.tokens == math.ceil(len(text) / 4)
     report = fidelity(FASTHOOKS)
-    assert [(c.trigger, c.measured_call, c.simulated_call) for c in report.compactions] == [("manual", 12, 12)]
+    # the /compact is the last thing in the file: no call came after it to measure
+    assert [(c.trigger, c.measured_call, c.simulated_call) for c in report.compactions] == [("manual", None, None)]
 
 
 @pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
@@ -171,7 +179,7 @@ def test_fidelity_json(tmp_path: Path) -> None:
     data = json.loads(result.output)
     assert data["format"] == "ctxviz.fidelity/1"
     assert list(data) == ["format", "session", "calls", "compactions", "median_error", "p90_error"]
-    assert data["calls"][0] == {"call": 0, "measured": 25801, "simulated": 25801}
+    assert data["calls"][0] == {"call": 1, "measured": 25801, "simulated": 25801}
 
 
 def test_cli_import_writes_a_scenario_that_runs(tmp_path: Path) -> None:
@@ -232,10 +240,12 @@ def _compaction_cell(report) -> str:  # noqa: ANN001 - FidelityReport
     if not report.compactions:
         return "—"
     (fit,) = report.compactions
+    if fit.trigger == "manual" and fit.measured_call is None:
+        return "`/compact` after the last call (no call measured after it)"
     if fit.trigger == "manual":
-        return f"`/compact` at call {fit.measured_call} / {fit.simulated_call} (the last thing in the file)"
+        return f"`/compact` before call {fit.measured_call}, after {fit.measured_after:,} / {fit.simulated_after:,}"
     return (
-        f"automatic at call {fit.measured_call} / {fit.simulated_call}, "
+        f"automatic before call {fit.measured_call} / {fit.simulated_call}, "
         f"after {fit.measured_after:,} / {fit.simulated_after:,}"
     )
 
@@ -263,7 +273,7 @@ def test_session_by_id_from_the_config_folder(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     by_id = CliRunner().invoke(main, ["fidelity", "--json", "--session", "0f0f0f0f"])
     assert by_id.exit_code == 0, by_id.output
-    assert json.loads(by_id.output)["calls"][-1] == {"call": 3, "measured": 27_666, "simulated": 27_666}
+    assert json.loads(by_id.output)["calls"][-1] == {"call": 4, "measured": 27_666, "simulated": 27_666}
     latest = CliRunner().invoke(main, ["import", "--latest"])
     assert latest.exit_code == 0, latest.output
     assert latest.output.startswith("# Imported by `ctxviz import`")

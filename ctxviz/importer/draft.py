@@ -20,6 +20,7 @@ from ctxviz.transcripts.parse import SUBAGENT_TOOLS
 
 CHARS_PER_TOKEN = 4
 EDIT_TOOLS = ("Edit", "MultiEdit")
+PRE_TOKENS_NOTE = "shares the count Claude Code compacted at (preTokens) minus the call before"
 UNRECORDED = "input the transcript does not record"
 PLANS_FOLDER = "/.claude/plans/"  # where plan mode writes its plan file
 
@@ -226,6 +227,8 @@ class _Drafter:
             if compaction.pre_tokens >= before:
                 # Claude Code's own count when it compacted: the last call plus what came after it
                 self._share(pre, compaction.pre_tokens - before)
+                for unit in pre:
+                    unit.event.comment = PRE_TOKENS_NOTE
             else:
                 self._estimate(pre)
             self._estimate(post)

@@ -88,6 +88,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def _call_sizes(result: ImportResult, run: Replay) -> list[CallFit]:
+    """Calls numbered from 1, as ``ctxviz context --at N`` numbers them."""
     flat = [e for top in result.draft.events for e in top.flat()]
     last_event: dict[int, int] = {}
     for n, event in enumerate(flat):
@@ -99,27 +100,34 @@ def _call_sizes(result: ImportResult, run: Replay) -> list[CallFit]:
         if segment.used is None:
             continue
         simulated = run.startup_used if latest is None else run.used_after(latest)
-        fits.append(CallFit(k, segment.used, simulated))
+        fits.append(CallFit(k + 1, segment.used, simulated))
     return fits
 
 
 def _compactions(result: ImportResult, run: Replay, sizes: dict[int, CallFit]) -> list[CompactionFit]:
+    """Each compaction named by the call it came before (None: no call came after it)."""
     flat = [e for top in result.draft.events for e in top.flat()]
-    simulated_autos = [flat[event].segment if event >= 0 else 0 for event, _ in run.compactions()]
+    # segment k ends with call k + 1; a compaction after the last call has no call to name
+    simulated_autos = [flat[event].segment + 1 if event >= 0 else 1 for event, _ in run.compactions()]
     fits: list[CompactionFit] = []
     for segment, trigger, pre in result.draft.compactions:
-        measured_after = sizes[segment].measured if segment in sizes else None
+        call = segment + 1 if segment + 1 in sizes else None
+        measured_after = sizes[call].measured if call is not None else None
         if trigger == "manual":
-            simulated_after = sizes[segment].simulated if segment in sizes else None
-            fits.append(CompactionFit(trigger, segment, segment, measured_after, simulated_after, pre))
+            simulated_after = sizes[call].simulated if call is not None else None
+            fits.append(CompactionFit(trigger, call, call, measured_after, simulated_after, pre))
             continue
-        nearest = min(simulated_autos, key=lambda s: abs(s - segment), default=None)
+        nearest = min(simulated_autos, key=lambda s: abs(s - segment - 1), default=None)
         if nearest is not None:
             simulated_autos.remove(nearest)
         simulated_after = sizes[nearest].simulated if nearest in sizes else None
-        fits.append(CompactionFit(trigger, segment, nearest, measured_after, simulated_after, pre))
-    fits += [CompactionFit("auto", None, s, None, sizes[s].simulated if s in sizes else None) for s in simulated_autos]
-    return sorted(fits, key=lambda c: c.measured_call if c.measured_call is not None else c.simulated_call or 0)
+        fits.append(CompactionFit(trigger, call, nearest if nearest in sizes else None, measured_after,
+                                  simulated_after, pre))  # fmt: skip
+    fits += [
+        CompactionFit("auto", None, s if s in sizes else None, None, sizes[s].simulated if s in sizes else None)
+        for s in simulated_autos
+    ]
+    return sorted(fits, key=lambda c: c.measured_call or c.simulated_call or 0)
 
 
 def _sources(calls: list[CallFit], compactions: list[CompactionFit]) -> list[ErrorSource]:
@@ -132,6 +140,8 @@ def _sources(calls: list[CallFit], compactions: list[CompactionFit]) -> list[Err
             marks.append(
                 (min(measured, simulated), f"compaction timing: simulated at call {simulated}, measured at {measured}")
             )
+        if measured is None and simulated is None:
+            continue
         settled = max(c for c in (measured, simulated) if c is not None)
         after = (
             f" ({fit.measured_after:,} measured, {fit.simulated_after:,} simulated)"

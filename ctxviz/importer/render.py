@@ -121,7 +121,8 @@ def scenario_yaml(document: dict[str, Any], draft: Draft, header: list[str]) -> 
         if key != "events":
             out.extend(_lines({key: value}, 0))
     out.append("events:" if draft.events else "events: []")
-    call_of_segment = {k: k for k, seg in enumerate(draft.session.segments) if seg.used is not None}
+    # calls numbered from 1, as `ctxviz context --at N` and `ctxviz fidelity` number them
+    call_of_segment = {k: k + 1 for k, seg in enumerate(draft.session.segments) if seg.used is not None}
     compactions = {segment: (trigger, pre) for segment, trigger, pre in draft.compactions}
     announced: set[int] = set()
     for event, rendered in zip(draft.events, document["events"], strict=True):
