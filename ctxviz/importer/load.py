@@ -22,7 +22,15 @@ class Loaded:
     subagents: dict[str, Session]  # agent id → the subagent's own session (its file beside the main one)
 
 
-def _read_chain(path: Path) -> tuple[Session, tuple[str, ...], int]:
+def _nothing_to_import(path: Path, count: int, readable: bool) -> InputError:
+    if count == 0:
+        return InputError(f"{path}: empty file, nothing to import")
+    if not readable:
+        return InputError(f"{path}: not a Claude Code transcript; `ctxviz import` reads Claude Code sessions only")
+    return InputError(f"{path}: no API calls recorded in this transcript: nothing to import")
+
+
+def _read_chain(path: Path) -> tuple[Session, tuple[str, ...], int, bool]:
     problems: list[str] = []
     lines: dict[int, bytes] = {}
 
@@ -34,7 +42,8 @@ def _read_chain(path: Path) -> tuple[Session, tuple[str, ...], int]:
     parsed = parse_lines(keep(), str(path))
     chain, _ = active_chain(main_entries(parsed))
     session = build_session(chain, lines, parsed.cwd, parsed.session)
-    return session, tuple(problems) + parsed.problems, parsed.lines
+    readable = any(e.conversational for e in parsed.entries)
+    return session, tuple(problems) + parsed.problems, parsed.lines, readable
 
 
 def load_session(path: Path) -> Loaded:
@@ -43,11 +52,9 @@ def load_session(path: Path) -> Loaded:
     path = Path(path)
     if path.is_dir():
         raise InputError(f"{path}: a folder; give a session's .jsonl file (or use --session / --latest)")
-    session, problems, count = _read_chain(path)
+    session, problems, count, readable = _read_chain(path)
     if not session.calls:
-        if count == 0:
-            raise InputError(f"{path}: empty file, nothing to import")
-        raise InputError(f"{path}: no API calls recorded in this transcript: nothing to import")
+        raise _nothing_to_import(path, count, readable)
     wanted = {use.agent for seg in session.segments for item in seg.items if isinstance(item, Tools)
               for use in item.calls if use.agent}  # fmt: skip
     subagents: dict[str, Session] = {}
