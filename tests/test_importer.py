@@ -91,7 +91,7 @@ def test_startup_is_the_first_call_minus_its_messages(spotter) -> None:  # noqa:
     assert spotter.draft.overhead == 26_450 - 37
     # the profile's tools (13,500) and environment (280) stay; the system prompt takes the rest
     assert spotter.calibrated.startup == {"system_prompt": 26_413 - 13_500 - 280}
-    assert "setup.system_prompt: the first call measured 26,450 tokens" in spotter.yaml
+    assert "# Start-up: the first call measured 26,450 tokens" in spotter.yaml
 
 
 def test_events_of_each_kind(spotter) -> None:  # noqa: ANN001

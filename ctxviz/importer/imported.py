@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,34 +27,41 @@ class ImportResult:
     problems: tuple[str, ...]  # damaged or unknown lines met while reading (located)
 
 
+HEADER_WIDTH = 100
+
+
 def _header(draft: Draft, calibrated: Calibrated, name: str) -> list[str]:
+    """The scenario's opening comment: where it came from and how each kind of size was made."""
     session = draft.session
     first = session.segments[0].used or 0
     fitted = ", ".join(f"{key} {value:,}" for key, value in calibrated.startup.items())
-    lines = [
+    paragraphs = [
         f"Imported by `ctxviz import` from Claude Code session {name}: {len(session.calls)} API calls.",
-        "",
-        "Sizes: the usage difference between two consecutive calls is exact; it is shared among what entered",
-        "in between (replies, tool calls and results, prompts) in proportion to their recorded text. Each event",
-        "says which call follows it, and whether its size is measured that way or estimated from its text",
-        "(4 chars a token: before the first call, across a compaction, after the last call).",
-        "",
-        f"setup.system_prompt: the first call measured {first:,} tokens; its messages come to about",
-        f"{draft.first_messages:,}, so {draft.overhead:,} tokens were sent that transcripts do not record",
-        "(system prompt, tool definitions, CLAUDE.md, memory, start-up hook output). The profile's start-up",
+        "Sizes: the usage difference between two consecutive calls is exact; it is shared among what entered "
+        "in between (replies, tool calls and results, prompts) in proportion to their recorded text. Each "
+        "event says which call follows it (numbered from 1) and whether its size is measured that way or "
+        "estimated from its text at 4 chars a token (before the first call, across a compaction, after the "
+        "last call).",
+        f"Start-up: the first call measured {first:,} tokens and its messages come to about "
+        f"{draft.first_messages:,}, so {draft.overhead:,} tokens were sent that transcripts do not record "
+        "(system prompt, tool definitions, CLAUDE.md, memory, start-up hook output). The profile's start-up "
         f"adds {calibrated.startup_rest:,} besides the system prompt; fitted to the overhead: {fitted}.",
     ]
     autos = [pre for _, trigger, pre in draft.compactions if trigger == "auto"]
     if autos:
-        lines += [
-            "",
-            f"The session compacted automatically {len(autos)} time(s); those are not events: the engine decides",
-            "when to compact (`ctxviz fidelity` compares). profile.summary_tokens is the first recorded summary",
-            "(its text at 4 chars a token).",
-        ]
+        paragraphs.append(
+            f"The session compacted automatically {len(autos)} time(s). Those are not events: the engine "
+            "decides when to compact (`ctxviz fidelity` compares). profile.summary_tokens is the first "
+            "recorded summary (its text at 4 chars a token)."
+        )
     if calibrated.unplaced:
-        lines += ["", f"{calibrated.unplaced:,} tokens could not be placed in any free size (see `ctxviz fidelity`)."]
-    return lines
+        paragraphs.append(
+            f"{calibrated.unplaced:,} tokens could not be placed in any free size (see `ctxviz fidelity`)."
+        )
+    lines: list[str] = []
+    for paragraph in paragraphs:
+        lines += [*textwrap.wrap(paragraph, HEADER_WIDTH, break_on_hyphens=False), ""]
+    return lines[:-1]
 
 
 def session_to_scenario(path: Path | str, *, keep_paths: bool = False) -> ImportResult:
