@@ -278,3 +278,33 @@ def test_session_by_id_from_the_config_folder(tmp_path: Path, monkeypatch: pytes
     latest = CliRunner().invoke(main, ["import", "--latest"])
     assert latest.exit_code == 0, latest.output
     assert latest.output.startswith("# Imported by `ctxviz import`")
+
+
+def test_recorded_attachments_become_hidden_items(tmp_path: Path) -> None:
+    """Newer transcripts record hook context and reminders as ``attachment`` records: they share the
+    measured growth with the prompt, in proportion to their text."""
+
+    def call(n: int, parent: str, used: int) -> dict[str, object]:
+        usage = {"input_tokens": used, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        message = {"id": f"m{n}", "model": "claude-sonnet-4-6", "role": "assistant", "usage": usage,
+                   "content": [{"type": "text", "text": "done"}]}  # fmt: skip
+        return {"type": "assistant", "uuid": f"a{n}", "parentUuid": parent, "message": message}
+
+    hook = {"type": "hook_additional_context", "hookName": "PostToolUse:Edit", "content": "x" * 300}
+    records = [
+        {"type": "user", "uuid": "u0", "parentUuid": None, "message": {"role": "user", "content": "go"}},
+        call(0, "u0", 20_000),
+        {"type": "user", "uuid": "u1", "parentUuid": "a0", "message": {"role": "user", "content": "y" * 96}},
+        {"type": "attachment", "uuid": "t1", "parentUuid": "u1", "attachment": hook},
+        call(1, "t1", 20_400),
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = session_to_scenario(path)
+    prompts = [e.prompt for e in result.scenario.events if hasattr(e, "prompt")]
+    hidden = [p for p in prompts if p.visibility == "hidden"]
+    assert [p.text for p in hidden] == ["PostToolUse:Edit"]
+    # 400 tokens of growth shared by the reply "done" (4 chars), the prompt (96) and the hook's content
+    # as recorded (the JSON string: 302 chars, counted as ceil(302 / 4) = 76 tokens, so 304): 4 : 96 : 304
+    assert [p.size.tokens for p in prompts[1:]] == [95, 301]
+    assert [(c.measured, c.simulated) for c in fidelity(path).calls] == [(20_000, 20_000), (20_400, 20_400)]
