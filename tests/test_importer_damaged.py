@@ -82,3 +82,23 @@ def test_usage_that_shrinks_without_a_compaction(tmp_path: Path) -> None:
     assert [c.measured for c in report.calls] == [30_000, 29_000, 31_000]
     assert report.calls[0].simulated == 30_000
     assert report.calls[2].simulated - report.calls[1].simulated == 2_000
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(prompt=st.text(min_size=1, max_size=120), command=st.text(max_size=80))
+def test_any_text_survives_the_yaml(tmp_path: Path, prompt: str, command: str) -> None:
+    """Prompts and commands are written into the YAML as text: whatever they hold, the scenario loads."""
+    use = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": command}}
+    usage = {"input_tokens": 1_000, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+    records = [
+        {"type": "user", "uuid": "u0", "parentUuid": None, "message": {"role": "user", "content": prompt}},
+        {"type": "assistant", "uuid": "a0", "parentUuid": "u0",
+         "message": {"id": "m0", "model": "claude-sonnet-4-6", "role": "assistant", "content": [use], "usage": usage}},
+        {"type": "user", "uuid": "u1", "parentUuid": "a0",
+         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}},
+    ]  # fmt: skip
+    path = tmp_path / "text.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = session_to_scenario(path)
+    (bash,) = [e.bash for e in result.scenario.events if hasattr(e, "bash")]
+    assert bash.command == " ".join(command.strip().split("\n", 1)[0].split())[:80] or bash.command.endswith("…")

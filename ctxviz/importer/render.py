@@ -64,12 +64,19 @@ def _key(key: str) -> str:
     return key if _PLAIN_KEY.match(key) and key.lower() not in _YAML_WORDS else _scalar(key)
 
 
+# What YAML does not allow in a document even inside quotes (its printable set, YAML 1.1 §5.1); JSON
+# escapes only what is below 0x20. A lone surrogate cannot be written at all: it becomes U+FFFD.
+_NOT_YAML = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _scalar(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):
         return str(value)
-    return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid YAML double-quoted scalar
+    text = json.dumps(_SURROGATE.sub("\ufffd", str(value)), ensure_ascii=False)
+    return _NOT_YAML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)  # a valid YAML double-quoted scalar
 
 
 def _lines(value: Any, indent: int) -> list[str]:
