@@ -56,7 +56,6 @@ class Draft:
     events: list[EventDraft]
     files: dict[str, int]  # path → tokens
     file_lines: dict[str, int]  # path → lines, where a Read said
-    file_notes: dict[str, str]
     skills: dict[str, int]  # name → body tokens
     overhead: int  # the first call's size minus its messages
     first_messages: int
@@ -96,16 +95,13 @@ class _Drafter:
         self.style = style
         self.files: dict[str, int] = {}
         self.file_lines: dict[str, int] = {}
-        self.file_notes: dict[str, str] = {}
         self.skills: dict[str, int] = {}
         self.events: list[EventDraft] = []
         self.summaries: list[int] = []
         self.compactions: list[tuple[int, str, int | None]] = []
         self.originals: dict[str, int] = {}  # path → tokens of the file before an edit (Edit's result)
 
-    def tool_event(
-        self, use: ToolUse, segment: int, measured: bool, extra_chars: int
-    ) -> tuple[EventDraft, list[_Unit]]:
+    def tool_event(self, use: ToolUse, segment: int, extra_chars: int) -> tuple[EventDraft, list[_Unit]]:
         """The scenario event for one tool call; its units are the call's text and the result's."""
         name, args, style = use.name, use.args, self.style
         result = (use.result_chars or 0) + extra_chars
@@ -139,7 +135,7 @@ class _Drafter:
             kind, fields, free = "tool", {"name": name}, ("call", "output")
             if name == "Read":
                 comment = "a Read of part of a file, or one that failed: sized as a plain tool result"
-        event = EventDraft(kind, fields, dict.fromkeys(free, 0), free, 0, segment, measured, comment)
+        event = EventDraft(kind, fields, dict.fromkeys(free, 0), free, 0, segment, False, comment)
         event.lines, event.agent = use.lines, use.agent
         if kind == "edit":
             event.sizes["result"] = 0  # the whole measured size goes to the change
@@ -181,7 +177,7 @@ class _Drafter:
                         if following is not None and items[following].kind == "meta":  # type: ignore[union-attr]
                             skip.add(following)
                             extra = items[following].chars  # type: ignore[union-attr]
-                    event, tool_units = self.tool_event(use, k, False, extra)
+                    event, tool_units = self.tool_event(use, k, extra)
                     group.append(event)
                     units.extend(tool_units)
                 if len(group) == 1:
@@ -302,6 +298,6 @@ def draft_session(session: Session, style: PathStyle, subagents: Mapping[str, Se
     _subagent_reads(drafter, subagents or {})
     overhead = max(0, (segments[0].used or 0) - first_messages)
     return Draft(
-        drafter.events, drafter.files, drafter.file_lines, drafter.file_notes, drafter.skills, overhead, first_messages,
+        drafter.events, drafter.files, drafter.file_lines, drafter.skills, overhead, first_messages,
         drafter.summaries, drafter.compactions, session,
     )  # fmt: skip
