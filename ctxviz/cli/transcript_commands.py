@@ -129,23 +129,28 @@ def context(
 @click.option("--until", callback=_day, metavar="DATE", help="Sessions started on or before DATE (YYYYMMDD).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list (see the README for the fields).")
 @click.option("-v", "--verbose", is_flag=True, help="List every damaged or unknown line skipped.")
-def sessions(project: str | None, since: date | None, until: date | None, as_json: bool, verbose: bool) -> None:
+@click.option("--no-cache", is_flag=True, help="Read every session again, ignoring the summary index in the cache.")
+def sessions(
+    project: str | None, since: date | None, until: date | None, as_json: bool, verbose: bool, no_cache: bool
+) -> None:
     """The Claude Code sessions on this machine: calls, peak and last context, compactions, subagents.
 
     Looks in ~/.claude, ~/.config/claude and every folder CLAUDE_CONFIG_DIR names (comma-separated).
     """
     from ctxviz.errors import InputError
     from ctxviz.transcripts.discover import config_roots, session_files
+    from ctxviz.transcripts.index import summaries
     from ctxviz.transcripts.select import local_day, project_matches
-    from ctxviz.transcripts.summary import SessionSummary, summarize_all
+    from ctxviz.transcripts.session_row import SessionSummary
 
-    files = [f for f in session_files(config_roots()) if project_matches(f, project)]
+    roots = config_roots()
+    files = [f for f in session_files(roots) if project_matches(f, project)]
     if since is not None:  # a file last written before --since cannot hold a session active after it
         files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
     rows: list[SessionSummary] = []
     problems: list[str] = []
 
-    results: Iterable[SessionSummary | InputError] = summarize_all(files)
+    results: Iterable[SessionSummary | InputError] = summaries(files, roots, use_index=not no_cache)
     if not as_json and len(files) >= _PROGRESS_FROM and sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import track
