@@ -6,6 +6,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 from typing import NoReturn
@@ -16,6 +17,7 @@ from ctxviz.cli.common import EXIT_OK, fail
 
 _DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
+_OTHER_COLUMNS = 66  # the sessions table's columns after the project, with their padding
 
 
 def _say(text: str) -> None:
@@ -127,23 +129,28 @@ def context(
 @click.option("--until", callback=_day, metavar="DATE", help="Sessions started on or before DATE (YYYYMMDD).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list (see the README for the fields).")
 @click.option("-v", "--verbose", is_flag=True, help="List every damaged or unknown line skipped.")
-def sessions(project: str | None, since: date | None, until: date | None, as_json: bool, verbose: bool) -> None:
+@click.option("--no-cache", is_flag=True, help="Read every session again, ignoring the summary index in the cache.")
+def sessions(
+    project: str | None, since: date | None, until: date | None, as_json: bool, verbose: bool, no_cache: bool
+) -> None:
     """The Claude Code sessions on this machine: calls, peak and last context, compactions, subagents.
 
     Looks in ~/.claude, ~/.config/claude and every folder CLAUDE_CONFIG_DIR names (comma-separated).
     """
     from ctxviz.errors import InputError
     from ctxviz.transcripts.discover import config_roots, session_files
+    from ctxviz.transcripts.index import summaries
     from ctxviz.transcripts.select import local_day, project_matches
-    from ctxviz.transcripts.summary import SessionSummary, summarize_all
+    from ctxviz.transcripts.session_row import SessionSummary
 
-    files = [f for f in session_files(config_roots()) if project_matches(f, project)]
+    roots = config_roots()
+    files = [f for f in session_files(roots) if project_matches(f, project)]
     if since is not None:  # a file last written before --since cannot hold a session active after it
         files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
     rows: list[SessionSummary] = []
     problems: list[str] = []
 
-    results = summarize_all(files)
+    results: Iterable[SessionSummary | InputError] = summaries(files, roots, use_index=not no_cache)
     if not as_json and len(files) >= _PROGRESS_FROM and sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import track
@@ -186,9 +193,11 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
     if not rows:
         console.print("No Claude Code sessions found (looked in ~/.claude, ~/.config/claude, CLAUDE_CONFIG_DIR).")
         return
-    labels = project_labels([r.project for r in rows if r.project])
+    # the project label is cut on the left to what the terminal leaves beside the other columns
+    room = max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS))
+    labels = project_labels([r.project for r in rows if r.project], room)
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
-    table.add_column("project", no_wrap=True, overflow="crop", max_width=PROJECT_LABEL_CHARS)
+    table.add_column("project", no_wrap=True, min_width=min(room, max(map(len, labels.values()), default=7)))
     widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
     for name, width in widths.items():
         justify = "left" if name in ("session", "started", "models") else "right"

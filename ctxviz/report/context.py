@@ -13,7 +13,6 @@ from rich.text import Text
 
 from ctxviz.layout import FREE, FULL, PARTIAL, RESERVE, context_grid, humanize, percent
 from ctxviz.report.context_data import (
-    UNRECORDED_ROWS,
     api_call_indices,
     calls_before,
     compactions_so_far,
@@ -24,6 +23,8 @@ from ctxviz.report.context_data import (
 from ctxviz.timeline import FREE_SPACE, Timeline
 
 _NARROW_COLUMNS = 70
+# A transcript's System prompt row also holds what its rows would show (UNRECORDED_ROWS): said, not zeroed.
+UNRECORDED_NOTE = "└ with tools, memory, skills: not recorded apart"
 _ROW_STYLES = {
     "System prompt": "grey62",
     "System tools": "cyan",
@@ -81,8 +82,7 @@ def _rows(timeline: Timeline, index: int) -> Table:
             f"{percent(tokens, timeline.window):.1f}%",
         )
         if row == "System prompt" and unrecorded:
-            held = ", ".join(r for r in UNRECORDED_ROWS if breakdown.get(r) is None)
-            table.add_row("", Text(f"└ also holds {held}: not recorded apart", style="dim"), "", "")
+            table.add_row("", Text(UNRECORDED_NOTE, style="dim"), "", "")
     return table
 
 

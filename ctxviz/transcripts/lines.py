@@ -26,7 +26,8 @@ Line = tuple[int, bytes, bool]  # line number, the line without its end, ends wi
 
 def _refuse_utf16(head: bytes, path: Path) -> None:
     """A transcript saved as UTF-16 (an editor, a Windows shell redirect) reads as binary junk: say so."""
-    if head.startswith(_UTF16_BOMS) or (len(head) >= 4 and head[1] == 0 and head[3] == 0 and head[0] != 0):
+    wide = len(head) >= 4 and ((head[1] == head[3] == 0 != head[0]) or (head[0] == head[2] == 0 != head[1]))
+    if head.startswith(_UTF16_BOMS) or wide:
         raise InputError(
             f"{safe_text(str(path))}: the file is UTF-16 text; Claude Code writes UTF-8 "
             "(convert it, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8.jsonl)"

@@ -81,7 +81,7 @@ def local_day(timestamp: str | None) -> date | None:
         return None
 
 
-PROJECT_LABEL_CHARS = 24
+PROJECT_LABEL_CHARS = 30
 
 
 def project_labels(projects: list[str], limit: int = PROJECT_LABEL_CHARS) -> dict[str, str]:
