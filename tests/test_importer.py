@@ -114,6 +114,13 @@ def test_events_of_each_kind(spotter) -> None:  # noqa: ANN001
     assert spotter.calibrated.unplaced == 0
 
 
+def test_a_dated_model_name_is_the_profiles_model() -> None:
+    # the subagent ran on claude-sonnet-4-5-20250929: the profile knows it as claude-sonnet-4-5 (200k)
+    result = session_to_scenario(FIXTURES / "spotter-4d5611e5" / "subagents" / "agent-a2898e3.jsonl")
+    assert result.scenario.model == "claude-sonnet-4-5"
+    assert not simulate(result.scenario).notices
+
+
 def test_the_subagent_keeps_its_type_and_its_reads(spotter) -> None:  # noqa: ANN001
     (subagent,) = [e.subagent for e in spotter.scenario.events if hasattr(e, "subagent")]
     assert subagent.type == "Explore"
