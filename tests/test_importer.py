@@ -142,6 +142,10 @@ def test_no_home_folder_in_the_output_unless_asked(spotter) -> None:  # noqa: AN
     assert "/home/USER/projects/spotter-worktrees/spotter-dov/lib/spotter_web/live/session_live.ex" in kept.yaml
 
 
+def test_import_is_deterministic(spotter) -> None:  # noqa: ANN001
+    assert session_to_scenario(SPOTTER).yaml == spotter.yaml
+
+
 def test_round_trip_through_yaml(spotter, tmp_path: Path) -> None:  # noqa: ANN001
     out = tmp_path / "session.yaml"
     out.write_text(spotter.yaml)
