@@ -142,6 +142,15 @@ def test_no_home_folder_in_the_output_unless_asked(spotter) -> None:  # noqa: AN
     assert "/home/USER/projects/spotter-worktrees/spotter-dov/lib/spotter_web/live/session_live.ex" in kept.yaml
 
 
+def test_measured_calls_name_the_event_before_them(spotter, spotter_fit) -> None:  # noqa: ANN001
+    calls = spotter.calls
+    assert [(c.call, c.measured) for c in calls] == [(c.call, c.measured) for c in spotter_fit.calls]
+    assert calls[0].after_event == 0  # the first prompt
+    assert [type(spotter.scenario.events[c.after_event]).__name__ for c in calls[:3]] == [
+        "PromptEvent", "ParallelEvent", "BashEvent",
+    ]  # fmt: skip
+
+
 def test_import_is_deterministic(spotter) -> None:  # noqa: ANN001
     assert session_to_scenario(SPOTTER).yaml == spotter.yaml
 

@@ -4,6 +4,6 @@ session's measured calls (``ctxviz fidelity``)."""
 from __future__ import annotations
 
 from ctxviz.importer.fidelity import FidelityReport, fidelity
-from ctxviz.importer.imported import ImportResult, session_to_scenario
+from ctxviz.importer.imported import ImportResult, MeasuredCall, session_to_scenario
 
-__all__ = ["FidelityReport", "ImportResult", "fidelity", "session_to_scenario"]
+__all__ = ["FidelityReport", "ImportResult", "MeasuredCall", "fidelity", "session_to_scenario"]

@@ -18,6 +18,17 @@ from ctxviz.tokens import CharsPerToken, TokenCounter
 _COUNTER: TokenCounter = CharsPerToken()  # type: ignore[assignment]  # a frozen dataclass meets the protocol
 
 
+@dataclass(frozen=True, slots=True)
+class MeasuredCall:
+    """One API call of the session: its number (from 1), its measured size, and the scenario event it
+    came after (an index into ``scenario.events``; None: before any event), to set against the step of
+    that event when a replay is drawn beside the measurements."""
+
+    call: int
+    measured: int
+    after_event: int | None
+
+
 @dataclass(frozen=True)
 class ImportResult:
     scenario: Scenario
@@ -25,6 +36,19 @@ class ImportResult:
     draft: Draft
     calibrated: Calibrated
     problems: tuple[str, ...]  # damaged or unknown lines met while reading (located)
+
+    @property
+    def calls(self) -> tuple[MeasuredCall, ...]:
+        last: dict[int, int] = {}
+        for n, event in enumerate(self.draft.events):
+            last[event.segment] = n
+        found: list[MeasuredCall] = []
+        latest: int | None = None
+        for k, segment in enumerate(self.draft.session.segments):
+            latest = last.get(k, latest)
+            if segment.used is not None:
+                found.append(MeasuredCall(k + 1, segment.used, latest))
+        return tuple(found)
 
 
 HEADER_WIDTH = 100
