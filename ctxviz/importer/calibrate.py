@@ -63,7 +63,7 @@ def _place(events: list[EventDraft], amount: int) -> int:
     if amount > 0:
         free.sort(key=lambda f: f[0].kind not in ("reply", "prompt"))  # replies and prompts first
         for event, key in free:
-            room = event.caps.get(key, amount + event.sizes[key]) - event.sizes[key]
+            room = max(0, event.caps.get(key, amount + event.sizes[key]) - event.sizes[key])
             give = min(room, amount)
             event.sizes[key] += give
             amount -= give
