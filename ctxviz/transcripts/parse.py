@@ -262,13 +262,14 @@ def _entry(number: int, record: Record, kind: str, tools: _Tools) -> Entry:
 _CONVERSATIONAL = frozenset({"user", "assistant", "system", "attachment"})
 
 
-def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str) -> Parsed:
-    """Reduce numbered lines to entries. ``where`` locates problems (the file's path)."""
-    tools = _Tools()
+def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: _Tools | None = None) -> Parsed:
+    """Reduce numbered lines to entries. ``where`` locates problems (the file's path). ``tools`` carries
+    what earlier lines said (tool names, the folder) when a file is read in parts as it grows."""
+    tools = _Tools() if tools is None else tools
     entries: list[Entry] = []
     problems: list[str] = []
     unknown: Counter[str] = Counter()
-    session = cwd = None
+    session, cwd = None, tools.cwd
     count = 0
     add, decode = entries.append, decode_record  # the loop runs for every line of a session
     for number, line, complete in lines:

@@ -1,0 +1,196 @@
+"""The statusline's cache: one file per transcript in the user's cache dir, holding where the last run
+stopped reading and the incremental state there, so the next run reads only what was appended.
+
+Layout: one line of JSON (the header: which file, up to which byte, and the figures to print), then
+the state as msgpack. The header alone answers a run that finds nothing new, without decoding the
+state (or importing the reader). Anything unexpected — unreadable, undecodable, another format or
+ctxviz version, another file at the path — makes the cache worthless, never trusted: the state is
+rebuilt from the transcript. Deleting the folder is always safe.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import msgspec
+
+from ctxviz import __version__
+from ctxviz.live.follow import Follower, _Forget, _Tally, window_thresholds
+from ctxviz.live.session import LiveSession
+from ctxviz.live.statusline import CACHE_FORMAT
+from ctxviz.live.tail import Tail
+from ctxviz.timeline import Block
+from ctxviz.transcripts.build import _Builder, _State
+from ctxviz.transcripts.parse import Entry, Piece, _Tools
+
+
+class _Saved(msgspec.Struct, array_like=True):
+    """A lean ``LiveSession`` at rest (positional msgpack: smaller and faster to read back)."""
+
+    offset: int
+    identity: tuple[int, int] | None
+    line_number: int
+    carry: bytes
+    skipping: bool
+    tool_names: dict[str, tuple[str, str]]
+    task_prompts: dict[str, str]
+    cwd: str | None
+    session: str | None
+    problems: int
+    mode: str | None
+    last_call: str | None
+    below: list[str]
+    last_conversational: str | None
+    linked: bool
+    bridged: list[str]
+    seen: list[str]
+    open_compaction: Entry | None
+    models: list[str]
+    last_used: int | None
+    last_measured: bool
+    peak: int
+    live: list[Block]
+    total: int
+    block_count: int
+    step_count: int
+    pending: list[Piece]
+    notes: list[str]
+    calls: int
+    overhead: int | None
+
+
+_DECODER = msgspec.msgpack.Decoder(_Saved)
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+def header_matches(header: object, path: Path) -> bool:
+    return (
+        isinstance(header, dict)
+        and header.get("format") == CACHE_FORMAT
+        and header.get("version") == __version__
+        and header.get("path") == str(path)
+    )
+
+
+def load(cache_file: Path, path: Path) -> LiveSession | None:
+    """The cached state of ``path``'s session, or None when there is none worth trusting."""
+    try:
+        data = cache_file.read_bytes()
+        head, _, body = data.partition(b"\n")
+        if not header_matches(json.loads(head), path):
+            return None
+        saved = _DECODER.decode(body)
+    except (OSError, ValueError, msgspec.DecodeError):
+        return None
+    return _restore(saved, path)
+
+
+def _restore(saved: _Saved, path: Path) -> LiveSession:
+    live = LiveSession(path, lean=True)
+    live.tail = Tail(path, saved.offset, saved.identity, saved.line_number, saved.carry, saved.skipping)
+    live.tools = _Tools(dict(saved.tool_names), dict(saved.task_prompts), saved.cwd)
+    live.session, live.problems = saved.session, saved.problems
+    state = _State(_Tally(saved.block_count), _Tally(saved.step_count), {b.id: b for b in saved.live},
+                   saved.total, _Forget())  # fmt: skip
+    builder = _Builder({}, state, list(saved.pending), list(saved.notes), saved.calls, saved.overhead)
+    live.follower = Follower(
+        lean=True,
+        builder=builder,
+        mode=saved.mode,
+        last_call=saved.last_call,
+        below=set(saved.below),
+        last_conversational=saved.last_conversational,
+        linked=saved.linked,
+        bridged=set(saved.bridged),
+        seen=set(saved.seen),
+        open_compaction=saved.open_compaction,
+        models=list(saved.models),
+        last_used=saved.last_used,
+        last_measured=saved.last_measured,
+        peak=saved.peak,
+    )
+    return live
+
+
+def _saved(live: LiveSession) -> _Saved:
+    tail, follower = live.tail, live.follower
+    builder = follower.builder
+    state = builder.state
+    return _Saved(
+        tail.offset, tail.identity, tail.line_number, tail.carry, tail.skipping,
+        live.tools.names, live.tools.task_prompts, live.tools.cwd, live.session, live.problems,
+        follower.mode, follower.last_call, sorted(follower.below), follower.last_conversational, follower.linked,
+        sorted(follower.bridged), sorted(follower.seen), follower.open_compaction, follower.models,
+        follower.last_used, follower.last_measured, follower.peak,
+        list(state.live.values()), state.total, len(state.blocks), len(state.steps),
+        builder.pending, builder.notes, builder.calls, builder.overhead,
+    )  # fmt: skip
+
+
+def figures_header(live: LiveSession, path: Path, window: int | None) -> dict[str, object]:
+    """The header: the file's identity and offset, and everything a run with nothing new prints."""
+    figures = live.figures()
+    header: dict[str, object] = {
+        "format": CACHE_FORMAT,
+        "version": __version__,
+        "path": str(path),
+        "identity": list(live.tail.identity) if live.tail.identity else None,
+        "offset": live.tail.offset,
+        "window_asked": window,
+        "session": live.session,
+        "figures": None,
+    }
+    if figures is not None:
+        model, size, limits = window_thresholds(live.follower.models, live.follower.peak, window)
+        header["figures"] = {
+            "used": figures.used,
+            "measured": figures.measured,
+            "calls": figures.calls,
+            "model": model,
+            "window": size,
+            "autocompact": limits.autocompact,
+            "warning": limits.warning,
+            "blocking": limits.blocking,
+            "biggest": list(figures.biggest) if figures.biggest else None,
+        }
+    return header
+
+
+def save(cache_file: Path, live: LiveSession, header: dict[str, object]) -> None:
+    """Written whole to a temporary file and renamed: a run reading at the same moment sees the old
+    cache or the new one, never half of one."""
+    cache_file.parent.mkdir(parents=True, exist_ok=True)
+    data = json.dumps(header, ensure_ascii=False).encode() + b"\n" + _ENCODER.encode(_saved(live))
+    handle, temporary = tempfile.mkstemp(dir=cache_file.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, cache_file)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def refresh(cache_file: Path, path: Path, window: int | None, problems: list[str]) -> dict[str, object]:
+    """Bring the cache of ``path`` up to date (reading only what was appended when it can be trusted)
+    and return its header. A failure to write the cache is not an error: the figures are still right.
+    What happened on the way (a cache rebuilt, not written) is told in ``problems``."""
+    live = load(cache_file, path)
+    if live is None:
+        if cache_file.exists():
+            problems.append(f"{cache_file}: cache not usable (damaged, or another version): rebuilt")
+        live = LiveSession(path, lean=True)
+    update = live.poll()
+    if update.change.value == "gone":
+        raise FileNotFoundError(update.reason)
+    header = figures_header(live, path, window)
+    if update.rebuilt:
+        problems.append(f"{path}: read from the start ({update.reason or 'the chain changed'})")
+    try:
+        save(cache_file, live, header)
+    except OSError as error:
+        problems.append(f"{cache_file}: cache not written ({error.strerror or error})")
+    return header

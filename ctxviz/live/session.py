@@ -1,0 +1,80 @@
+"""One session file followed as it grows: the tailer, the line parser's carried state and the
+incremental follower together. The only I/O is the tailer's; a rebuild rereads the file from its start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ctxviz.live.follow import Figures, Follower
+from ctxviz.live.tail import Change, Tail
+from ctxviz.timeline import Timeline
+from ctxviz.transcripts.lines import Line
+from ctxviz.transcripts.parse import Entry, _Tools, parse_lines
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    change: Change
+    rebuilt: bool = False
+    reason: str = ""  # why the file restarted or went away
+
+
+@dataclass
+class LiveSession:
+    path: Path
+    lean: bool = False
+    tail: Tail = field(init=False)
+    tools: _Tools = field(default_factory=_Tools)
+    follower: Follower = field(init=False)
+    session: str | None = None
+    problems: int = 0
+    gone: str = ""  # why the file cannot be read now ("" while it can): the last picture stays
+
+    def __post_init__(self) -> None:
+        self.tail = Tail(self.path)
+        self.follower = Follower(lean=self.lean)
+
+    def poll(self) -> Update:
+        """Read what was appended since the last poll and take it in (one ``stat`` when nothing was)."""
+        read = self.tail.read()
+        if read.change is Change.GONE:
+            self.gone = read.reason
+            return Update(Change.GONE, reason=read.reason)
+        self.gone = ""
+        if read.change is Change.SAME:
+            return Update(Change.SAME)
+        if read.change is Change.RESTARTED or self.follower.mode is None:
+            self._restart(read.lines)
+            return Update(read.change, rebuilt=True, reason=read.reason or "the first read")
+        entries = self._parse(read.lines)
+        if self.follower.feed(entries):
+            return Update(Change.GREW)
+        self.rebuild()
+        return Update(Change.GREW, rebuilt=True)
+
+    def rebuild(self) -> None:
+        """Start again from the whole file (a change the incremental state cannot follow)."""
+        self.tail = Tail(self.path)
+        read = self.tail.read()
+        self.gone = read.reason if read.change is Change.GONE else ""
+        self._restart(read.lines)
+
+    def _restart(self, lines: list[Line]) -> None:
+        self.tools, self.session, self.problems = _Tools(), None, 0
+        self.follower = Follower.from_entries(self._parse(lines), lean=self.lean)
+
+    def _parse(self, lines: list[Line]) -> list[Entry]:
+        parsed = parse_lines(lines, str(self.path), self.tools)
+        self.session = self.session or parsed.session
+        self.problems += len(parsed.problems)
+        return list(parsed.entries)
+
+    def figures(self) -> Figures | None:
+        return self.follower.figures()
+
+    def timeline(self) -> Timeline | None:
+        notices = [f"{self.problems} damaged or unknown lines skipped"] if self.problems else []
+        return self.follower.timeline(name=self.session or self.path.stem, path=str(self.path),
+                                      summary=self.tools.cwd, notices=notices)  # fmt: skip
