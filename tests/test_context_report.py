@@ -15,8 +15,7 @@ from ctxviz.report.context import context_renderable
 from ctxviz.report.context_data import api_call_indices, context_dict
 from ctxviz.transcripts import open_transcript
 
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "transcripts"
-pytestmark = pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/transcripts is not beside the checkout")
+SAMPLES = Path(__file__).resolve().parent / "fixtures" / "claude-code"
 SPOTTER = SAMPLES / "spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
 SESSION = "4d5611e5-241a-462a-8d15-5122611a9569"
 
@@ -91,11 +90,11 @@ def test_context_at_out_of_range_is_a_usage_error() -> None:
     assert "calls 1–139" in result.output
 
 
-def test_context_of_another_agents_file_says_so() -> None:
-    codex = SAMPLES / "other-agents/codex/agent-sessions_stage0_small.jsonl"
-    result = CliRunner().invoke(main, ["context", str(codex)])
+def test_context_of_a_file_that_is_no_transcript_says_so() -> None:
+    hook_log = SAMPLES / "fasthooks/sample_hook_logs.jsonl"
+    result = CliRunner().invoke(main, ["context", str(hook_log)])
     assert result.exit_code == 1
-    assert "not a Claude Code transcript" in result.output
+    assert result.output == f"{hook_log}: not a Claude Code transcript (its records have no type)\n"
     assert "Traceback" not in result.output
 
 

@@ -1,4 +1,4 @@
-"""The transcript reader on the real sample sessions in ../shared/transcripts (exact numbers)."""
+"""The transcript reader on the real sample sessions in tests/fixtures/claude-code (exact numbers)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from ctxviz.transcripts import open_transcript
 from ctxviz.transcripts.load import read_transcript
 from ctxviz.transcripts.summary import summarize
 
-SAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "transcripts"
-pytestmark = pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/transcripts is not beside the checkout")
+SAMPLES = Path(__file__).resolve().parent / "fixtures" / "claude-code"
 
 SPOTTER = "spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
 
@@ -171,12 +170,6 @@ def test_records_without_parents_follow_file_order() -> None:
     "name",
     [
         "fasthooks/sample_hook_logs.jsonl",
-        "other-agents/codex/agent-sessions_stage0_small.jsonl",
-        "other-agents/codex/ccusage-session-alpha.jsonl",
-        "other-agents/gemini-cli/agent-sessions_jsonl_v040.jsonl",
-        "other-agents/pi/agent-sessions_small.jsonl",
-        "other-agents/cursor/agent-sessions_small.jsonl",
-        "other-agents/gemini-cli/agent-sessions_large.json",
     ],
 )
 def test_other_files_get_a_clear_message(name: str) -> None:

@@ -35,11 +35,9 @@ def _nothing_read(path: Path, parsed: Parsed) -> InputError:
     if parsed.lines == 0:
         return InputError(f"{path}: empty file, nothing to read")
     if not parsed.entries and parsed.unknown_types:
-        kinds = ", ".join(sorted(parsed.unknown_types)[:4])
-        return InputError(
-            f"{path}: not a Claude Code transcript (record types: {kinds}); "
-            "only Claude Code sessions can be read for now"
-        )
+        named = sorted(k for k in parsed.unknown_types if k != "None")[:4]
+        kinds = f"record types: {', '.join(named)}" if named else "its records have no type"
+        return InputError(f"{path}: not a Claude Code transcript ({kinds})")
     if not parsed.entries:
         return InputError(f"{path}: no readable Claude Code records in {parsed.lines:,} lines")
     return InputError(f"{path}: no API calls recorded in this transcript yet")
