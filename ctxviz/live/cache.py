@@ -1,8 +1,8 @@
 """The statusline's cache: one file per transcript in the user's cache dir, holding where the last run
 stopped reading and the incremental state there, so the next run reads only what was appended.
 
-Layout: one line of JSON (the header: which file, up to which byte, and the figures to print), then
-the state as msgpack. The header alone answers a run that finds nothing new, without decoding the
+Layout: a checksum, one line of JSON (the header: which file, up to which byte, and the figures to
+print), then the state as msgpack. The header alone answers a run that finds nothing new, without decoding the
 state (or importing the reader). Anything unexpected — unreadable, undecodable, another format or
 ctxviz version, another file at the path — makes the cache worthless, never trusted: the state is
 rebuilt from the transcript. Deleting the folder is always safe.
@@ -10,7 +10,6 @@ rebuilt from the transcript. Deleting the folder is always safe.
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from pathlib import Path
@@ -20,7 +19,7 @@ import msgspec
 from ctxviz import __version__
 from ctxviz.live.follow import Follower, _Forget, _Tally, window_thresholds
 from ctxviz.live.session import LiveSession
-from ctxviz.live.statusline import CACHE_FORMAT
+from ctxviz.live.statusline import CACHE_FORMAT, pack_cache, unpack_cache
 from ctxviz.live.tail import Tail
 from ctxviz.timeline import Block
 from ctxviz.transcripts.build import _Builder, _State
@@ -78,12 +77,11 @@ def header_matches(header: object, path: Path) -> bool:
 def load(cache_file: Path, path: Path) -> LiveSession | None:
     """The cached state of ``path``'s session, or None when there is none worth trusting."""
     try:
-        data = cache_file.read_bytes()
-        head, _, body = data.partition(b"\n")
-        if not header_matches(json.loads(head), path):
+        unpacked = unpack_cache(cache_file.read_bytes())
+        if unpacked is None or not header_matches(unpacked[0], path):
             return None
-        saved = _DECODER.decode(body)
-    except (OSError, ValueError, msgspec.DecodeError):
+        saved = _DECODER.decode(unpacked[1])
+    except (OSError, msgspec.DecodeError):
         return None
     return _restore(saved, path)
 
@@ -163,7 +161,7 @@ def save(cache_file: Path, live: LiveSession, header: dict[str, object]) -> None
     """Written whole to a temporary file and renamed: a run reading at the same moment sees the old
     cache or the new one, never half of one."""
     cache_file.parent.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(header, ensure_ascii=False).encode() + b"\n" + _ENCODER.encode(_saved(live))
+    data = pack_cache(header, _ENCODER.encode(_saved(live)))
     handle, temporary = tempfile.mkstemp(dir=cache_file.parent, prefix=".tmp-")
     try:
         with os.fdopen(handle, "wb") as out:

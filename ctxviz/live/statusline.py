@@ -17,7 +17,7 @@ from typing import Any
 
 DEFAULT_FORMAT = "{bar} {used}/{window} {percent} · {to_compact} · {biggest}"
 FIELDS = ("bar", "used", "window", "percent", "left", "to_compact", "biggest", "item", "item_tokens", "model",
-          "calls", "session")  # fmt: skip
+          "calls", "session", "used_tokens", "window_tokens")  # fmt: skip
 FALLBACK = "ctxviz: context unknown"
 CACHE_FORMAT = "ctxviz.statusline-cache/1"
 NO_CALL_YET = "ctxviz: no API call yet"
@@ -94,21 +94,42 @@ def _payload(text: bytes) -> tuple[Path, int | None]:
     return Path(transcript).expanduser().absolute(), window
 
 
+def pack_cache(header: dict[str, Any], body: bytes) -> bytes:
+    """A cache file: ``<crc32> <header JSON>\n<body>``; the checksum covers the header and the body."""
+    rest = json.dumps(header, ensure_ascii=False).encode() + b"\n" + body
+    return b"%08x " % zlib.crc32(rest) + rest
+
+
+def unpack_cache(data: bytes) -> tuple[dict[str, Any], bytes] | None:
+    """The header and body of a cache file, or None when it is damaged in any way."""
+    check, _, rest = data.partition(b" ")
+    try:
+        if len(check) != 8 or int(check, 16) != zlib.crc32(rest):
+            return None
+        head, _, body = rest.partition(b"\n")
+        header = json.loads(head)
+    except ValueError:
+        return None
+    return (header, body) if isinstance(header, dict) else None
+
+
 def _cached_header(cache: Path, transcript: Path, window: int | None) -> dict[str, Any] | None:
     """The cache header when it is current: same file, same size, nothing appended, same window."""
     try:
         with open(cache, "rb") as handle:
-            header = json.loads(handle.readline())
+            unpacked = unpack_cache(handle.read())
         stat = os.stat(transcript)
-    except (OSError, ValueError):
+    except OSError:
         return None
-    if not isinstance(header, dict) or header.get("path") != str(transcript):
+    if unpacked is None:
         return None
+    header = unpacked[0]
     from ctxviz import __version__
 
     current = (
         header.get("format") == CACHE_FORMAT
         and header.get("version") == __version__
+        and header.get("path") == str(transcript)
         and header.get("identity") == [stat.st_dev, stat.st_ino]
         and header.get("offset") == stat.st_size
         and header.get("window_asked") == window
@@ -168,6 +189,8 @@ def fields_of(header: dict[str, Any], colour: bool) -> dict[str, str]:
         "model": figures["model"],
         "calls": str(figures["calls"]),
         "session": str(header.get("session") or ""),
+        "used_tokens": str(used),  # exact, for scripts
+        "window_tokens": str(window),
     }
 
 
