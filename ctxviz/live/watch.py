@@ -13,7 +13,7 @@ from ctxviz.live.session import LiveSession
 from ctxviz.live.tail import Change
 from ctxviz.timeline import Timeline
 
-SCAN_EVERY = 8  # polls between two scans of the roots for a newer session (2 s at the default interval)
+SCAN_EVERY = 20  # polls between two scans of the roots for a newer session (2 s at the default interval)
 
 
 @dataclass(frozen=True, slots=True)

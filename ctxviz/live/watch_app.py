@@ -7,6 +7,7 @@ from __future__ import annotations
 from contextlib import suppress
 
 from textual.css.query import NoMatches
+from textual.screen import Screen
 from textual.widgets import Label
 
 from ctxviz.live.watch import Watch
@@ -14,7 +15,7 @@ from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
 
-POLL_SECONDS = 0.25  # a stat per poll; new lines show within this plus one redraw (see benchmarks/live.py)
+POLL_SECONDS = 0.1  # one stat (~10 µs) per poll; the redraw, not the poll, is most of the delay (benchmarks/live.py)
 
 
 class WatchApp(CtxvizApp):
@@ -24,12 +25,14 @@ class WatchApp(CtxvizApp):
         self.status = status
         self.unseen = 0  # steps that arrived while the person looked at an earlier one
 
-    def get_default_screen(self) -> TimelineScreen:
-        screen = TimelineScreen(self.timeline, self._title(self.timeline))
-        screen.set_reactive(TimelineScreen.index, self.timeline.last)  # before mount: no watchers yet
-        return screen
+    def get_default_screen(self) -> Screen[None]:
+        # a blank base: the followed timeline's screen is pushed on it, so that it can be switched
+        return Screen()
 
     def on_mount(self) -> None:
+        screen = TimelineScreen(self.timeline, self._title(self.timeline))
+        screen.set_reactive(TimelineScreen.index, self.timeline.last)  # before mount: no watchers yet
+        self.push_screen(screen)
         self.set_interval(POLL_SECONDS, self.poll)
 
     def _title(self, timeline: Timeline) -> str:
@@ -51,7 +54,9 @@ class WatchApp(CtxvizApp):
         seen = self.watch_source.poll()
         screen = self._screen()
         if seen is None:
-            if screen is not None and self.unseen and screen.index >= screen.timeline.last:
+            if screen is not None and screen.timeline is not self.timeline:
+                self._replace(screen, self.timeline, follow=False)  # arrived while help was open
+            elif screen is not None and self.unseen and screen.index >= screen.timeline.last:
                 self.unseen = 0  # back at the end: following again
                 self._show_title(screen)
             return
