@@ -11,8 +11,8 @@ rebuilt from the transcript. Deleting the folder is always safe.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -65,17 +65,16 @@ _DECODER = msgspec.msgpack.Decoder(_Saved)
 _ENCODER = msgspec.msgpack.Encoder()
 
 
-def header_matches(header: object, path: Path) -> bool:
+def header_matches(header: dict[str, Any], path: Path) -> bool:
     return (
-        isinstance(header, dict)
-        and header.get("format") == CACHE_FORMAT
+        header.get("format") == CACHE_FORMAT
         and header.get("version") == __version__
         and header.get("path") == str(path)
     )
 
 
-def load(cache_file: Path, path: Path) -> LiveSession | None:
-    """The cached state of ``path``'s session, or None when there is none worth trusting."""
+def load(cache_file: Path, path: Path) -> tuple[LiveSession, dict[str, Any]] | None:
+    """The cached state of ``path``'s session and its header, or None when there is none worth trusting."""
     try:
         unpacked = unpack_cache(cache_file.read_bytes())
         if unpacked is None or not header_matches(unpacked[0], path):
@@ -83,7 +82,7 @@ def load(cache_file: Path, path: Path) -> LiveSession | None:
         saved = _DECODER.decode(unpacked[1])
     except (OSError, msgspec.DecodeError):
         return None
-    return _restore(saved, path)
+    return _restore(saved, path), unpacked[0]
 
 
 def _restore(saved: _Saved, path: Path) -> LiveSession:
@@ -128,10 +127,32 @@ def _saved(live: LiveSession) -> _Saved:
     )  # fmt: skip
 
 
-def figures_header(live: LiveSession, path: Path, window: int | None) -> dict[str, object]:
+def _limits(live: LiveSession, window: int | None, previous: dict[str, Any] | None) -> dict[str, Any]:
+    """Model, window and thresholds. They change only with the model, the window Claude Code names,
+    or a call above the window (a 1M session): otherwise the last run's are reused, which spares
+    importing the profile."""
+    follower = live.follower
+    model = follower.models[-1] if follower.models else "unknown"
+    prior = previous.get("figures") if previous else None
+    if (
+        isinstance(prior, dict)
+        and prior.get("model") == model
+        and previous is not None
+        and previous.get("window_asked") == window
+        and (window is not None or follower.peak <= prior["window"])
+    ):
+        return {key: prior[key] for key in ("model", "window", "autocompact", "warning", "blocking")}
+    model, size, limits = window_thresholds(follower.models, follower.peak, window)
+    return {"model": model, "window": size, "autocompact": limits.autocompact, "warning": limits.warning,
+            "blocking": limits.blocking}  # fmt: skip
+
+
+def figures_header(
+    live: LiveSession, path: Path, window: int | None, previous: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The header: the file's identity and offset, and everything a run with nothing new prints."""
     figures = live.figures()
-    header: dict[str, object] = {
+    header: dict[str, Any] = {
         "format": CACHE_FORMAT,
         "version": __version__,
         "path": str(path),
@@ -142,49 +163,48 @@ def figures_header(live: LiveSession, path: Path, window: int | None) -> dict[st
         "figures": None,
     }
     if figures is not None:
-        model, size, limits = window_thresholds(live.follower.models, live.follower.peak, window)
         header["figures"] = {
             "used": figures.used,
             "measured": figures.measured,
             "calls": figures.calls,
-            "model": model,
-            "window": size,
-            "autocompact": limits.autocompact,
-            "warning": limits.warning,
-            "blocking": limits.blocking,
+            **_limits(live, window, previous),
             "biggest": list(figures.biggest) if figures.biggest else None,
         }
     return header
 
 
-def save(cache_file: Path, live: LiveSession, header: dict[str, object]) -> None:
-    """Written whole to a temporary file and renamed: a run reading at the same moment sees the old
+def save(cache_file: Path, live: LiveSession, header: dict[str, Any]) -> None:
+    """Written whole to a file of its own and renamed: a run reading at the same moment sees the old
     cache or the new one, never half of one."""
     cache_file.parent.mkdir(parents=True, exist_ok=True)
     data = pack_cache(header, _ENCODER.encode(_saved(live)))
-    handle, temporary = tempfile.mkstemp(dir=cache_file.parent, prefix=".tmp-")
+    temporary = cache_file.with_name(f".{cache_file.name}.{os.getpid()}.tmp")
     try:
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(handle, "wb") as out:
             out.write(data)
         os.replace(temporary, cache_file)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
 
 
-def refresh(cache_file: Path, path: Path, window: int | None, problems: list[str]) -> dict[str, object]:
+def refresh(cache_file: Path, path: Path, window: int | None, problems: list[str]) -> dict[str, Any]:
     """Bring the cache of ``path`` up to date (reading only what was appended when it can be trusted)
     and return its header. A failure to write the cache is not an error: the figures are still right.
     What happened on the way (a cache rebuilt, not written) is told in ``problems``."""
-    live = load(cache_file, path)
-    if live is None:
+    loaded = load(cache_file, path)
+    previous = None
+    if loaded is None:
         if cache_file.exists():
             problems.append(f"{cache_file}: cache not usable (damaged, or another version): rebuilt")
         live = LiveSession(path, lean=True)
+    else:
+        live, previous = loaded
     update = live.poll()
     if update.change.value == "gone":
         raise FileNotFoundError(update.reason)
-    header = figures_header(live, path, window)
+    header = figures_header(live, path, window, previous)
     if update.rebuilt:
         problems.append(f"{path}: read from the start ({update.reason or 'the chain changed'})")
     try:

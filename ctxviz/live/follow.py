@@ -20,8 +20,9 @@ from ctxviz.timeline import Block, Source, Thresholds, Timeline
 from ctxviz.transcripts.build import _Builder, _State
 from ctxviz.transcripts.chain import active_chain
 from ctxviz.transcripts.parse import Entry, Piece
-from ctxviz.transcripts.reader import AGENT, TOKENIZER
-from ctxviz.transcripts.window import session_window
+
+# The window and the profile behind it are imported where they are needed (a timeline, new
+# thresholds): a statusline run that finds the model unchanged does without them.
 
 NOT_ITEMS = frozenset({"overhead", "summary"})  # not "an item added": fixed overhead, the compaction summary
 
@@ -216,6 +217,9 @@ class Follower:
         """The timeline so far (None before the first call); not available in lean mode."""
         if self.lean:
             raise ValueError("a lean follower keeps no history")
+        from ctxviz.transcripts.reader import AGENT, TOKENIZER
+        from ctxviz.transcripts.window import session_window
+
         builder = self.builder
         if self.open_compaction is not None:
             builder = _trial(builder)
@@ -253,6 +257,8 @@ def _trial(builder: _Builder) -> _Builder:
 
 def window_thresholds(models: Sequence[str], peak: int, window: int | None = None) -> tuple[str, int, Thresholds]:
     """Model, window and thresholds: the transcript's own, or for ``window`` when the agent says which."""
+    from ctxviz.transcripts.window import session_window
+
     found = session_window(models, peak)
     if window is None or window == found.window:
         return found.model, found.window, found.thresholds
