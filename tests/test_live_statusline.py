@@ -177,7 +177,8 @@ def test_the_installed_command_takes_the_fast_path(tmp_path: Path, cache_home: P
     """Through ``python -m ctxviz`` (click) and through the entry point: the same line, exit 0."""
     env = {"XDG_CACHE_HOME": str(cache_home), "NO_COLOR": "1", "PATH": "/usr/bin:/bin"}
     code = (
-        "import atexit, sys; atexit.register(lambda: print('click' in sys.modules, file=sys.stderr)); "
+        "import atexit, sys; atexit.register(lambda: print(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'click', 'rich', 'textual', 'pydantic'}), file=sys.stderr)); "
         "sys.argv = ['ctxviz', 'statusline']; from ctxviz.live.entry import main; main()"
     )
     fast = subprocess.run([sys.executable, "-c", code], input=_payload(BIG), capture_output=True, env=env, check=False)
@@ -185,4 +186,17 @@ def test_the_installed_command_takes_the_fast_path(tmp_path: Path, cache_home: P
                           env=env, check=False)  # fmt: skip
     assert fast.returncode == slow.returncode == 0
     assert fast.stdout == slow.stdout and fast.stdout.startswith("▰▰▰▱▱ 106k/200k 53%".encode())
-    assert fast.stderr.strip() == b"False"  # click never imported
+    assert fast.stderr.strip() == b"[]"  # neither click, nor Rich, nor Textual, nor pydantic
+
+
+def test_help_lists_the_fields(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = _run(monkeypatch, capsys, b"", "--help")
+    assert code == 0 and out.startswith("Usage: ctxviz statusline")
+    assert ", ".join(statusline.FIELDS) in out
+
+
+def test_the_readme_picture_holds_the_line() -> None:
+    from ctxviz.live.preview import statusline_svg
+
+    svg = statusline_svg("\x1b[32m▰▰▰▱▱\x1b[0m 106k/200k 53% · 60.9k to compact")
+    assert svg.startswith("<svg") and "106k/200k&#160;53%" in svg
