@@ -116,12 +116,12 @@ def test_rewind_branch_is_left_out() -> None:
     [
         ("spotter-misc/short.jsonl", (1, 25_353, 25_353, 25_353), 0),
         ("spotter-misc/tool_heavy.jsonl", (4, 25_801, 27_666, 27_666), 0),
-        ("spotter-misc/subagent.jsonl", (12, 28_162, 43_861, 43_861), 0),
+        ("spotter-misc/subagent.jsonl", (12, 28_162, 43_861, 43_861), 1),  # a Plan subagent: no file
         ("claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", (9, 16_208, 21_552, 21_552), 5),
         ("claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl", (10, 18_768, 26_080, 26_080), 3),
         ("claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl", (7, 15_553, 17_437, 17_437), 0),
         ("claude-code-viewer/agent-test-hash-123.jsonl", (1, 100, 100, 100), 0),
-        ("claude-code-log-fixtures/sidechain_integrated.jsonl", (2, 141_275, 144_227, 144_227), 0),
+        ("claude-code-log-fixtures/sidechain_integrated.jsonl", (2, 141_275, 144_227, 144_227), 1),
         ("ccusage-fixtures/project-alpha-session-alpha-chat.jsonl", (3, 135, 340, 340), 0),
         ("fasthooks/sample_agent_sidechain.jsonl", (1, 728, 728, 728), 0),
         ("spotter-4d5611e5/subagents/agent-a2898e3.jsonl", (12, 13_525, 71_257, 71_257), 0),

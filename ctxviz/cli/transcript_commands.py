@@ -6,8 +6,10 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -15,6 +17,14 @@ from ctxviz.cli.common import EXIT_OK, fail
 
 _DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
+_OTHER_COLUMNS = 66  # the sessions table's columns after the project, with their padding
+
+
+def _say(text: str) -> None:
+    """A message to stderr; any text from a transcript or a file name is made safe to print first."""
+    from ctxviz.transcripts.safe import safe_text
+
+    click.echo("\n".join(safe_text(line) for line in text.split("\n")), err=True)
 
 
 def _report_problems(problems: tuple[str, ...] | list[str], verbose: bool) -> None:
@@ -22,9 +32,31 @@ def _report_problems(problems: tuple[str, ...] | list[str], verbose: bool) -> No
         return
     if verbose:
         for problem in problems:
-            click.echo(problem, err=True)
+            _say(problem)
     more = "" if verbose else " (--verbose lists them)"
-    click.echo(f"ctxviz: {len(problems)} damaged or unknown lines skipped{more}", err=True)
+    _say(f"ctxviz: {len(problems)} damaged or unknown lines skipped{more}")
+
+
+def choose_session(file: Path | None, latest: bool, session_id: str | None, project: str | None) -> Path:
+    """The transcript a command was pointed at: a FILE, the --latest session, or --session ID (both
+    narrowed by --project). Raises ``InputError`` when none matches."""
+    from ctxviz.transcripts.discover import config_roots, session_files
+    from ctxviz.transcripts.select import by_session, project_matches
+    from ctxviz.transcripts.select import latest as newest
+
+    if sum((file is not None, latest, session_id is not None)) != 1:
+        raise click.UsageError("give one of FILE, --latest or --session ID")
+    if file is not None:
+        return file
+    files = [f for f in session_files(config_roots()) if project_matches(f, project)]
+    chosen = by_session(files, session_id) if session_id else newest(files, os.getcwd())
+    return chosen.path
+
+
+def _fail_safely(message: str) -> NoReturn:
+    from ctxviz.transcripts.safe import safe_text
+
+    fail("\n".join(safe_text(line) for line in message.split("\n")))
 
 
 def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
@@ -65,21 +97,12 @@ def context(
     among the items is estimated (chars/4) and marked with ~.
     """
     from ctxviz.errors import InputError
-    from ctxviz.transcripts.discover import config_roots, session_files
     from ctxviz.transcripts.load import read_transcript
-    from ctxviz.transcripts.select import by_session, project_matches
-    from ctxviz.transcripts.select import latest as newest
 
-    if sum((file is not None, latest, session_id is not None)) != 1:
-        raise click.UsageError("give one of FILE, --latest or --session ID")
     try:
-        if file is None:
-            files = [f for f in session_files(config_roots()) if project_matches(f, project)]
-            chosen = by_session(files, session_id) if session_id else newest(files, os.getcwd())
-            file = chosen.path
-        reading = read_transcript(file)
+        reading = read_transcript(choose_session(file, latest, session_id, project))
     except InputError as error:
-        fail(error.message)
+        _fail_safely(error.message)
     timeline = reading.timeline
     from ctxviz.report.context_data import api_call_indices, context_dict
 
@@ -106,23 +129,28 @@ def context(
 @click.option("--until", callback=_day, metavar="DATE", help="Sessions started on or before DATE (YYYYMMDD).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list (see the README for the fields).")
 @click.option("-v", "--verbose", is_flag=True, help="List every damaged or unknown line skipped.")
-def sessions(project: str | None, since: date | None, until: date | None, as_json: bool, verbose: bool) -> None:
+@click.option("--no-cache", is_flag=True, help="Read every session again, ignoring the summary index in the cache.")
+def sessions(
+    project: str | None, since: date | None, until: date | None, as_json: bool, verbose: bool, no_cache: bool
+) -> None:
     """The Claude Code sessions on this machine: calls, peak and last context, compactions, subagents.
 
     Looks in ~/.claude, ~/.config/claude and every folder CLAUDE_CONFIG_DIR names (comma-separated).
     """
     from ctxviz.errors import InputError
     from ctxviz.transcripts.discover import config_roots, session_files
+    from ctxviz.transcripts.index import summaries
     from ctxviz.transcripts.select import local_day, project_matches
-    from ctxviz.transcripts.summary import SessionSummary, summarize_all
+    from ctxviz.transcripts.session_row import SessionSummary
 
-    files = [f for f in session_files(config_roots()) if project_matches(f, project)]
+    roots = config_roots()
+    files = [f for f in session_files(roots) if project_matches(f, project)]
     if since is not None:  # a file last written before --since cannot hold a session active after it
         files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
     rows: list[SessionSummary] = []
     problems: list[str] = []
 
-    results = summarize_all(files)
+    results: Iterable[SessionSummary | InputError] = summaries(files, roots, use_index=not no_cache)
     if not as_json and len(files) >= _PROGRESS_FROM and sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import track
@@ -143,6 +171,9 @@ def sessions(project: str | None, since: date | None, until: date | None, as_jso
             continue
         rows.append(row)
     rows.sort(key=lambda r: (r.started or "", r.session))
+    unmeasured = [r.unmeasured_calls for r in rows if r.unmeasured_calls]
+    if unmeasured:
+        _say(f"ctxviz: {sum(unmeasured):,} API calls in {len(unmeasured)} sessions carry no usage: not counted")
     if as_json:
         sys.stdout.write(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1) + "\n")
     else:
@@ -153,15 +184,20 @@ def sessions(project: str | None, since: date | None, until: date | None, as_jso
 def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     from ctxviz.layout import humanize
+    from ctxviz.transcripts.select import PROJECT_LABEL_CHARS, project_labels
 
     console = Console()
     if not rows:
         console.print("No Claude Code sessions found (looked in ~/.claude, ~/.config/claude, CLAUDE_CONFIG_DIR).")
         return
+    # the project label is cut on the left to what the terminal leaves beside the other columns
+    room = max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS))
+    labels = project_labels([r.project for r in rows if r.project], room)
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
-    table.add_column("project", no_wrap=True, overflow="ellipsis", max_width=16)
+    table.add_column("project", no_wrap=True, min_width=min(room, max(map(len, labels.values()), default=7)))
     widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
     for name, width in widths.items():
         justify = "left" if name in ("session", "started", "models") else "right"
@@ -170,11 +206,11 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
         auto = sum(1 for c in r.compactions if c.trigger == "auto")
         manual = len(r.compactions) - auto
         compactions = " ".join(p for p in (f"{auto}a" if auto else "", f"{manual}m" if manual else "") if p)
-        table.add_row(
-            str(Path(*Path(r.project).parts[-2:])) if r.project else "",
-            r.session[:8],
+        table.add_row(  # Text cells: a transcript's text is never read as Rich markup
+            Text(labels.get(r.project, "")),
+            Text(r.session[:8]),
             (r.started or "")[5:16].replace("T", " "),
-            ", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models),
+            Text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models)),
             str(r.calls),
             humanize(r.peak),
             humanize(r.last),

@@ -12,13 +12,29 @@ from ctxviz.cli.common import fail, tokenizer_name
 @click.command()
 @click.argument("path", required=False)
 @click.option("--allow-outside", is_flag=True, help="Let a scenario's file: sizes read outside its folder.")
+@click.option("--latest", is_flag=True, help="The most recent Claude Code session (as for `context`).")
+@click.option("--session", "session_id", metavar="ID", help="A Claude Code session by id (a unique prefix is enough).")
+@click.option(
+    "-p", "--project", metavar="P", help="With --latest or --session: only sessions whose project contains P."
+)
 @click.pass_context
-def play(ctx: click.Context, path: str | None, allow_outside: bool) -> None:
+def play(
+    ctx: click.Context,
+    path: str | None,
+    allow_outside: bool,
+    latest: bool = False,
+    session_id: str | None = None,
+    project: str | None = None,
+) -> None:
     """Open a scenario or a transcript in the TUI (default: the built-in default scenario)."""
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
 
     try:
+        if latest or session_id is not None:
+            from ctxviz.cli.transcript_commands import choose_session
+
+            path = str(choose_session(Path(path) if path else None, latest, session_id, project))
         timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside)
     except InputError as error:
         fail(error.message)

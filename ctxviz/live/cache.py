@@ -36,6 +36,8 @@ class _Saved(msgspec.Struct, array_like=True):
     skipping: bool
     tool_names: dict[str, tuple[str, str]]
     task_prompts: dict[str, str]
+    measured: list[str]
+    unmeasured: list[str]
     cwd: str | None
     session: str | None
     problems: int
@@ -51,6 +53,7 @@ class _Saved(msgspec.Struct, array_like=True):
     last_used: int | None
     last_measured: bool
     peak: int
+    reordered: bool
     live: list[Block]
     total: int
     block_count: int
@@ -88,14 +91,14 @@ def load(cache_file: Path, path: Path) -> tuple[LiveSession, dict[str, Any]] | N
 def _restore(saved: _Saved, path: Path) -> LiveSession:
     live = LiveSession(path, lean=True)
     live.tail = Tail(path, saved.offset, saved.identity, saved.line_number, saved.carry, saved.skipping)
-    live.tools = _Tools(dict(saved.tool_names), dict(saved.task_prompts), saved.cwd)
+    live.tools = _Tools(names=dict(saved.tool_names), task_prompts=dict(saved.task_prompts), cwd=saved.cwd,
+                        measured=set(saved.measured), unmeasured=set(saved.unmeasured))  # fmt: skip
     live.session, live.problems = saved.session, saved.problems
     state = _State(_Tally(saved.block_count), _Tally(saved.step_count), {b.id: b for b in saved.live},
                    saved.total, _Forget())  # fmt: skip
-    builder = _Builder({}, state, list(saved.pending), list(saved.notes), saved.calls, saved.overhead)
     live.follower = Follower(
         lean=True,
-        builder=builder,
+        compaction_call=live.compaction_call,
         mode=saved.mode,
         last_call=saved.last_call,
         below=set(saved.below),
@@ -108,7 +111,11 @@ def _restore(saved: _Saved, path: Path) -> LiveSession:
         last_used=saved.last_used,
         last_measured=saved.last_measured,
         peak=saved.peak,
+        reordered=saved.reordered,
     )
+    live.follower.builder = _Builder({}, compaction_call=live.compaction_call, state=state,
+                                     pending=list(saved.pending), notes=list(saved.notes), calls=saved.calls,
+                                     overhead=saved.overhead)  # fmt: skip
     return live
 
 
@@ -118,10 +125,11 @@ def _saved(live: LiveSession) -> _Saved:
     state = builder.state
     return _Saved(
         tail.offset, tail.identity, tail.line_number, tail.carry, tail.skipping,
-        live.tools.names, live.tools.task_prompts, live.tools.cwd, live.session, live.problems,
+        live.tools.names, live.tools.task_prompts, sorted(live.tools.measured), sorted(live.tools.unmeasured),
+        live.tools.cwd, live.session, live.problems,
         follower.mode, follower.last_call, sorted(follower.below), follower.last_conversational, follower.linked,
         sorted(follower.bridged), sorted(follower.seen), follower.open_compaction, follower.models,
-        follower.last_used, follower.last_measured, follower.peak,
+        follower.last_used, follower.last_measured, follower.peak, follower.reordered,
         list(state.live.values()), state.total, len(state.blocks), len(state.steps),
         builder.pending, builder.notes, builder.calls, builder.overhead,
     )  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 
 from ctxviz.timeline import Block, Source, Thresholds, Timeline
 from ctxviz.transcripts.build import _Builder, _State
-from ctxviz.transcripts.chain import active_chain
+from ctxviz.transcripts.chain import REORDERED_NOTE, active_chain
 from ctxviz.transcripts.parse import Entry, Piece
 
 # The window and the profile behind it are imported where they are needed (a timeline, new
@@ -66,7 +66,8 @@ class Follower:
     removed blocks): enough for ``figures()``, and small enough to cache between statusline runs."""
 
     lean: bool = False
-    builder: _Builder = field(default_factory=lambda: _Builder({}))
+    compaction_call: bool = False  # a compaction call's own file (its unrecorded part is the conversation)
+    builder: _Builder = field(init=False)
     mode: str | None = None  # "main", or "side" for a subagent's own file (its sidechain is the chain)
     last_call: str | None = None  # uuid of the last API call on the chain
     below: set[str] = field(default_factory=set)  # uuids on the chain hanging below it (no call among them)
@@ -80,40 +81,46 @@ class Follower:
     last_measured: bool = True
     peak: int = 0
 
+    reordered: bool = False  # the file's records are out of order: every change is a rebuild
+
     def __post_init__(self) -> None:
-        if self.lean and not isinstance(self.builder.state.steps, _Tally):
-            self.builder.state = _State(blocks=_Tally(), steps=_Tally(), left=_Forget())
+        state = _State(blocks=_Tally(), steps=_Tally(), left=_Forget()) if self.lean else _State()
+        self.builder = _Builder({}, compaction_call=self.compaction_call, state=state)
 
     # --- building ---------------------------------------------------------------------------------
     @classmethod
-    def from_entries(cls, entries: Sequence[Entry], *, lean: bool = False) -> Follower:
+    def from_entries(cls, entries: Sequence[Entry], *, lean: bool = False, compaction_call: bool = False) -> Follower:
         """The state after a whole file's entries, the chain chosen as the batch reader chooses it."""
-        follower = cls(lean=lean)
+        follower = cls(lean=lean, compaction_call=compaction_call)
         conversational = [e for e in entries if e.conversational]
         if not conversational:
             return follower
         follower.mode = "main" if any(not e.sidechain for e in conversational) else "side"
         mine = [e for e in entries if e.sidechain == (follower.mode == "side")]
         known = {e.uuid for e in mine if e.uuid}
-        chain, _ = active_chain(mine)
+        chain, notes = active_chain(mine)
+        follower.reordered = REORDERED_NOTE in notes
         on_chain = {id(e) for e in chain}
         previous: str | None = None  # the conversational record before, in file order (the bridge)
-        for entry in mine:
-            if entry.uuid:
-                follower.linked = True
-                parent = entry.parent if entry.parent is not None else entry.logical_parent
-                if parent is not None and parent not in known:
-                    follower.bridged.add(parent)
-                if id(entry) in on_chain:
-                    # calls on the chain are all on its path (a branch holding a call off the path is
-                    # dropped), so the frontier is the last call and what descends from it
-                    target = parent if parent in known else previous
-                    follower._place(entry, target, first=previous is None)
-                if entry.conversational:
-                    previous = entry.uuid
+        taken: set[str] = set()
+        for entry in mine:  # the frontier and the bridge follow the file's order
+            if not entry.uuid or entry.uuid in taken:
+                continue  # unlinked, or written twice (read once)
+            taken.add(entry.uuid)
+            follower.linked = True
+            parent = entry.parent if entry.parent is not None else entry.logical_parent
+            if parent is not None and parent not in known:
+                follower.bridged.add(parent)
             if id(entry) in on_chain:
-                follower._take(entry)
+                # calls on the chain are all on its path (a branch holding a call off the path is
+                # dropped), so the frontier is the last call and what descends from it
+                target = parent if parent in known else previous
+                follower._place(entry, target, first=previous is None)
+            if entry.conversational:
+                previous = entry.uuid
         follower.last_conversational = previous
+        for entry in chain:  # the builder follows the chain's order (timestamps, in a reordered file)
+            follower._take(entry)
         return follower
 
     def feed(self, entries: Iterable[Entry]) -> bool:
@@ -129,8 +136,10 @@ class Follower:
                     return False  # a main conversation after all: the file's chain is another one
                 continue
             if entry.uuid:
-                if entry.uuid in self.bridged:
-                    return False
+                if self.reordered or entry.uuid in self.bridged:
+                    return False  # the batch reader orders such a file by timestamps: so must we
+                if self._on_frontier(entry.uuid):
+                    continue  # written twice: read once, as the batch reader does
                 if not self._attach(entry):
                     return False
             self._take(entry)
@@ -251,8 +260,9 @@ def _trial(builder: _Builder) -> _Builder:
     are copied (references only), the blocks and steps themselves are immutable."""
     state = builder.state
     copy = _State(list(state.blocks), list(state.steps), dict(state.live), state.total, dict(state.left))
-    return _Builder(builder.children, copy, list(builder.pending), list(builder.notes), builder.calls,
-                    builder.overhead)  # fmt: skip
+    return _Builder(builder.children, compaction_call=builder.compaction_call, state=copy,
+                    pending=list(builder.pending), notes=list(builder.notes), calls=builder.calls,
+                    overhead=builder.overhead)  # fmt: skip
 
 
 def window_thresholds(models: Sequence[str], peak: int, window: int | None = None) -> tuple[str, int, Thresholds]:

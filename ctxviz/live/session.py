@@ -10,8 +10,10 @@ from pathlib import Path
 from ctxviz.live.follow import Figures, Follower
 from ctxviz.live.tail import Change, Tail
 from ctxviz.timeline import Timeline
+from ctxviz.transcripts.discover import COMPACTION_PREFIX
 from ctxviz.transcripts.lines import Line
 from ctxviz.transcripts.parse import Entry, _Tools, parse_lines
+from ctxviz.transcripts.safe import safe_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,11 +32,16 @@ class LiveSession:
     follower: Follower = field(init=False)
     session: str | None = None
     problems: int = 0
+    unmeasured_calls: int = 0
     gone: str = ""  # why the file cannot be read now ("" while it can): the last picture stays
 
     def __post_init__(self) -> None:
         self.tail = Tail(self.path)
-        self.follower = Follower(lean=self.lean)
+        self.follower = Follower(lean=self.lean, compaction_call=self.compaction_call)
+
+    @property
+    def compaction_call(self) -> bool:
+        return self.path.name.startswith(COMPACTION_PREFIX)
 
     def poll(self) -> Update:
         """Read what was appended since the last poll and take it in (one ``stat`` when nothing was)."""
@@ -63,12 +70,13 @@ class LiveSession:
 
     def _restart(self, lines: list[Line]) -> None:
         self.tools, self.session, self.problems = _Tools(), None, 0
-        self.follower = Follower.from_entries(self._parse(lines), lean=self.lean)
+        self.follower = Follower.from_entries(self._parse(lines), lean=self.lean, compaction_call=self.compaction_call)
 
     def _parse(self, lines: list[Line]) -> list[Entry]:
         parsed = parse_lines(lines, str(self.path), self.tools)
         self.session = self.session or parsed.session
         self.problems += len(parsed.problems)
+        self.unmeasured_calls = parsed.unmeasured_calls  # counted over the whole file (the sets carry over)
         return list(parsed.entries)
 
     def figures(self) -> Figures | None:
@@ -76,5 +84,9 @@ class LiveSession:
 
     def timeline(self) -> Timeline | None:
         notices = [f"{self.problems} damaged or unknown lines skipped"] if self.problems else []
+        if self.unmeasured_calls:
+            notices.append(f"{self.unmeasured_calls:,} API calls carry no usage (damaged or missing): not shown as "
+                           "calls; what they added is counted at the next measured call")  # fmt: skip
+        summary = safe_text(self.tools.cwd) if self.tools.cwd else None
         return self.follower.timeline(name=self.session or self.path.stem, path=str(self.path),
-                                      summary=self.tools.cwd, notices=notices)  # fmt: skip
+                                      summary=summary, notices=notices)  # fmt: skip

@@ -12,10 +12,19 @@ from rich.table import Table
 from rich.text import Text
 
 from ctxviz.layout import FREE, FULL, PARTIAL, RESERVE, context_grid, humanize, percent
-from ctxviz.report.context_data import api_call_indices, calls_before, compactions_so_far, largest_items
+from ctxviz.report.context_data import (
+    api_call_indices,
+    calls_before,
+    compactions_so_far,
+    largest_items,
+    shown_breakdown,
+    unrecorded_overhead,
+)
 from ctxviz.timeline import FREE_SPACE, Timeline
 
 _NARROW_COLUMNS = 70
+# A transcript's System prompt row also holds what its rows would show (UNRECORDED_ROWS): said, not zeroed.
+UNRECORDED_NOTE = "└ with tools, memory, skills: not recorded apart"
 _ROW_STYLES = {
     "System prompt": "grey62",
     "System tools": "cyan",
@@ -41,7 +50,8 @@ def _header(timeline: Timeline, index: int) -> Text:
     text = Text()
     text.append(timeline.model, style="bold")
     text.append(" · ")
-    text.append(f"{humanize(used)}/{humanize(timeline.window)}{'?' if guessed else ''} tokens", style=style)
+    approx = "" if step.measured or timeline.source.kind != "transcript" else "~"
+    text.append(f"{approx}{humanize(used)}/{humanize(timeline.window)}{'?' if guessed else ''} tokens", style=style)
     text.append(f" ({percent(used, timeline.window):.0f}%)", style=style)
     text.append(f"  {_measured_label(timeline, index)}", style="dim")
     where = f"step {index} of 0–{timeline.last}"
@@ -52,32 +62,33 @@ def _header(timeline: Timeline, index: int) -> Text:
 
 
 def _rows(timeline: Timeline, index: int) -> Table:
-    breakdown = timeline.breakdown_at(index)
-    measured = timeline.steps[index].measured
+    breakdown = shown_breakdown(timeline, index)
+    transcript = timeline.source.kind == "transcript"
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True)
     table.add_column(no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
-    overhead = [b for b in timeline.state_at(index) if b.kind == "overhead" and b.category.value == "System prompt"]
+    unrecorded = unrecorded_overhead(timeline, index) is not None
     for row, tokens in breakdown.items():
-        if tokens <= 0 and row not in (FREE_SPACE, timeline.thresholds.buffer_label):
+        if tokens is None or (tokens <= 0 and row not in (FREE_SPACE, timeline.thresholds.buffer_label)):
             continue
         glyph = RESERVE if row == timeline.thresholds.buffer_label else FREE if row == FREE_SPACE else FULL
-        approx = "~" if measured and row not in (FREE_SPACE, timeline.thresholds.buffer_label) else ""
+        approx = "~" if transcript and row not in (FREE_SPACE, timeline.thresholds.buffer_label) else ""
         table.add_row(
             Text(glyph, style=_ROW_STYLES.get(row, "grey35")),
             row,
             f"{approx}{humanize(tokens)} tokens",
             f"{percent(tokens, timeline.window):.1f}%",
         )
-        if row == "System prompt" and overhead:
-            table.add_row("", Text("└ with tools, memory: not in transcript", style="dim"), "", "")
+        if row == "System prompt" and unrecorded:
+            table.add_row("", Text(UNRECORDED_NOTE, style="dim"), "", "")
     return table
 
 
 def _grid(timeline: Timeline, index: int, narrow: bool) -> Text:
-    squares = context_grid(timeline.breakdown_at(index), timeline.window, timeline.thresholds.buffer_label, narrow)
+    shown = {row: tokens or 0 for row, tokens in shown_breakdown(timeline, index).items()}
+    squares = context_grid(shown, timeline.window, timeline.thresholds.buffer_label, narrow)
     text = Text()
     for r, line in enumerate(squares):
         if r:
@@ -91,7 +102,7 @@ def _grid(timeline: Timeline, index: int, narrow: bool) -> Text:
 
 
 def _items(timeline: Timeline, index: int, count: int) -> Table:
-    measured = timeline.steps[index].measured
+    approx = timeline.source.kind == "transcript" or timeline.steps[index].measured
     table = Table(title="Largest items in the window", title_justify="left", box=None, padding=(0, 1))
     table.add_column("tokens", justify="right", no_wrap=True, min_width=7)
     table.add_column("kind", no_wrap=True, min_width=11)
@@ -100,7 +111,7 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     for block in largest_items(timeline, index, count):
         since = timeline.steps[block.entered]
         when = f"call {calls_before(timeline, block.entered)}" if since.kind == "api-call" else since.kind
-        table.add_row(f"{'~' if measured else ''}{block.tokens:,}", block.kind, block.label, when)
+        table.add_row(f"{'~' if approx else ''}{block.tokens:,}", block.kind, Text(block.label), when)
     return table
 
 
@@ -112,10 +123,14 @@ def _compactions(timeline: Timeline, index: int) -> RenderableType:
     for c in found:
         where = f"after call {c['at_call']}" if timeline.source.kind == "transcript" else f"at step {c['step']}"
         lines.append(f"\n  {c['trigger']} {where}: ")
-        lines.append(f"{c['before']:,} → {c['after']:,} tokens")
-        notes = c["notes"]
-        if isinstance(notes, list) and notes:
-            lines.append(f"  ({notes[0]})", style="dim")
+        estimated = "" if c["after_measured"] else "~"
+        lines.append(f"{c['before']:,} → {estimated}{c['after']:,} tokens")
+        if c["pre_tokens"] is not None:
+            lines.append("  (before: the compaction's own count)", style="dim")
+        if isinstance(c["next_call_used"], int):
+            lines.append(f"; after estimated, the next call measured {c['next_call_used']:,}", style="dim")
+        elif not c["after_measured"]:
+            lines.append("; after estimated", style="dim")
     return lines
 
 
@@ -149,6 +164,8 @@ def context_renderable(timeline: Timeline, index: int, *, top_items: int = 10) -
     legend = f"{FULL} {PARTIAL} used  {FREE} free  {RESERVE} reserve"
     if timeline.steps[index].measured:
         legend += "  ·  total measured by the API; ~ = split estimated (chars/4)"
+    elif timeline.source.kind == "transcript":
+        legend += "  ·  total estimated (no API call measured this step); ~ = estimated (chars/4)"
     parts.append(Text(legend, style="dim"))
     parts += [Text(f"note: {notice}", style="yellow") for notice in timeline.notices]
     return Group(*parts)

@@ -3,7 +3,7 @@ the pieces the Rich view shares. No Rich here, so the JSON path does not import 
 
 from __future__ import annotations
 
-from ctxviz.timeline import Block, Timeline
+from ctxviz.timeline import Block, Step, Timeline
 
 CONTEXT_FORMAT = "ctxviz.context/1"
 
@@ -22,20 +22,60 @@ def largest_items(timeline: Timeline, index: int, count: int) -> list[Block]:
     return sorted(blocks, key=lambda b: (-b.tokens, b.entered, b.id))[:count]
 
 
+# What a transcript's unrecorded overhead (one block in System prompt) also holds: rows that would
+# otherwise read as measured zeros.
+UNRECORDED_ROWS = ("System tools", "MCP tools", "Custom agents", "Memory files", "Skills")
+
+
+def unrecorded_overhead(timeline: Timeline, index: int) -> int | None:
+    """The tokens of a transcript's unrecorded overhead block in System prompt at ``index`` (None if none)."""
+    found = [b for b in timeline.state_at(index) if b.kind == "overhead" and b.category.value == "System prompt"]
+    return sum(b.tokens for b in found) if found else None
+
+
+def shown_breakdown(timeline: Timeline, index: int) -> dict[str, int | None]:
+    """The ``/context`` rows as shown: the reserve shrinks so the rows never add up to more than the
+    window (a call above the auto-compact threshold eats into it), and when a transcript's overhead is
+    unrecorded, the rows it holds are None (not known), not measured zeros."""
+    rows: dict[str, int | None] = dict(timeline.breakdown_at(index))
+    buffer = timeline.thresholds.buffer_label
+    over = sum(v or 0 for v in rows.values()) - timeline.window
+    if over > 0 and rows.get(buffer):
+        rows[buffer] = max(0, (rows[buffer] or 0) - over)
+    if unrecorded_overhead(timeline, index) is not None:
+        for row in UNRECORDED_ROWS:
+            if not rows.get(row):
+                rows[row] = None
+    return rows
+
+
+def _next_call(timeline: Timeline, index: int) -> Step | None:
+    return next((s for s in timeline.steps[index + 1 :] if s.kind == "api-call"), None)
+
+
 def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]]:
-    """Each compaction up to ``index``: trigger, the call it followed, the size before and after."""
+    """Each compaction up to ``index``: trigger, the call it followed, the size before (the boundary's
+    own preTokens for a transcript, else the size at the step before) and after. A size after that is
+    estimated says so, with the next call's measured size when there is one."""
+    from ctxviz.transcripts import pre_tokens_in
+
     found: list[dict[str, object]] = []
     for i in timeline.compaction_indices():
         if i > index:
             break
         step = timeline.steps[i]
+        pre_tokens = pre_tokens_in(step.notes) if timeline.source.kind == "transcript" else None
+        following = _next_call(timeline, i)
         found.append(
             {
                 "trigger": "auto" if step.kind == "auto-compact" else "manual",
                 "at_call": calls_before(timeline, i),
                 "step": i,
-                "before": timeline.used_at(i - 1) if i > 0 else 0,
+                "pre_tokens": pre_tokens,
+                "before": pre_tokens if pre_tokens is not None else timeline.used_at(i - 1) if i > 0 else 0,
                 "after": step.used,
+                "after_measured": step.measured,
+                "next_call_used": following.used if following is not None and not step.measured else None,
                 "notes": list(step.notes),
             }
         )
@@ -62,7 +102,8 @@ def context_dict(timeline: Timeline, index: int, *, top_items: int = 10) -> dict
             "blocking": timeline.thresholds.blocking,
             "buffer": timeline.thresholds.buffer,
         },
-        "breakdown": timeline.breakdown_at(index),
+        "breakdown": shown_breakdown(timeline, index),
+        "unrecorded_overhead": unrecorded_overhead(timeline, index),
         "items": [
             {"kind": b.kind, "label": b.label, "tokens": b.tokens, "category": b.category.value}
             for b in largest_items(timeline, index, top_items)

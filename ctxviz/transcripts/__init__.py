@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ctxviz.timeline import Timeline
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
 
 
 def open_transcript(path: Path) -> Timeline:
@@ -14,4 +18,22 @@ def open_transcript(path: Path) -> Timeline:
     return read_transcript(Path(path)).timeline
 
 
-__all__ = ["open_transcript"]
+# A transcript's compaction step keeps the boundary's own "before" figure (preTokens) in its first note:
+# these two read and write it, so that every view shows that one figure, not the last call's.
+_PRE_TOKENS = re.compile(r"at ([\d,]+) tokens \(preTokens\)")
+AFTER_ESTIMATED_NOTE = "size after compaction estimated until the next call measures it"
+
+
+def pre_tokens_note(pre_tokens: int) -> str:
+    return f"at {pre_tokens:,} tokens (preTokens)"
+
+
+def pre_tokens_in(notes: Iterable[str]) -> int | None:
+    """The compaction boundary's preTokens, from its step's notes (None when it recorded none)."""
+    for note in notes:
+        if found := _PRE_TOKENS.search(note):
+            return int(found.group(1).replace(",", ""))
+    return None
+
+
+__all__ = ["AFTER_ESTIMATED_NOTE", "open_transcript", "pre_tokens_in", "pre_tokens_note"]

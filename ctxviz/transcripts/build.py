@@ -14,9 +14,12 @@ from dataclasses import dataclass, field
 from ctxviz.fates import summarised_by_kind
 from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Timeline
+from ctxviz.transcripts import AFTER_ESTIMATED_NOTE, pre_tokens_note
 from ctxviz.transcripts.parse import Entry, Piece
 
 OVERHEAD_LABEL = "system prompt, tools, CLAUDE.md and memory: not recorded in transcripts"
+# In a compaction call's own file the first call's unrecorded part is the conversation being summarised.
+SUMMARISED_LABEL = "the conversation being summarised: sent to this call, not recorded in its file"
 UNRECORDED_LABEL = "input not recorded in the transcript (reminders, hook context)"
 SPLIT_NOTE = "split among the new items by estimated size (chars/4)"
 # Shrunk first when usage falls without a compaction: microcompaction clears old tool results.
@@ -90,6 +93,7 @@ def _shrink(state: _State, excess: int, keep: int | None) -> tuple[list[int], li
 @dataclass
 class _Builder:
     children: Mapping[str, Timeline]
+    compaction_call: bool = False  # the file is a compaction call's own transcript
     state: _State = field(default_factory=_State)
     pending: list[Piece] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -107,11 +111,16 @@ class _Builder:
             estimated = sum(p.estimate for p in pieces)
             shares = [p.estimate for p in pieces] if estimated <= used else _split(used, pieces)
             fixed = used - sum(shares)
-            overhead = Piece("overhead", Category.SYSTEM_PROMPT, OVERHEAD_LABEL, fixed)
+            if self.compaction_call:
+                overhead = Piece("overhead", Category.MESSAGES, SUMMARISED_LABEL, fixed)
+                notes.append(f"the first call's {fixed:,} tokens beyond the recorded messages: the conversation "
+                             "being summarised, with the system prompt and tools (not in this file)")  # fmt: skip
+            else:
+                overhead = Piece("overhead", Category.SYSTEM_PROMPT, OVERHEAD_LABEL, fixed)
+                notes.append(f"the first call's {fixed:,} tokens beyond the recorded messages: system prompt, "
+                             "tools, CLAUDE.md and memory (not in the transcript)")  # fmt: skip
             self.overhead = state.add(overhead, fixed)
             added.append(self.overhead)
-            notes.append(f"the first call's {fixed:,} tokens beyond the recorded messages: system prompt, "
-                         "tools, CLAUDE.md and memory (not in the transcript)")  # fmt: skip
         else:
             delta = used - state.total
             if delta >= 0:
@@ -163,9 +172,9 @@ class _Builder:
             fates.append(Fate(summary.label, summary.kind, "kept", tokens, "the summary starts the new context"))
         auto = trigger == "auto"
         notes = [f"{'auto-compaction' if auto else 'manual /compact'} after call {self.calls}"
-                 + (f" at {pre:,} tokens (preTokens)" if pre is not None else "")]  # fmt: skip
+                 + (f" {pre_tokens_note(pre)}" if pre is not None else "")]  # fmt: skip
         if post is None:
-            notes.append("size after compaction estimated until the next call measures it")
+            notes.append(AFTER_ESTIMATED_NOTE)
         state.steps.append(Step(len(state.steps), "auto-compact" if auto else "compact",
                                 "auto-compaction" if auto else "/compact", tuple(added), tuple(removed),
                                 state.total, measured=post is not None, notes=tuple(notes + self.notes),
@@ -178,10 +187,13 @@ def build_steps(
     chain: Sequence[Entry],
     children: Mapping[str, Timeline],
     compaction_children: Sequence[Timeline] = (),
+    *,
+    compaction_call: bool = False,
 ) -> tuple[tuple[Step, ...], tuple[Block, ...], list[str]]:
     """Steps and blocks for an active chain. ``children`` maps a subagent id (or ``task:<tool id>``) to
-    its timeline; ``compaction_children`` are the compactions' own calls, in order."""
-    builder = _Builder(children)
+    its timeline; ``compaction_children`` are the compactions' own calls, in order; ``compaction_call``
+    says the chain is a compaction call's own file."""
+    builder = _Builder(children, compaction_call)
     seen: set[str] = set()
     open_compaction: Entry | None = None
     compactions = iter(compaction_children)

@@ -7,69 +7,204 @@ parallel tool results off different records of one response, and those results w
 branch with its own calls is a rewound attempt and is left out. Records without a uuid (minimal or very
 old files) are kept in file order. A missing parent is bridged by file order (a compaction's logical
 parent is often not written; a damaged line loses one), so nothing before it is lost.
+
+Damage handled here: a record written twice is read once; records out of file order (a parent after
+its child) are read in timestamp order; a newest record that rewinds to before the first reply leaves
+no call on its branch, so the newest branch that holds a call is shown instead.
+
+``Links`` keeps one small integer per record (not the records), so a summary of a 1 GB session stays
+small; ``active_chain`` runs it over parsed entries.
 """
 
 from __future__ import annotations
 
+import heapq
+from array import array
 from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
-from ctxviz.transcripts.parse import Entry
+NO_PARENT = -1
+REWOUND_NOTE = "the newest record rewinds to before any reply: shown is the newest branch that holds an API call"
+REORDERED_NOTE = "records are out of order in the file (a parent after its child): read in timestamp order"
 
 
-def _previous_conversational(linked: Sequence[Entry], n: int) -> int | None:
-    return next((m for m in range(n - 1, -1, -1) if linked[m].conversational), None)
+class Linked(Protocol):
+    @property
+    def uuid(self) -> str | None: ...
+    @property
+    def parent(self) -> str | None: ...
+    @property
+    def logical_parent(self) -> str | None: ...
+    @property
+    def conversational(self) -> bool: ...
+    @property
+    def used(self) -> int | None: ...
+    @property
+    def timestamp(self) -> str | None: ...
 
 
-def active_chain(entries: Sequence[Entry]) -> tuple[list[Entry], list[str]]:
-    """The entries of the active branch in file order, and notes (abandoned branches, bridged gaps)."""
-    linked = [e for e in entries if e.uuid]
-    if not linked:
-        return list(entries), []
-    position = {e.uuid: n for n, e in enumerate(linked)}
-    parent_of: list[int | None] = []
-    bridged = 0
-    for n, entry in enumerate(linked):
-        parent = entry.parent if entry.parent is not None else entry.logical_parent
-        at = position.get(parent) if parent is not None else None
-        if at is not None and at != n:
-            parent_of.append(at)
-        elif parent is None and not entry.conversational:
-            parent_of.append(None)
+class Links:
+    """The uuid tree, built one record at a time in file order: each record's parent as an index."""
+
+    def __init__(self) -> None:
+        self._position: dict[str, int] = {}
+        self._parent = array("q")
+        self._conversational = bytearray()
+        self._call = bytearray()
+        self._last_conversational = NO_PARENT
+        self._unresolved: list[str] = []
+        self.bridged = 0
+        self.duplicates = 0
+
+    def __len__(self) -> int:
+        return len(self._parent)
+
+    def add(self, uuid: str, parent: str | None, logical_parent: str | None, conversational: bool, call: bool) -> int:
+        """The record's index, or ``NO_PARENT`` for a uuid already seen (a duplicated line: read once)."""
+        if uuid in self._position:
+            self.duplicates += 1
+            return NO_PARENT
+        n = len(self._parent)
+        wanted = parent if parent is not None else logical_parent
+        at = self._position.get(wanted) if wanted is not None else None
+        self._position[uuid] = n
+        if at is not None:
+            self._parent.append(at)
+        elif wanted is None and not conversational:
+            self._parent.append(NO_PARENT)
         else:
             # Only a session's first record has no parent; a later root (hand-made files) follows the
             # record before it rather than starting a conversation of its own. A parent that is not in
             # the file (a damaged line, a compaction's unwritten logical parent) is bridged the same way.
-            bridged += entry.parent is not None
-            parent_of.append(_previous_conversational(linked, n))
-    # Claude Code appends, so a parent precedes its children: one reverse pass marks call-holding subtrees.
-    holds_call = [e.used is not None for e in linked]
-    for n in range(len(linked) - 1, 0, -1):
-        parent = parent_of[n]
-        if parent is not None and parent < n and holds_call[n]:
-            holds_call[parent] = True
-    leaf = _previous_conversational(linked, len(linked))
-    on_path = [False] * len(linked)
-    walk: int | None = len(linked) - 1 if leaf is None else leaf
-    while walk is not None and not on_path[walk]:
-        on_path[walk] = True
-        parent = parent_of[walk]
-        walk = parent if parent is not None and parent < walk else None
-    # A record off the path is kept when the side branch it hangs in (its top-most ancestor off the
-    # path) holds no call: one forward pass, since parents come first.
-    kept = on_path[:]
-    for n in range(len(linked)):
-        if on_path[n]:
+            if wanted is not None:
+                self._unresolved.append(wanted)
+            self.bridged += parent is not None
+            self._parent.append(self._last_conversational)
+        self._conversational.append(conversational)
+        self._call.append(call)
+        if conversational:
+            self._last_conversational = n
+        return n
+
+    @property
+    def out_of_order(self) -> bool:
+        """A parent was written after its child: file order cannot be trusted."""
+        return any(p in self._position for p in self._unresolved)
+
+    def _path(self, leaf: int) -> bytearray:
+        on_path = bytearray(len(self._parent))
+        walk = leaf
+        while walk != NO_PARENT and not on_path[walk]:
+            on_path[walk] = 1
+            walk = self._parent[walk]
+        return on_path
+
+    def _call_above(self, leaf: int) -> bool:
+        """Whether the branch ending at ``leaf`` holds a call (usually found a few records up)."""
+        walk = leaf
+        for _ in range(len(self._parent)):
+            if walk == NO_PARENT:
+                return False
+            if self._call[walk]:
+                return True
+            walk = self._parent[walk]
+        return False
+
+    def _leaf(self) -> tuple[int, bool]:
+        """The newest conversational record; if its branch holds no call but the file has some (a rewind
+        to the first prompt), the newest conversational record below the newest call."""
+        leaf = self._last_conversational if self._last_conversational != NO_PARENT else len(self._parent) - 1
+        newest = self._call.rfind(1)
+        if newest < 0 or self._call_above(leaf):
+            return leaf, False
+        below = bytearray(len(self._parent))
+        below[newest] = 1
+        found = newest
+        for n in range(newest + 1, len(self._parent)):
+            parent = self._parent[n]
+            if parent != NO_PARENT and below[parent]:
+                below[n] = 1
+                if self._conversational[n]:
+                    found = n
+        return found, True
+
+    def kept(self) -> tuple[bytearray, list[str]]:
+        """Which records are on the active chain (1) or left out (0), and notes on what was left out."""
+        count = len(self._parent)
+        holds_call = bytearray(self._call)  # parents precede children: one reverse pass marks subtrees
+        for n in range(count - 1, 0, -1):
+            parent = self._parent[n]
+            if parent != NO_PARENT and holds_call[n]:
+                holds_call[parent] = 1
+        leaf, rewound = self._leaf()
+        kept = self._path(leaf) if count else bytearray()
+        on_path = bytes(kept)
+        # A record off the path is kept when the side branch it hangs in (its top-most ancestor off the
+        # path) holds no call: one forward pass, since parents come first.
+        for n in range(count):
+            parent = self._parent[n]
+            if on_path[n] or parent == NO_PARENT:
+                continue
+            kept[n] = kept[parent] if not on_path[parent] else not holds_call[n]
+        notes: list[str] = []
+        if rewound:
+            notes.append(REWOUND_NOTE)
+        dropped = sum(1 for n in range(count) if self._conversational[n] and not kept[n])
+        if dropped:
+            notes.append(f"{dropped} records on abandoned branches (rewinds) are not on the active chain")
+        if self.bridged:
+            notes.append(f"{self.bridged} records name a parent that is not in the file: joined in file order there")
+        if self.duplicates:
+            notes.append(f"{self.duplicates} records written twice in the file: read once")
+        return kept, notes
+
+
+def _links(linked: Sequence[Linked]) -> tuple[Links, list[int]]:
+    links = Links()
+    index = [links.add(e.uuid or "", e.parent, e.logical_parent, e.conversational, e.used is not None) for e in linked]
+    return links, index
+
+
+E = TypeVar("E", bound=Linked)
+
+
+def _parents_first(entries: Sequence[E]) -> list[E]:
+    """The linked entries in timestamp order with every parent before its children (a record is taken
+    once its parent has been), then the unlinked ones in file order: the order Claude Code writes in."""
+    linked = [e for e in entries if e.uuid]
+    known = {e.uuid for e in linked}
+    children: dict[str | None, list[int]] = {}
+    for n, entry in enumerate(linked):
+        parent = entry.parent if entry.parent is not None else entry.logical_parent
+        children.setdefault(parent if parent in known and parent != entry.uuid else None, []).append(n)
+    ready = [(linked[n].timestamp or "", n) for n in children.get(None, [])]
+    heapq.heapify(ready)
+    ordered: list[E] = []
+    taken: set[str | None] = set()
+    while ready:
+        _, n = heapq.heappop(ready)
+        entry = linked[n]
+        if entry.uuid in taken:
             continue
-        parent = parent_of[n]
-        if parent is None or parent >= n:
-            continue
-        kept[n] = kept[parent] if not on_path[parent] else not holds_call[n]
-    kept_ids = {id(e) for e, keep in zip(linked, kept, strict=True) if keep}
-    chain = [e for e in entries if not e.uuid or id(e) in kept_ids]
+        taken.add(entry.uuid)
+        ordered.append(entry)
+        for child in children.get(entry.uuid, []):
+            heapq.heappush(ready, (linked[child].timestamp or "", child))
+    return ordered + [e for e in entries if not e.uuid]
+
+
+def active_chain(entries: Sequence[E]) -> tuple[list[E], list[str]]:
+    """The entries of the active branch in file order (timestamp order when the file is out of order),
+    and notes (abandoned branches, bridged gaps, duplicates, reordering)."""
+    if not any(e.uuid for e in entries):
+        return list(entries), []
     notes: list[str] = []
-    dropped = sum(1 for e, keep in zip(linked, kept, strict=True) if e.conversational and not keep)
-    if dropped:
-        notes.append(f"{dropped} records on abandoned branches (rewinds) are not on the active chain")
-    if bridged:
-        notes.append(f"{bridged} records name a parent that is not in the file: joined in file order there")
-    return chain, notes
+    links, index = _links([e for e in entries if e.uuid])
+    if links.out_of_order:
+        entries = _parents_first(entries)
+        links, index = _links([e for e in entries if e.uuid])
+        notes.append(REORDERED_NOTE)
+    kept, chain_notes = links.kept()
+    positions = iter(index)
+    chain = [e for e in entries if not e.uuid or ((at := next(positions)) != NO_PARENT and kept[at])]
+    return chain, notes + chain_notes

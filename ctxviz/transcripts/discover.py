@@ -1,5 +1,6 @@
 """Where Claude Code keeps transcripts, and which files belong to a session. Read-only; a symlink that
-leads out of the folder being searched is never followed.
+leads out of the folder being searched is never followed, and a symlink loop is skipped like a missing
+file (``Path.resolve`` raises RuntimeError on a loop in Python 3.11–3.12, OSError later).
 
 Layout (FACTS-claude-code.md §9): ``<root>/projects/<encoded cwd>/<session>.jsonl``, subagents in
 ``<session>/subagents/agent-<id>.jsonl`` (older: ``agent-<id>.jsonl`` beside the session file).
@@ -11,8 +12,6 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-import msgspec
 
 AGENT_PREFIX = "agent-"
 COMPACTION_PREFIX = "agent-acompact"  # the compaction call's own transcript, not a user subagent
@@ -26,6 +25,7 @@ class SessionFile:
     root: Path
     size: int
     mtime: float
+    mtime_ns: int = 0  # the summary index's key (exact, unlike the float)
 
     @property
     def session(self) -> str:
@@ -42,9 +42,10 @@ def config_roots(env: Mapping[str, str] | None = None, home: Path | None = None)
     for candidate in candidates:
         try:
             resolved = candidate.resolve()
-        except OSError:
+            has_projects = (resolved / "projects").is_dir()
+        except (OSError, RuntimeError):
             continue
-        if resolved not in roots and (resolved / "projects").is_dir():
+        if resolved not in roots and has_projects:
             roots.append(resolved)
     return roots
 
@@ -52,7 +53,7 @@ def config_roots(env: Mapping[str, str] | None = None, home: Path | None = None)
 def _inside(path: Path, base: Path) -> bool:
     try:
         return path.resolve().is_relative_to(base)
-    except OSError:
+    except (OSError, RuntimeError):
         return False
 
 
@@ -68,22 +69,34 @@ def _entries(folder: Path, base: Path) -> Iterator[os.DirEntry[str]]:
         yield item
 
 
+def _is_dir(item: os.DirEntry[str]) -> bool:
+    try:
+        return item.is_dir()
+    except OSError:
+        return False
+
+
 def session_files(roots: list[Path]) -> list[SessionFile]:
     """Every main session file under the roots' ``projects/`` folders, in name order."""
     found: list[SessionFile] = []
     for root in roots:
         for project in _entries(root / "projects", root):
-            if not project.is_dir():
+            if not _is_dir(project):
                 continue
             for item in _entries(Path(project.path), root):
                 if not item.name.endswith(".jsonl") or item.name.startswith(AGENT_PREFIX):
                     continue
                 try:
                     stat = item.stat()
+                    is_file = item.is_file()
                 except OSError:
                     continue
-                if item.is_file():
-                    found.append(SessionFile(Path(item.path), Path(project.path), root, stat.st_size, stat.st_mtime))
+                if is_file:
+                    found.append(
+                        SessionFile(
+                            Path(item.path), Path(project.path), root, stat.st_size, stat.st_mtime, stat.st_mtime_ns
+                        )
+                    )
     return found
 
 
@@ -100,32 +113,42 @@ def decode_project(name: str) -> str:
     return f"{path}/{current}" if current else path or "/"
 
 
-def first_session_id(path: Path) -> str | None:
-    """The sessionId of a file's first records (to tell which session an agent file belongs to)."""
+def peek_ids(path: Path) -> tuple[str | None, str | None]:
+    """The sessionId and cwd its first records name (to tell which session an agent file belongs to,
+    and to find a session by the id and project that ``sessions`` shows) without reading the file."""
+    from ctxviz.transcripts.records import decode_head
+
     try:
         with path.open("rb") as handle:
             head = handle.read(_PEEK_BYTES)
     except OSError:
-        return None
-    for line in head.split(b"\n")[:20]:
-        try:
-            value = msgspec.json.decode(line, type=dict).get("sessionId")
-        except (msgspec.DecodeError, AttributeError):
-            continue
-        if isinstance(value, str):
-            return value
-    return None
+        return None, None
+    session = cwd = None
+    for line in head.removeprefix(b"\xef\xbb\xbf").split(b"\n")[:50]:
+        found = decode_head(line)
+        if found is not None:
+            session, cwd = session or found[0], cwd or found[1]
+        if session and cwd:
+            break
+    return session, cwd
+
+
+def first_session_id(path: Path) -> str | None:
+    return peek_ids(path)[0]
 
 
 def _agent_files(session_path: Path, session: str | None) -> list[Path]:
-    base = session_path.parent.resolve()
+    try:
+        base = session_path.parent.resolve()
+    except (OSError, RuntimeError):
+        return []
     own = session_path.parent / session_path.stem / "subagents"
     files = [Path(e.path) for e in _entries(own, base) if e.name.startswith(AGENT_PREFIX) and e.name.endswith(".jsonl")]
     for folder in (session_path.parent / "subagents", session_path.parent):
         if folder == own or session is None:
             continue
         for item in _entries(folder, base):
-            if item.name.startswith(AGENT_PREFIX) and item.name.endswith(".jsonl"):
+            if item.name.startswith(AGENT_PREFIX) and item.name.endswith(".jsonl") and not _is_dir(item):
                 file = Path(item.path)
                 if first_session_id(file) == session:
                     files.append(file)
@@ -144,4 +167,11 @@ def subagent_files(session_path: Path, session: str | None) -> list[tuple[str, P
 def compaction_files(session_path: Path, session: str | None) -> list[Path]:
     """The compaction calls' own transcripts, oldest first (they pair with the boundaries in order)."""
     files = [f for f in _agent_files(session_path, session) if f.name.startswith(COMPACTION_PREFIX)]
-    return sorted(files, key=lambda f: (f.stat().st_mtime, f.name))
+    return sorted(files, key=lambda f: (_mtime(f), f.name))
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

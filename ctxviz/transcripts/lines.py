@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ctxviz.errors import InputError
+from ctxviz.transcripts.safe import safe_text
 
 CHUNK_BYTES = 8 * 1024 * 1024
 # The largest line kept: Claude Code spills big tool outputs to tool-results/ files, so a longer line
@@ -18,14 +19,26 @@ CHUNK_BYTES = 8 * 1024 * 1024
 MAX_LINE_BYTES = 64 * 1024 * 1024
 
 _BLANK = b" \t\r\x0b\x0c"
+_UTF8_BOM = b"\xef\xbb\xbf"  # an editor's mark at the start: not part of the first record
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 Line = tuple[int, bytes, bool]  # line number, the line without its end, ends with a newline
+
+
+def _refuse_utf16(head: bytes, path: Path) -> None:
+    """A transcript saved as UTF-16 (an editor, a Windows shell redirect) reads as binary junk: say so."""
+    wide = len(head) >= 4 and ((head[1] == head[3] == 0 != head[0]) or (head[0] == head[2] == 0 != head[1]))
+    if head.startswith(_UTF16_BOMS) or wide:
+        raise InputError(
+            f"{safe_text(str(path))}: the file is UTF-16 text; Claude Code writes UTF-8 "
+            "(convert it, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8.jsonl)"
+        )
 
 
 def _read(handle: object, path: Path) -> bytes:
     try:
         return handle.read(CHUNK_BYTES)  # type: ignore[attr-defined,no-any-return]
     except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise InputError(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
 
 
 def numbered_lines(path: Path, problems: list[str]) -> Iterator[Line]:
@@ -35,12 +48,17 @@ def numbered_lines(path: Path, problems: list[str]) -> Iterator[Line]:
     try:
         handle = path.open("rb")
     except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise InputError(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
     number = 0
     carry = b""
     skipping = False
+    first = True
     with handle:
         while chunk := _read(handle, path):
+            if first:
+                first = False
+                _refuse_utf16(chunk, path)
+                chunk = chunk.removeprefix(_UTF8_BOM)
             buffer = carry + chunk if carry else chunk
             start = 0
             while (newline := buffer.find(b"\n", start)) >= 0:
@@ -54,7 +72,9 @@ def numbered_lines(path: Path, problems: list[str]) -> Iterator[Line]:
             carry = buffer[start:]
             if skipping or len(carry) > MAX_LINE_BYTES:
                 if not skipping:
-                    problems.append(f"{path}:{number + 1}: line longer than {MAX_LINE_BYTES >> 20} MB, skipped")
+                    problems.append(
+                        f"{safe_text(str(path))}:{number + 1}: line longer than {MAX_LINE_BYTES >> 20} MB, skipped"
+                    )
                 skipping = True
                 carry = b""
     if carry and not skipping:

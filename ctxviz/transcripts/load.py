@@ -8,7 +8,7 @@ from pathlib import Path
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts.discover import compaction_files, subagent_files
+from ctxviz.transcripts.discover import COMPACTION_PREFIX, compaction_files, subagent_files
 from ctxviz.transcripts.lines import numbered_lines
 from ctxviz.transcripts.parse import WARMUP_PROMPT, Entry, Parsed, parse_lines, prompt_key
 from ctxviz.transcripts.reader import main_entries, timeline_of
@@ -52,7 +52,7 @@ def _sidechain_children(parsed: Parsed, path: Path) -> dict[str, Timeline]:
     roots: dict[str, str] = {}
 
     def root_of(uuid: str) -> str:
-        trail = []
+        trail: list[str] = []
         while uuid not in roots and parent.get(uuid) in parent and len(trail) < len(parent):
             trail.append(uuid)
             uuid = parent[uuid]  # type: ignore[assignment]
@@ -88,7 +88,7 @@ def _child(path: Path) -> Timeline | None:
     entries = main_entries(parsed)
     if not any(e.used is not None for e in entries):
         return None
-    return timeline_of(entries, name=path.stem, path=str(path))
+    return timeline_of(entries, name=path.stem, path=str(path), compaction_call=path.name.startswith(COMPACTION_PREFIX))
 
 
 def read_transcript(path: Path) -> Reading:
@@ -113,6 +113,9 @@ def _read(path: Path) -> Reading:
     notices = []
     if parsed.problems:
         notices.append(f"{len(parsed.problems)} damaged or unknown lines skipped")
+    if parsed.unmeasured_calls:
+        notices.append(f"{parsed.unmeasured_calls:,} API calls carry no usage (damaged or missing): not shown as "
+                       "calls; what they added is counted at the next measured call")  # fmt: skip
     timeline = timeline_of(
         entries,
         name=parsed.session or path.stem,
@@ -121,5 +124,6 @@ def _read(path: Path) -> Reading:
         children=children,
         compaction_children=compactions,
         notices=notices,
+        compaction_call=path.name.startswith(COMPACTION_PREFIX),
     )
     return Reading(timeline, parsed.problems)

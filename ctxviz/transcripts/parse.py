@@ -24,6 +24,7 @@ from ctxviz.transcripts.records import (
     decode_tool_input,
     subagent_id,
 )
+from ctxviz.transcripts.safe import safe_or_none, safe_text
 
 CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1_600  # a typical screenshot; base64 length says nothing about an image's token cost
@@ -86,6 +87,7 @@ class Parsed:
     cwd: str | None
     task_prompts: dict[str, str]  # Task tool_use id → prompt key (older layout's sidechain matching)
     lines: int = 0
+    unmeasured_calls: int = 0  # API calls whose record carries no usage: not shown, counted in a notice
 
 
 def estimate(chars: int) -> int:
@@ -93,7 +95,7 @@ def estimate(chars: int) -> int:
 
 
 def first_line(text: str, limit: int = LABEL_CHARS) -> str:
-    line = text.strip().split("\n", 1)[0].strip()
+    line = safe_text(text.strip().split("\n", 1)[0].strip())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
@@ -109,6 +111,8 @@ class _Tools:
     names: dict[str, tuple[str, str]] = field(default_factory=dict)
     task_prompts: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    measured: set[str] = field(default_factory=set)  # message ids of calls with usage
+    unmeasured: set[str] = field(default_factory=set)  # … and of calls without it
 
 
 def short_path(path: str, cwd: str | None, limit: int = LABEL_CHARS) -> str:
@@ -116,6 +120,7 @@ def short_path(path: str, cwd: str | None, limit: int = LABEL_CHARS) -> str:
     end is kept (the file name says more than the folders above it)."""
     if cwd and path.startswith(cwd.rstrip("/") + "/"):
         path = path[len(cwd.rstrip("/")) + 1 :]
+    path = safe_text(path)
     return path if len(path) <= limit else "…" + path[-(limit - 1) :]
 
 
@@ -234,10 +239,16 @@ def _entry(number: int, record: Record, kind: str, tools: _Tools) -> Entry:
         message = record.message
         pieces = _assistant_pieces(message.content if message else None, tools)
         usage = message.usage if message else None
-        if message is None or usage is None or message.model == SYNTHETIC_MODEL:
+        used = usage.context if usage is not None else None
+        if message is None or message.model == SYNTHETIC_MODEL:
             return Entry(number, uuid, parent, logical, sidechain, True, stamp, pieces, agent=agent)
+        message_id = message.id or f"line:{number}"
+        if used is None:  # a call whose usage was not recorded: its pieces wait for the next call
+            tools.unmeasured.add(message_id)
+            return Entry(number, uuid, parent, logical, sidechain, True, stamp, pieces, agent=agent)
+        tools.measured.add(message_id)
         return Entry(number, uuid, parent, logical, sidechain, True, stamp, pieces,
-                     message.id or f"line:{number}", message.model, usage.context, agent=agent)  # fmt: skip
+                     message_id, safe_or_none(message.model), used, agent=agent)  # fmt: skip
     if kind == "user":
         pieces = _user_pieces(record, tools)
         key = None
@@ -265,6 +276,7 @@ _CONVERSATIONAL = frozenset({"user", "assistant", "system", "attachment"})
 def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: _Tools | None = None) -> Parsed:
     """Reduce numbered lines to entries. ``where`` locates problems (the file's path). ``tools`` carries
     what earlier lines said (tool names, the folder) when a file is read in parts as it grows."""
+    where = safe_text(where)
     tools = _Tools() if tools is None else tools
     entries: list[Entry] = []
     problems: list[str] = []
@@ -286,9 +298,10 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: _To
             continue
         kind = record.kind
         if session is None and record.sessionId:
-            session = record.sessionId
+            session = safe_text(record.sessionId)
         if cwd is None and record.cwd:
-            cwd = tools.cwd = record.cwd
+            cwd = safe_text(record.cwd)
+            tools.cwd = record.cwd
         if kind in _CONVERSATIONAL:
             add(_entry(number, record, kind, tools))
         elif kind in IGNORED_TYPES:
@@ -297,4 +310,5 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: _To
         else:
             unknown[str(kind)] += 1
             problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
-    return Parsed(tuple(entries), tuple(problems), dict(unknown), session, cwd, tools.task_prompts, count)
+    unmeasured = len(tools.unmeasured - tools.measured)
+    return Parsed(tuple(entries), tuple(problems), dict(unknown), session, cwd, tools.task_prompts, count, unmeasured)

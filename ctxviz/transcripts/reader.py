@@ -31,9 +31,10 @@ def timeline_of(
     children: Mapping[str, Timeline] | None = None,
     compaction_children: Sequence[Timeline] = (),
     notices: Sequence[str] = (),
+    compaction_call: bool = False,
 ) -> Timeline:
     chain, chain_notes = active_chain(entries)
-    steps, blocks, _ = build_steps(chain, children or {}, compaction_children)
+    steps, blocks, _ = build_steps(chain, children or {}, compaction_children, compaction_call=compaction_call)
     seen: set[str] = set()
     models = []
     for entry in chain:

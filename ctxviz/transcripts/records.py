@@ -20,9 +20,13 @@ class Usage(Struct, frozen=True):
     cache_read_input_tokens: int | None = 0
 
     @property
-    def context(self) -> int:
-        """What was in the window at this call: output tokens are not; they count on the next call."""
-        return (self.input_tokens or 0) + (self.cache_creation_input_tokens or 0) + (self.cache_read_input_tokens or 0)
+    def context(self) -> int | None:
+        """What was in the window at this call (output tokens are not; they count on the next call), or
+        None when no input count is recorded at all (``null`` fields measure nothing, not 0)."""
+        parts = (self.input_tokens, self.cache_creation_input_tokens, self.cache_read_input_tokens)
+        if all(part is None for part in parts):
+            return None
+        return sum(part or 0 for part in parts)
 
 
 class Content(Struct, frozen=True):
@@ -152,3 +156,20 @@ def subagent_id(raw: Raw) -> str | None:
         return _SUBAGENT_RESULT.decode(raw).agentId
     except msgspec.DecodeError:  # toolUseResult is often a plain string
         return None
+
+
+class _Head(Struct, frozen=True):
+    sessionId: str | None = None
+    cwd: str | None = None
+
+
+_HEAD = msgspec.json.Decoder(_Head)
+
+
+def decode_head(line: bytes) -> tuple[str | None, str | None] | None:
+    """The sessionId and cwd of one line (None when it is not a JSON object)."""
+    try:
+        head = _HEAD.decode(line)
+    except msgspec.DecodeError:
+        return None
+    return head.sessionId, head.cwd

@@ -3,33 +3,51 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, datetime
 
 from ctxviz.errors import InputError
-from ctxviz.transcripts.discover import SessionFile, decode_project
+from ctxviz.transcripts.discover import SessionFile, decode_project, peek_ids
+from ctxviz.transcripts.safe import safe_text
 
 _ENCODED = re.compile(r"[/.\s~\\:]")  # what Claude Code turns into "-" in a project folder's name
 
 
+def recorded_ids(file: SessionFile) -> tuple[str | None, str | None]:
+    """The sessionId and cwd the file's first records name (what ``sessions`` shows)."""
+    return peek_ids(file.path)
+
+
 def project_matches(file: SessionFile, project: str | None) -> bool:
-    """A case-insensitive substring of the project's path (either spelling: ``app`` or ``/home/me/app``)."""
+    """A case-insensitive substring of the project path ``sessions`` shows: the cwd the records name,
+    else the path read back from the folder's name (either spelling: ``app`` or ``/home/me/app``)."""
     if not project:
         return True
-    name = file.project_dir.name.lower()
     wanted = project.lower()
+    _, cwd = recorded_ids(file)
+    if cwd is not None:
+        return wanted in cwd.lower() or wanted in safe_text(cwd).lower()
+    name = file.project_dir.name.lower()
     return _ENCODED.sub("-", wanted) in name or wanted in decode_project(file.project_dir.name).lower()
 
 
 def by_session(files: list[SessionFile], wanted: str) -> SessionFile:
-    """The session whose id is ``wanted`` or starts with it (unique)."""
-    exact = [f for f in files if f.session == wanted]
-    found = exact or [f for f in files if f.session.startswith(wanted)]
+    """The session whose id is ``wanted`` or starts with it (unique): the id in its file name, or the
+    sessionId its records name (which ``sessions`` shows, and which a renamed file keeps)."""
+    found = _matching(files, wanted, lambda f: f.session)
     if not found:
-        raise InputError(f"no session {wanted!r} found (try `ctxviz sessions`)")
+        found = _matching(files, wanted, lambda f: recorded_ids(f)[0] or "")
+    if not found:
+        raise InputError(f"no session {safe_text(wanted)!r} found (try `ctxviz sessions`)")
     if len(found) > 1:
         ids = ", ".join(f.session for f in found[:5])
-        raise InputError(f"session {wanted!r} is ambiguous: {ids}")
+        raise InputError(f"session {safe_text(wanted)!r} is ambiguous: {safe_text(ids)}")
     return found[0]
+
+
+def _matching(files: list[SessionFile], wanted: str, key: Callable[[SessionFile], str]) -> list[SessionFile]:
+    exact = [f for f in files if key(f) == wanted]
+    return exact or [f for f in files if key(f).startswith(wanted)]
 
 
 def latest(files: list[SessionFile], cwd: str | None = None) -> SessionFile:
@@ -61,3 +79,28 @@ def local_day(timestamp: str | None) -> date | None:
         return datetime.fromisoformat(timestamp.replace("Z", "+00:00")).astimezone().date()
     except ValueError:
         return None
+
+
+PROJECT_LABEL_CHARS = 30
+
+
+def project_labels(projects: list[str], limit: int = PROJECT_LABEL_CHARS) -> dict[str, str]:
+    """A short label per project path that still tells them apart: the last two folders, more while two
+    projects share them (worktrees of one repository), cut on the left when long — the end is what
+    differs."""
+    parts = {p: [x for x in p.replace("\\", "/").split("/") if x] for p in set(projects)}
+    depth = dict.fromkeys(parts, 2)
+    while True:
+        tails: dict[str, list[str]] = {}
+        for project, names in parts.items():
+            tails.setdefault("/".join(names[-depth[project] :]), []).append(project)
+        clashes = [p for group in tails.values() if len(group) > 1 for p in group if depth[p] < len(parts[p])]
+        if not clashes:
+            break
+        for project in clashes:
+            depth[project] += 1
+    labels: dict[str, str] = {}
+    for project, names in parts.items():
+        label = "/".join(names[-depth[project] :]) or project
+        labels[project] = label if len(label) <= limit else "…" + label[-(limit - 1) :]
+    return labels

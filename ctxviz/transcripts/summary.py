@@ -9,8 +9,9 @@ records the full reader uses (tests check the two agree on every sample).
 from __future__ import annotations
 
 import os
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import msgspec
@@ -18,11 +19,13 @@ from msgspec import Struct
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
-from ctxviz.transcripts.chain import active_chain
+from ctxviz.transcripts.chain import NO_PARENT, Links, active_chain
 from ctxviz.transcripts.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
 from ctxviz.transcripts.lines import Line
-from ctxviz.transcripts.parse import IGNORED_TYPES, SYNTHETIC_MODEL, Entry
+from ctxviz.transcripts.parse import IGNORED_TYPES, SUBAGENT_TOOLS, SYNTHETIC_MODEL
 from ctxviz.transcripts.records import CompactMetadata, Usage
+from ctxviz.transcripts.safe import safe_or_none, safe_text
+from ctxviz.transcripts.session_row import Compaction, SessionSummary
 
 
 class _Message(Struct, frozen=True):
@@ -46,52 +49,26 @@ class _Record(Struct, frozen=True):
     compactMetadata: CompactMetadata | None = None
 
 
+class _Tool(Struct, frozen=True):
+    type: str = ""
+    id: str | None = None
+    name: str | None = None
+
+
+class _ToolMessage(Struct, frozen=True):
+    content: list[_Tool] | str | None = None
+
+
+class _ToolRecord(Struct, frozen=True):
+    message: _ToolMessage | None = None
+
+
 _DECODE = msgspec.json.Decoder(_Record).decode
+_DECODE_TOOLS = msgspec.json.Decoder(_ToolRecord).decode
+UNLINKED = -1
+COMPACTION = -1
 _KEPT = ("user", "assistant", "system", "attachment")  # conversational records
 _WARMUP = b'"Warmup"'
-
-
-@dataclass(frozen=True, slots=True)
-class Compaction:
-    trigger: str
-    pre_tokens: int | None
-    at_call: int  # the calls before it (1-based number of the last one)
-
-
-@dataclass(frozen=True, slots=True)
-class SessionSummary:
-    session: str
-    project: str
-    file: str
-    started: str | None
-    ended: str | None
-    models: tuple[str, ...]
-    calls: int
-    first: int
-    peak: int
-    last: int
-    compactions: tuple[Compaction, ...]
-    subagents: int
-    bytes: int
-    problems: tuple[str, ...]
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "session": self.session,
-            "project": self.project,
-            "file": self.file,
-            "started": self.started,
-            "ended": self.ended,
-            "models": list(self.models),
-            "calls": self.calls,
-            "peak": self.peak,
-            "last": self.last,
-            "compactions": [
-                {"trigger": c.trigger, "pre_tokens": c.pre_tokens, "at_call": c.at_call} for c in self.compactions
-            ],
-            "subagents": self.subagents,
-            "bytes": self.bytes,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,16 +84,96 @@ class FileNumbers:
     compactions: tuple[Compaction, ...]
     side_roots: int  # subagents recorded inside the file (older layout)
     problems: tuple[str, ...]
+    subagent_calls: int = 0  # Task/Agent tool calls made (a Plan subagent leaves no file of its own)
+    unmeasured_calls: int = 0  # API calls whose record carries no usage
+    out_of_order: bool = False  # a parent after its child: only the full reader can order the records
+
+
+class _Chain:
+    """One chain's calls and compactions, kept as small numbers: the record tree (``Links``) and, for
+    each call or compaction in file order, its record's index and its figures."""
+
+    def __init__(self) -> None:
+        self.links = Links()
+        self.conversational = False
+        self.record = array("q")  # the record's index in ``links``; UNLINKED when it has no uuid
+        self.used = array("q")  # a call's context; COMPACTION for a boundary
+        self.message = array("q")  # hash of a call's message id (a message's records repeat its usage)
+        self.model = array("h")  # index into ``models``
+        self.models: list[str] = []
+        self.compactions: dict[int, tuple[str, int | None]] = {}
+
+    def add(self, uuid: str | None, record: _Record, conversational: bool, call: tuple[int, str, str | None] | None,
+            compact: tuple[str, int | None] | None) -> None:  # fmt: skip
+        self.conversational = self.conversational or conversational
+        at = UNLINKED
+        if uuid:
+            at = self.links.add(uuid, record.parentUuid, record.logicalParentUuid, conversational, call is not None)
+            if at == NO_PARENT:  # written twice: read once
+                return
+        if call is not None:
+            used, message_id, model = call
+            self.record.append(at)
+            self.used.append(used)
+            self.message.append(hash(message_id))
+            if model is not None and model not in self.models:
+                self.models.append(model)
+            self.model.append(self.models.index(model) if model is not None else -1)
+        elif compact is not None:
+            self.compactions[len(self.record)] = compact
+            self.record.append(at)
+            self.used.append(COMPACTION)
+            self.message.append(0)
+            self.model.append(-1)
+
+    def numbers(self) -> tuple[tuple[int, ...], tuple[str, ...], tuple[Compaction, ...]]:
+        kept, _ = self.links.kept()
+        seen: set[int] = set()
+        usage: list[int] = []
+        models: list[str] = []
+        found: list[Compaction] = []
+        for n, at in enumerate(self.record):
+            if at != UNLINKED and not kept[at]:
+                continue
+            used = self.used[n]
+            if used == COMPACTION:
+                trigger, pre = self.compactions[n]
+                found.append(Compaction(trigger, pre, len(usage)))
+            elif self.message[n] not in seen:
+                seen.add(self.message[n])
+                usage.append(used)
+                model = self.model[n]
+                if model >= 0 and self.models[model] not in models:
+                    models.append(self.models[model])
+        return tuple(usage), tuple(models), tuple(found)
+
+
+def _subagent_calls(line: bytes, found: set[str]) -> None:
+    """Add the ids of the Task/Agent tool calls in an assistant line (decoded only when one may be there)."""
+    if b'"Task"' not in line and b'"Agent"' not in line:
+        return
+    try:
+        content = _DECODE_TOOLS(line).message
+    except msgspec.DecodeError:
+        return
+    if content is not None and isinstance(content.content, list):
+        found.update(b.id for b in content.content if b.type == "tool_use" and b.name in SUBAGENT_TOOLS and b.id)
 
 
 def summarize_lines(lines: Iterable[Line], where: str) -> FileNumbers:
     """Pure: the numbers of one session file's lines (see ``SessionSummary``)."""
-    entries: list[Entry] = []
+    where = safe_text(where)
+    main, side = _Chain(), _Chain()
     problems: list[str] = []
-    started = ended = session = cwd = None
+    started: str | None = None
+    ended: str | None = None
+    session = cwd = None
     side_roots = 0
-    # hot loop (every line of every session): names bound locally, entries built positionally
-    decode, keep, add = _DECODE, _KEPT, entries.append
+    subagents: set[str] = set()
+    measured: set[str] = set()
+    unmeasured: set[str] = set()
+    # hot loop (every line of every session): names bound locally
+    decode, keep = _DECODE, _KEPT
     for number, line, complete in lines:
         try:
             record = decode(line)
@@ -133,42 +190,58 @@ def summarize_lines(lines: Iterable[Line], where: str) -> FileNumbers:
             session, cwd = record.sessionId, cwd or record.cwd
         elif cwd is None:
             cwd = record.cwd
-        used = model = message_id = compact = None
+        call = compact = None
         if kind == "assistant":
-            if message is not None and message.usage is not None and message.model != SYNTHETIC_MODEL:
-                used, model, message_id = message.usage.context, message.model, message.id or f"line:{number}"
+            if message is not None and message.model != SYNTHETIC_MODEL:
+                message_id = message.id or f"line:{number}"
+                used = message.usage.context if message.usage is not None else None
+                if used is None:
+                    unmeasured.add(message_id)
+                else:
+                    measured.add(message_id)
+                    call = (used, message_id, message.model)
+                if not record.isSidechain:
+                    _subagent_calls(line, subagents)
         elif kind == "user":
             if record.isSidechain and record.parentUuid is None and _WARMUP not in line:
                 side_roots += 1
         elif kind == "system" and record.subtype == "compact_boundary":
             meta = record.compactMetadata or CompactMetadata()
-            compact = (meta.trigger or "auto", meta.preTokens, meta.postTokens)
+            compact = (meta.trigger or "auto", meta.preTokens)
         uuid, stamp = record.uuid, record.timestamp
         if uuid or conversational:
-            add(Entry(number, uuid, record.parentUuid, record.logicalParentUuid, bool(record.isSidechain),
-                      conversational, stamp, (), message_id, model, used, compact))  # fmt: skip
-        if stamp:
-            started = started or stamp
-            ended = stamp
-    main = [e for e in entries if not e.sidechain]
-    if not any(e.conversational for e in main):
-        main = [e for e in entries if e.sidechain]
-    chain, _ = active_chain(main)
+            (side if record.isSidechain else main).add(uuid, record, conversational, call, compact)
+        if stamp:  # the earliest and the latest, whatever order the lines were written in
+            if started is None or stamp < started:
+                started = stamp
+            if ended is None or stamp > ended:
+                ended = stamp
+    chain = main if main.conversational or not side.conversational else side
+    usage, models, found = chain.numbers()
+    return FileNumbers(safe_or_none(session), safe_or_none(cwd), started, ended,
+                       tuple(safe_text(m) for m in models), usage, found, side_roots, tuple(problems),
+                       len(subagents), len(unmeasured - measured), chain.links.out_of_order)  # fmt: skip
+
+
+def _in_time_order(path: Path, numbers: FileNumbers) -> FileNumbers:
+    """A file whose records are out of order: the full reader puts them in order, then they are counted."""
+    from ctxviz.transcripts.load import parse_file
+    from ctxviz.transcripts.reader import main_entries
+
+    chain, _ = active_chain(main_entries(parse_file(path)))
     seen: set[str] = set()
     usage: list[int] = []
     models: list[str] = []
     found: list[Compaction] = []
     for entry in chain:
         if entry.compact is not None:
-            trigger, pre, _post = entry.compact
-            found.append(Compaction(trigger, pre, len(usage)))
+            found.append(Compaction(entry.compact[0], entry.compact[1], len(usage)))
         elif entry.used is not None and entry.message_id not in seen:
             seen.add(entry.message_id or "")
             usage.append(entry.used)
             if entry.model and entry.model not in models:
                 models.append(entry.model)
-    return FileNumbers(session, cwd, started, ended, tuple(models), tuple(usage), tuple(found), side_roots,
-                       tuple(problems))  # fmt: skip
+    return replace(numbers, usage=tuple(usage), models=tuple(models), compactions=tuple(found))
 
 
 def _is_warmup(path: Path) -> bool:
@@ -179,13 +252,16 @@ def _is_warmup(path: Path) -> bool:
         return True
 
 
-def count_subagents(session_path: Path, session: str | None, side_roots: int) -> int:
+def count_subagents(session_path: Path, numbers: FileNumbers) -> int:
+    """Subagents started: the Task/Agent calls the session made (a Plan subagent runs inside the session
+    and leaves no file), or the subagent transcripts found when more (a call lost to a damaged line)."""
     from ctxviz.transcripts.discover import subagent_files
 
     if session_path.name.startswith(AGENT_PREFIX):  # a subagent's own file: its siblings are not its children
         return 0
-    files = [f for _, f in subagent_files(session_path, session) if not f.name.startswith(COMPACTION_PREFIX)]
-    return side_roots + sum(1 for f in files if f.name.startswith(AGENT_PREFIX) and not _is_warmup(f))
+    files = [f for _, f in subagent_files(session_path, numbers.session) if not f.name.startswith(COMPACTION_PREFIX)]
+    found = numbers.side_roots + sum(1 for f in files if f.name.startswith(AGENT_PREFIX) and not _is_warmup(f))
+    return max(numbers.subagent_calls, found)
 
 
 def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
@@ -194,6 +270,8 @@ def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
 
     problems: list[str] = []
     numbers = summarize_lines(numbered_lines(path, problems), str(path))
+    if numbers.out_of_order:
+        numbers = _in_time_order(path, numbers)
     session = numbers.session or path.stem
     usage = numbers.usage
     return SessionSummary(
@@ -208,9 +286,10 @@ def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
         peak=max(usage, default=0),
         last=usage[-1] if usage else 0,
         compactions=numbers.compactions,
-        subagents=count_subagents(path, session, numbers.side_roots),
+        subagents=count_subagents(path, numbers),
         bytes=path.stat().st_size,
         problems=tuple(problems) + numbers.problems,
+        unmeasured_calls=numbers.unmeasured_calls,
     )
 
 
