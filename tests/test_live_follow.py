@@ -3,6 +3,7 @@ same bytes gives, on the real sessions in tests/fixtures/claude-code."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -156,6 +157,46 @@ def test_a_rewind_that_abandons_calls_is_followed_exactly(tmp_path: Path) -> Non
     sample = FIXTURES / "claude-code-log-fixtures" / "dag_compact_after_rewind.jsonl"
     checked = _grow(sample, tmp_path, pieces=len(sample.read_bytes().splitlines()))
     assert checked[-1][1] == read_transcript(sample).timeline.steps[-1].used
+
+
+def _rewritten(lines: list[bytes], change) -> bytes:  # type: ignore[no-untyped-def]
+    records = [json.loads(line) for line in lines]
+    return b"".join(json.dumps(r, separators=(",", ":")).encode() + b"\n" for r in change(records))
+
+
+def _without_usage_every_third_call(records: list[dict]) -> list[dict]:  # type: ignore[type-arg]
+    ids: list[str] = []
+    for record in records:
+        message = record.get("message")
+        if record.get("type") == "assistant" and isinstance(message, dict) and "usage" in message:
+            ids += [message["id"]] if message["id"] not in ids else []
+            if ids.index(message["id"]) % 3 == 0:
+                del message["usage"]
+    return records
+
+
+def _rewound_to_the_first_prompt(records: list[dict]) -> list[dict]:  # type: ignore[type-arg]
+    first = next(r for r in records if r.get("type") == "user" and not r.get("isMeta"))
+    return [*records, {**first, "uuid": "00000000-rewound", "timestamp": "2026-02-12T22:00:00.000Z"}]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda lines: b"".join(line for line in lines for _ in (1, 2)),
+        lambda lines: b"".join(lines[::-1]),
+        lambda lines: _rewritten(lines, _without_usage_every_third_call),
+        lambda lines: _rewritten(lines, _rewound_to_the_first_prompt),
+        lambda lines: b"\xef\xbb\xbf" + b"".join(lines),
+    ],
+    ids=["each-line-twice", "reversed", "calls-without-usage", "rewound-to-first-prompt", "utf8-bom"],
+)
+def test_damaged_sessions_followed_equal_them_read_whole(damage, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    source = tmp_path / "source" / BIG.name
+    source.parent.mkdir()
+    source.write_bytes(damage(BIG.read_bytes().splitlines(keepends=True)))
+    checked = _grow(source, tmp_path, pieces=10)
+    assert checked[-1][1] == read_transcript(source).timeline.steps[-1].used
 
 
 def test_a_session_deleted_keeps_its_last_figures(tmp_path: Path) -> None:

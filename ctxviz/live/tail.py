@@ -15,6 +15,7 @@ from pathlib import Path
 from ctxviz.transcripts.lines import MAX_LINE_BYTES, Line
 
 READ_BYTES = 8 * 1024 * 1024
+UTF8_BOM = b"\xef\xbb\xbf"  # an editor's mark at the start of a file, not part of its first line
 
 
 class Change(StrEnum):
@@ -66,8 +67,9 @@ class Tail:
             with open(self.path, "rb") as handle:
                 handle.seek(self.offset)
                 while chunk := handle.read(READ_BYTES):
+                    start = self.offset == 0
                     self.offset += len(chunk)
-                    lines += self._split(chunk)
+                    lines += self._split(chunk.removeprefix(UTF8_BOM) if start else chunk)
         except OSError as error:
             return Read(Change.GONE, lines, f"{self.path}: cannot read ({error.strerror or error})")
         return Read(Change.RESTARTED if reason else Change.GREW, lines, reason)
