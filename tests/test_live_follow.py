@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from ctxviz.errors import InputError
 from ctxviz.live.follow import NOT_ITEMS
 from ctxviz.live.session import LiveSession
 from ctxviz.live.tail import Change, Tail
+from ctxviz.timeline import Timeline
 from ctxviz.transcripts.lines import numbered_lines
 from ctxviz.transcripts.load import read_transcript
 
@@ -197,6 +199,31 @@ def test_damaged_sessions_followed_equal_them_read_whole(damage, tmp_path: Path)
     source.write_bytes(damage(BIG.read_bytes().splitlines(keepends=True)))
     checked = _grow(source, tmp_path, pieces=10)
     assert checked[-1][1] == read_transcript(source).timeline.steps[-1].used
+
+
+def test_a_followed_session_opens_its_subagents_and_compactions(tmp_path: Path) -> None:
+    shutil.copytree(BIG.parent / "subagents", tmp_path / "subagents")
+    file = tmp_path / BIG.name
+    lines = BIG.read_bytes().splitlines(keepends=True)
+    file.write_bytes(b"")
+    live = LiveSession(file)
+    for start in range(0, len(lines), 100):
+        _append_lines(file, lines[start : start + 100])
+        live.poll()
+    followed, whole = live.timeline(), read_transcript(BIG).timeline
+    assert followed is not None
+
+    def shown(timeline: Timeline) -> list[tuple[int, str, tuple[str, ...], str | None]]:
+        return [(s.used, s.label, s.notes, s.child.source.name if s.child else None) for s in timeline.steps]
+
+    assert shown(followed) == shown(whole)
+    children = [(s.index, s.child.source.name) for s in followed.steps if s.child is not None]
+    assert children == [(4, "agent-a2898e3"), (61, "agent-acompact-e1f845")]
+
+
+def _append_lines(file: Path, lines: list[bytes]) -> None:
+    with file.open("ab") as out:
+        out.write(b"".join(lines))
 
 
 def test_a_session_deleted_keeps_its_last_figures(tmp_path: Path) -> None:

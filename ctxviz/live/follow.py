@@ -12,7 +12,7 @@ which runs the batch reader's own chain code — so the result always equals a w
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,16 +82,20 @@ class Follower:
     peak: int = 0
 
     reordered: bool = False  # the file's records are out of order: every change is a rebuild
+    children: Mapping[str, Timeline] = field(default_factory=dict)  # subagent id → its timeline
+    compaction_child: Callable[[int], Timeline | None] | None = None  # the n-th compaction's own timeline
+    compactions: int = 0
 
     def __post_init__(self) -> None:
         state = _State(blocks=_Tally(), steps=_Tally(), left=_Forget()) if self.lean else _State()
-        self.builder = _Builder({}, compaction_call=self.compaction_call, state=state)
+        self.builder = _Builder(self.children, compaction_call=self.compaction_call, state=state)
 
     # --- building ---------------------------------------------------------------------------------
     @classmethod
-    def from_entries(cls, entries: Sequence[Entry], *, lean: bool = False, compaction_call: bool = False) -> Follower:
-        """The state after a whole file's entries, the chain chosen as the batch reader chooses it."""
-        follower = cls(lean=lean, compaction_call=compaction_call)
+    def from_entries(cls, entries: Sequence[Entry], **settings: Any) -> Follower:
+        """The state after a whole file's entries, the chain chosen as the batch reader chooses it.
+        ``settings`` are the follower's own (``lean``, ``compaction_call``, ``children``, …)."""
+        follower = cls(**settings)
         conversational = [e for e in entries if e.conversational]
         if not conversational:
             return follower
@@ -195,8 +199,9 @@ class Follower:
 
     def _close(self, summary: Piece | None) -> None:
         if self.open_compaction is not None:
-            self.builder.compact(self.open_compaction, summary, None)
+            self.builder.compact(self.open_compaction, summary, self._compaction_child())
             self.open_compaction = None
+            self.compactions += 1
             step_used = self.builder.state.total
             self.last_used, self.last_measured = step_used, summary is not None
             self.peak = max(self.peak, step_used)
@@ -218,6 +223,9 @@ class Follower:
         biggest = (top.label, top.tokens) if top is not None else None
         return Figures(self.last_used or 0, self.last_measured, self.builder.calls, self._model(), biggest)
 
+    def _compaction_child(self) -> Timeline | None:
+        return self.compaction_child(self.compactions) if self.compaction_child is not None else None
+
     def _model(self) -> str:
         return self.models[-1] if self.models else "unknown"
 
@@ -232,7 +240,7 @@ class Follower:
         builder = self.builder
         if self.open_compaction is not None:
             builder = _trial(builder)
-            builder.compact(self.open_compaction, None, None)
+            builder.compact(self.open_compaction, None, self._compaction_child())
         state = builder.state
         if not state.steps:
             return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ctxviz.live.follow import Figures, Follower
 from ctxviz.live.tail import Change, Tail
@@ -37,7 +38,19 @@ class LiveSession:
 
     def __post_init__(self) -> None:
         self.tail = Tail(self.path)
-        self.follower = Follower(lean=self.lean, compaction_call=self.compaction_call)
+        self.follower = Follower(**self._settings())
+
+    def _settings(self) -> dict[str, Any]:
+        """The follower's settings: a lean one (the statusline's) opens no other file."""
+        settings: dict[str, Any] = {"lean": self.lean, "compaction_call": self.compaction_call}
+        if not self.lean:
+            from ctxviz.live.children import SubagentTimelines, compaction_timeline
+
+            children = SubagentTimelines(self.path)
+            children.session = self.session
+            settings["children"] = children
+            settings["compaction_child"] = lambda n: compaction_timeline(self.path, self.session, n)
+        return settings
 
     @property
     def compaction_call(self) -> bool:
@@ -70,7 +83,8 @@ class LiveSession:
 
     def _restart(self, lines: list[Line]) -> None:
         self.tools, self.session, self.problems = _Tools(), None, 0
-        self.follower = Follower.from_entries(self._parse(lines), lean=self.lean, compaction_call=self.compaction_call)
+        entries = self._parse(lines)
+        self.follower = Follower.from_entries(entries, **self._settings())
 
     def _parse(self, lines: list[Line]) -> list[Entry]:
         parsed = parse_lines(lines, str(self.path), self.tools)
