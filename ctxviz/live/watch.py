@@ -67,6 +67,8 @@ class Watch:
         if update.change is Change.SAME or (update.change is Change.GONE and was_gone):
             return None
         if update.change is Change.GONE:
-            return Seen(None, f"{update.reason}: keeping the last picture")
-        status = update.reason if update.change is Change.RESTARTED else ""
+            return Seen(None, "file gone, last picture kept")
+        status = ""
+        if update.change is Change.RESTARTED:
+            status = f"the file was {'truncated' if 'truncated' in update.reason else 'replaced'}: read again"
         return Seen(self.session.timeline(), status)

@@ -4,6 +4,7 @@ counts the new steps until End brings them back to following."""
 
 from __future__ import annotations
 
+import re
 from contextlib import suppress
 
 from textual.css.query import NoMatches
@@ -15,6 +16,7 @@ from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
 
+_SESSION_ID = re.compile(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")  # its first 8 characters say enough
 POLL_SECONDS = 0.1  # one stat (~10 µs) per poll; the redraw, not the poll, is most of the delay (benchmarks/live.py)
 
 
@@ -36,7 +38,8 @@ class WatchApp(CtxvizApp):
         self.set_interval(POLL_SECONDS, self.poll)
 
     def _title(self, timeline: Timeline) -> str:
-        parts = [f"{timeline.source.name} · live"]
+        name = timeline.source.name
+        parts = [f"{name[:8] if _SESSION_ID.fullmatch(name) else name} · live"]
         if self.unseen:
             parts.append(f"{self.unseen} new step{'s' if self.unseen != 1 else ''} — End to follow")
         if self.status:
