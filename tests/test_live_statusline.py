@@ -200,3 +200,15 @@ def test_the_readme_picture_holds_the_line() -> None:
 
     svg = statusline_svg("\x1b[32m▰▰▰▱▱\x1b[0m 106k/200k 53% · 60.9k to compact")
     assert svg.startswith("<svg") and "106k/200k&#160;53%" in svg
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the rule spelled out is Linux's")
+@pytest.mark.parametrize("xdg", [None, "/somewhere/cache", "relative/cache"])
+def test_the_cache_folder_is_the_one_platformdirs_gives(xdg: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    import platformdirs
+
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert statusline.cache_dir() == Path(platformdirs.user_cache_dir("ctxviz", appauthor=False)) / "statusline"
