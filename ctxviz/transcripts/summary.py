@@ -320,3 +320,7 @@ def summarize_all(files: Sequence[SessionFile]) -> Iterator[SessionSummary | Inp
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         yield from pool.map(_summarize_or_error, jobs, chunksize=max(1, len(jobs) // (workers * 4)))
+
+
+__all__ = ["Compaction", "FileNumbers", "SessionSummary", "count_subagents", "summarize", "summarize_all",
+           "summarize_lines"]  # fmt: skip
