@@ -149,6 +149,7 @@ def sessions(
         files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
     rows: list[SessionSummary] = []
     problems: list[str] = []
+    unmeasured: list[int] = []  # per session, those without a single measured call included
 
     results: Iterable[SessionSummary | InputError] = summaries(files, roots, use_index=not no_cache)
     if not as_json and len(files) >= _PROGRESS_FROM and sys.stderr.isatty():
@@ -162,6 +163,8 @@ def sessions(
             problems.append(row.message)
             continue
         problems.extend(row.problems)
+        if row.unmeasured_calls:
+            unmeasured.append(row.unmeasured_calls)
         if row.calls == 0:
             continue
         started, ended = local_day(row.started), local_day(row.ended)
@@ -171,7 +174,6 @@ def sessions(
             continue
         rows.append(row)
     rows.sort(key=lambda r: (r.started or "", r.session))
-    unmeasured = [r.unmeasured_calls for r in rows if r.unmeasured_calls]
     if unmeasured:
         _say(f"ctxviz: {sum(unmeasured):,} API calls in {len(unmeasured)} sessions carry no usage: not counted")
     if as_json:
