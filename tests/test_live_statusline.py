@@ -212,3 +212,14 @@ def test_the_cache_folder_is_the_one_platformdirs_gives(xdg: str | None, monkeyp
     else:
         monkeypatch.setenv("XDG_CACHE_HOME", xdg)
     assert statusline.cache_dir() == Path(platformdirs.user_cache_dir("ctxviz", appauthor=False)) / "statusline"
+
+
+def test_no_cache_is_written_among_the_transcripts(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    projects = tmp_path / "claude" / "projects"
+    session = projects / "-home-me-app" / BIG.name
+    session.parent.mkdir(parents=True)
+    session.write_bytes(BIG.read_bytes())
+    monkeypatch.setenv("XDG_CACHE_HOME", str(projects / "cache"))
+    _, out, err = _run(monkeypatch, capsys, _payload(session), "--format", "{used_tokens}", "--debug")
+    assert out == "106060\n" and "among the transcripts" in err
+    assert not (projects / "cache").exists()

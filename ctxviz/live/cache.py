@@ -215,8 +215,23 @@ def refresh(cache_file: Path, path: Path, window: int | None, problems: list[str
     header = figures_header(live, path, window, previous)
     if update.rebuilt:
         problems.append(f"{path}: read from the start ({update.reason or 'the chain changed'})")
+    # the projects folder of Claude Code's layout (<root>/projects/<project>/<session>.jsonl), else the
+    # transcript's own folder
+    transcripts = path.parent.parent if path.parent.parent.name == "projects" else path.parent
+    if _inside(cache_file.parent, transcripts):
+        problems.append(f"{cache_file}: not written: the cache folder is among the transcripts")
+        return header
     try:
         save(cache_file, live, header)
     except OSError as error:
         problems.append(f"{cache_file}: cache not written ({error.strerror or error})")
     return header
+
+
+def _inside(folder: Path, transcripts: Path) -> bool:
+    """Whether ``folder`` is in ``transcripts`` (nothing is ever written among a user's transcripts,
+    whatever XDG_CACHE_HOME says)."""
+    try:
+        return folder.resolve().is_relative_to(transcripts.resolve())
+    except (OSError, RuntimeError):
+        return True
