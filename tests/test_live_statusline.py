@@ -23,8 +23,8 @@ EXACT = "{used_tokens} {window_tokens} {left} · {item} {item_tokens}"
 
 
 @pytest.fixture(autouse=True)
-def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "cache-home"
+def cache_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("cache-home")  # beside the transcripts' folder, never inside it
     monkeypatch.setenv("XDG_CACHE_HOME", str(home))
     monkeypatch.delenv("NO_COLOR", raising=False)
     return home
