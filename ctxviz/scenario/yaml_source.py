@@ -111,7 +111,7 @@ def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits) -> Any:
             if tag.rsplit(":", 1)[-1] not in _SCALAR_TAGS:
                 raise refuse(node, f"unsupported YAML tag {tag}")
             return constructors[tag](loader, node)
-        if kind is mapping:
+        if isinstance(node, mapping):
             if any(key_node.tag in _FLATTENED_TAGS for key_node, _ in node.value):
                 loader.flatten_mapping(node)  # YAML merge keys (<<)
             result: dict[str, Any] = {}
