@@ -54,6 +54,7 @@ class EngineSession:
         self._order = count()
         self.event_index: int | None = None  # the scenario event being replayed (None: startup, automatic)
         self.child: Timeline | None = None  # a subagent's timeline, attached to the step that ran it
+        self.child_scenarios: dict[str | None, Scenario] = {}  # by model: what every subagent starts from
         self._created: dict[str, Measure] = {}  # files a write created
         self._versions: dict[str, int] = {}  # edits and writes so far, by path
         self.nested: list[tuple[str, str]]  # (folder, path) of each nested instruction file
