@@ -39,10 +39,12 @@ class EngineSession:
         source: Source,
         subagent_type: str | None = None,
         parent: EngineSession | None = None,
+        notices: tuple[str, ...] = (),
     ) -> None:
         self.scenario = scenario
         self.profile = profile
         self.source = source
+        self.notices = notices  # said in the timeline, after what the replay finds
         self.subagent_type = subagent_type
         self.spec = profile.model_window(scenario.model, scenario.window)
         self.window = self.spec.window
@@ -296,6 +298,7 @@ class EngineSession:
         )
         if self.spec.notice:
             notices.append(self.spec.notice)
+        notices += self.notices
         return self.rec.finish(
             source=self.source,
             agent=self.profile.name,
