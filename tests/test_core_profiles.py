@@ -171,3 +171,12 @@ def test_overrides_another_agent_lacks_are_named(monkeypatch: pytest.MonkeyPatch
     assert tl.notices == ("profile: restore_max_files not used: tiny has no such number",)
     # read_max_lines applies: 5 of 20 lines, 50 tokens
     assert [b.tokens for b in added(tl, event_steps(tl)[0].index)] == [60, 50]
+
+
+def test_assumed_numbers_are_known_and_printed_as_such() -> None:
+    from ctxviz.profiles.base import assumed_names, figure
+
+    assumed = assumed_names(CLAUDE_CODE)
+    assert {"tool_call", "read_error", "summary_tokens"} <= assumed
+    assert "restore_max_files" not in assumed
+    assert (figure(5_000), figure(60, assumed=True)) == ("5,000", "60 (assumed)")

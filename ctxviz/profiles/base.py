@@ -56,9 +56,15 @@ def provenance(numbers: Any) -> dict[str, tuple[Any, Provenance]]:
     }
 
 
-def is_assumed(numbers: Any, name: str) -> bool:
-    """True when the number ``name`` is an assumption (a why-note that uses it says so)."""
-    return provenance(numbers)[name][1].confidence == "assumed"
+def assumed_names(numbers: Any) -> frozenset[str]:
+    """The numbers that are assumptions. A builder hands them to its policies, whose why-notes then print
+    each such number with ``figure(value, assumed=True)``."""
+    return frozenset(name for name, (_, origin) in provenance(numbers).items() if origin.confidence == "assumed")
+
+
+def figure(value: int, assumed: bool = False) -> str:
+    """A number as a why-note prints it: ``2,000``, or ``2,000 (assumed)`` when nobody published it."""
+    return f"{value:,} (assumed)" if assumed else f"{value:,}"
 
 
 @dataclass(frozen=True, slots=True)
