@@ -180,3 +180,9 @@ def test_assumed_numbers_are_known_and_printed_as_such() -> None:
     assert {"tool_call", "read_error", "summary_tokens"} <= assumed
     assert "restore_max_files" not in assumed
     assert (figure(5_000), figure(60, assumed=True)) == ("5,000", "60 (assumed)")
+
+
+def test_is_assumed() -> None:
+    from ctxviz.profiles.base import is_assumed
+
+    assert is_assumed(CLAUDE_CODE, "tool_call") and not is_assumed(CLAUDE_CODE, "restore_max_files")

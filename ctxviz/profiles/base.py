@@ -56,6 +56,11 @@ def provenance(numbers: Any) -> dict[str, tuple[Any, Provenance]]:
     }
 
 
+def is_assumed(numbers: Any, name: str) -> bool:
+    """True when the number ``name`` is an assumption (a why-note that uses it says so)."""
+    return provenance(numbers)[name][1].confidence == "assumed"
+
+
 def assumed_names(numbers: Any) -> frozenset[str]:
     """The numbers that are assumptions. A builder hands them to its policies, whose why-notes then print
     each such number with ``figure(value, assumed=True)``."""
