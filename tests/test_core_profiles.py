@@ -186,3 +186,25 @@ def test_is_assumed() -> None:
     from ctxviz.profiles.base import is_assumed
 
     assert is_assumed(CLAUDE_CODE, "tool_call") and not is_assumed(CLAUDE_CODE, "restore_max_files")
+
+
+def test_engine_names_no_agent_and_no_tool() -> None:
+    # the engine is agent-neutral: every agent's name and tool names come from its profile
+    from pathlib import Path
+
+    import ctxviz.engine
+
+    source = "\n".join(p.read_text() for p in Path(ctxviz.engine.__file__).parent.glob("*.py"))
+    for profile in PROFILES.values():
+        tools = dataclasses.astuple(profile.tools)
+        for name in (f'"{profile.name}"', *(f'"{t}"' for t in tools if isinstance(t, str) and len(t) > 2)):
+            assert name not in source, name
+
+
+def test_json_steps_carry_event() -> None:
+    import json
+
+    from ctxviz.report.json import dumps
+
+    document = json.loads(dumps(timeline("events:\n  - reply: 5\n")))
+    assert [(s["kind"], s["event"]) for s in document["steps"]][-2:] == [("startup", None), ("reply", 0)]
