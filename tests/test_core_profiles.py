@@ -196,8 +196,9 @@ def test_engine_names_no_agent_and_no_tool() -> None:
 
     source = "\n".join(p.read_text() for p in Path(ctxviz.engine.__file__).parent.glob("*.py"))
     for profile in PROFILES.values():
-        tools = dataclasses.astuple(profile.tools)
-        for name in (f'"{profile.name}"', *(f'"{t}"' for t in tools if isinstance(t, str) and len(t) > 2)):
+        # a tool named like a neutral event kind ("read", "bash") cannot be told apart from that vocabulary
+        tools = [t for t in dataclasses.astuple(profile.tools) if isinstance(t, str) and len(t) > 2]
+        for name in (f'"{profile.name}"', *(f'"{t}"' for t in tools if t not in set(EventKind))):
             assert name not in source, name
 
 
