@@ -1,4 +1,4 @@
-"""Open any supported input as a Timeline: a scenario (YAML) or a transcript (JSONL). The I/O edge."""
+"""Open any supported input as a Timeline: a scenario (YAML) or an agent's session file. The I/O edge."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def open_timeline(
 
     display = str(path) if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
     path = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
-    if path.suffix in TRANSCRIPT_SUFFIXES:
+    if path.suffix in TRANSCRIPT_SUFFIXES or (path.suffix not in SCENARIO_SUFFIXES and _is_session(path)):
         from ctxviz.transcripts import open_transcript
 
         return open_transcript(path)
@@ -37,7 +37,14 @@ def open_timeline(
         reason = getattr(counter, "reason", None)
         notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
         return replace(timeline, tokenizer=counter.description, notices=notices)
-    raise InputError(f"{path}: not a scenario (.yaml) or a transcript (.jsonl)")
+    raise InputError(f"{path}: not a scenario (.yaml) or an agent's session file")
+
+
+def _is_session(path: Path) -> bool:
+    """An agent's session file in another format than JSONL (gemini-cli's .json chats, opencode's files)."""
+    from ctxviz.transcripts.registry import reader_for
+
+    return path.is_file() and reader_for(path) is not None
 
 
 def builtin_dir() -> Path:

@@ -6,7 +6,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import NoReturn
@@ -91,16 +91,27 @@ def context(
     as_json: bool,
     verbose: bool,
 ) -> None:
-    """The /context breakdown of a real Claude Code session at any API call.
+    """The /context breakdown of a real session at any API call.
 
-    Give a transcript FILE, or --latest, or --session ID. Totals are measured by the API; how they split
-    among the items is estimated (chars/4) and marked with ~.
+    Give a session FILE of any agent (Claude Code, Codex, gemini-cli, opencode, pi, grok-build; the agent
+    is told from the content), or --latest (Claude Code), or --session ID (any agent). Totals are measured by the API;
+    how they split among the items is estimated (chars/4) and marked with ~.
     """
     from ctxviz.errors import InputError
-    from ctxviz.transcripts.load import read_transcript
+    from ctxviz.transcripts.every_agent import find_session
+    from ctxviz.transcripts.protocol import SessionRef
+    from ctxviz.transcripts.registry import open_session, reader_named
 
     try:
-        reading = read_transcript(choose_session(file, latest, session_id, project))
+        target: Path | SessionRef  # a file, or another agent's session found by --session
+        try:
+            target = choose_session(file, latest, session_id, project)
+        except InputError:
+            if not session_id or (other := find_session(os.environ, Path.home(), session_id)) is None:
+                raise
+            target = other
+        reader, ref = open_session(target) if isinstance(target, Path) else (reader_named(target.agent), target)
+        reading = reader.read(ref)
     except InputError as error:
         _fail_safely(error.message)
     timeline = reading.timeline
@@ -108,7 +119,8 @@ def context(
 
     calls = api_call_indices(timeline)
     if at_call is not None and not 1 <= at_call <= len(calls):
-        raise click.BadParameter(f"call {at_call} does not exist; this session has calls 1–{len(calls)}",
+        has = f"calls 1–{len(calls)}" if calls else "no per-call usage (its steps are estimates)"
+        raise click.BadParameter(f"call {at_call} does not exist; this session has {has}",
                                  param_hint="--at")  # fmt: skip
     index = calls[at_call - 1] if at_call is not None else timeline.last
     if as_json:
@@ -128,45 +140,49 @@ def context(
 @click.option("--since", callback=_day, metavar="DATE", help="Sessions active on or after DATE (YYYYMMDD).")
 @click.option("--until", callback=_day, metavar="DATE", help="Sessions started on or before DATE (YYYYMMDD).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list (see the README for the fields).")
+@click.option("--agent", "agents", multiple=True, metavar="NAME", help="Only this agent's sessions (repeatable).")
+@click.option("--root", "roots", multiple=True, type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Also look under DIR, in any agent's layout (repeatable).")  # fmt: skip
 @click.option("-v", "--verbose", is_flag=True, help="List every damaged or unknown line skipped.")
 @click.option("--no-cache", is_flag=True, help="Read every session again, ignoring the summary index in the cache.")
 def sessions(
-    project: str | None, since: date | None, until: date | None, as_json: bool, verbose: bool, no_cache: bool
+    project: str | None,
+    since: date | None,
+    until: date | None,
+    as_json: bool,
+    agents: tuple[str, ...],
+    roots: tuple[Path, ...],
+    verbose: bool,
+    no_cache: bool,
 ) -> None:
-    """The Claude Code sessions on this machine: calls, peak and last context, compactions, subagents.
+    """The sessions on this machine, every agent: calls, peak and last context, compactions, subagents.
 
-    Looks in ~/.claude, ~/.config/claude and every folder CLAUDE_CONFIG_DIR names (comma-separated).
+    Looks in each agent's folders: ~/.claude, ~/.config/claude and CLAUDE_CONFIG_DIR (Claude Code),
+    CODEX_HOME or ~/.codex, GEMINI_CLI_HOME or ~/.gemini, XDG_DATA_HOME/opencode or
+    ~/.local/share/opencode, PI_CODING_AGENT_DIR or ~/.pi/agent, GROK_HOME or ~/.grok.
     """
     from ctxviz.errors import InputError
-    from ctxviz.transcripts.discover import config_roots, session_files
-    from ctxviz.transcripts.index import summaries
-    from ctxviz.transcripts.select import local_day, project_matches
-    from ctxviz.transcripts.session_row import SessionSummary
+    from ctxviz.transcripts.every_agent import collect
+    from ctxviz.transcripts.protocol import SessionSummary
+    from ctxviz.transcripts.select import local_day
 
-    roots = config_roots()
-    files = [f for f in session_files(roots) if project_matches(f, project)]
-    if since is not None:  # a file last written before --since cannot hold a session active after it
-        files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
-    rows: list[SessionSummary] = []
-    problems: list[str] = []
-    unmeasured: list[int] = []  # per session, those without a single measured call included
-
-    results: Iterable[SessionSummary | InputError] = summaries(files, roots, use_index=not no_cache)
-    if not as_json and len(files) >= _PROGRESS_FROM and sys.stderr.isatty():
+    def progress(results: Iterator[SessionSummary | InputError], total: int) -> Iterable[SessionSummary | InputError]:
+        if as_json or total < _PROGRESS_FROM or not sys.stderr.isatty():
+            return results
         from rich.console import Console
         from rich.progress import track
 
-        results = track(results, total=len(files), description="Reading sessions",
-                        console=Console(stderr=True), transient=True)  # fmt: skip
-    for row in results:
-        if isinstance(row, InputError):
-            problems.append(row.message)
-            continue
-        problems.extend(row.problems)
-        if row.unmeasured_calls:
-            unmeasured.append(row.unmeasured_calls)
-        if row.calls == 0:
-            continue
+        return track(results, total=total, description="Reading sessions", console=Console(stderr=True),
+                     transient=True)  # fmt: skip
+
+    try:
+        found = collect(os.environ, Path.home(), agents=agents, extra_roots=roots, project=project, since=since,
+                        progress=progress, use_index=not no_cache)  # fmt: skip
+    except InputError as error:
+        _fail_safely(error.message)
+    rows: list[SessionSummary] = []
+    problems = found.problems
+    for row in found.rows:
         started, ended = local_day(row.started), local_day(row.ended)
         if since is not None and ended is not None and ended < since:
             continue
@@ -174,13 +190,17 @@ def sessions(
             continue
         rows.append(row)
     rows.sort(key=lambda r: (r.started or "", r.session))
-    if unmeasured:
-        _say(f"ctxviz: {sum(unmeasured):,} API calls in {len(unmeasured)} sessions carry no usage: not counted")
+    if found.unmeasured_calls:
+        calls, among = sum(found.unmeasured_calls), len(found.unmeasured_calls)
+        _say(f"ctxviz: {calls:,} API calls in {among} sessions carry no usage: not counted")
     if as_json:
         sys.stdout.write(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1) + "\n")
     else:
         _print_sessions(rows)
     _report_problems(problems, verbose)
+    if found.without_usage:
+        _say(f"ctxviz: {len(found.without_usage)} sessions record no token usage, not listed: "
+             f"{found.without_usage[0]}{' …' if len(found.without_usage) > 1 else ''}")  # fmt: skip
 
 
 def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
@@ -193,12 +213,13 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
 
     console = Console()
     if not rows:
-        console.print("No Claude Code sessions found (looked in ~/.claude, ~/.config/claude, CLAUDE_CONFIG_DIR).")
+        console.print("No sessions found (see `ctxviz sessions --help` for the folders searched).")
         return
     # the project label is cut on the left to what the terminal leaves beside the other columns
     room = max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS))
     labels = project_labels([r.project for r in rows if r.project], room)
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
+    table.add_column("agent", no_wrap=True, min_width=10)
     table.add_column("project", no_wrap=True, min_width=min(room, max(map(len, labels.values()), default=7)))
     widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
     for name, width in widths.items():
@@ -208,14 +229,16 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
         auto = sum(1 for c in r.compactions if c.trigger == "auto")
         manual = len(r.compactions) - auto
         compactions = " ".join(p for p in (f"{auto}a" if auto else "", f"{manual}m" if manual else "") if p)
+        estimated = "" if r.measured else "~"  # peak and last are estimates for agents without usage
         table.add_row(  # Text cells: a transcript's text is never read as Rich markup
+            r.agent,
             Text(labels.get(r.project, "")),
             Text(r.session[:8]),
             (r.started or "")[5:16].replace("T", " "),
             Text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models)),
             str(r.calls),
-            humanize(r.peak),
-            humanize(r.last),
+            estimated + humanize(r.peak),
+            estimated + humanize(r.last),
             compactions or "–",
             str(r.subagents),
             f"{r.bytes / 1_000_000:.1f}M" if r.bytes >= 100_000 else f"{r.bytes / 1000:.0f}k",

@@ -1,4 +1,4 @@
-"""Reading real Claude Code transcripts into the Timeline every face of ctxviz shows."""
+"""Reading real agents' transcripts into the Timeline every face of ctxviz shows."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ if TYPE_CHECKING:
 
 
 def open_transcript(path: Path) -> Timeline:
-    """The timeline of a session file (``InputError`` when nothing at all could be read)."""
-    from ctxviz.transcripts.load import read_transcript
+    """The timeline of any agent's session file (``InputError`` when nothing at all could be read)."""
+    from ctxviz.transcripts.registry import open_session
 
-    return read_transcript(Path(path)).timeline
+    reader, ref = open_session(Path(path))
+    return reader.timeline(ref)
 
 
 # A transcript's compaction step keeps the boundary's own "before" figure (preTokens) in its first note:

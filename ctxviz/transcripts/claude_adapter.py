@@ -1,0 +1,67 @@
+"""Claude Code behind the reader protocol: the existing reader (``load``, ``summary``, ``discover``),
+wrapped, not rewritten."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ctxviz.timeline import Timeline
+from ctxviz.transcripts import protocol
+from ctxviz.transcripts.jsonl import first_records, kind_of
+from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+
+AGENT = "claude-code"
+if TYPE_CHECKING:
+    from ctxviz.transcripts.summary import SessionSummary as ClaudeSummary
+
+_CHAT_TYPES = frozenset({"user", "assistant", "system", "attachment", "summary"})
+
+
+def as_row(row: ClaudeSummary) -> SessionSummary:
+    """The Claude Code reader's own summary as the row every agent shares."""
+    compactions = tuple(protocol.Compaction(c.trigger, c.pre_tokens, c.at_call) for c in row.compactions)
+    return SessionSummary(AGENT, row.session, row.project, row.file, row.started, row.ended, row.models,
+                          row.calls, row.first, row.peak, row.last, compactions, row.subagents, row.bytes,
+                          row.problems, unmeasured_calls=row.unmeasured_calls)  # fmt: skip
+
+
+class ClaudeCodeReader:
+    name = AGENT
+
+    def detect(self, path: Path) -> bool:
+        for record in first_records(path):
+            if "projectHash" in record:  # gemini-cli's chats also name a sessionId
+                return False
+            if kind_of(record) in _CHAT_TYPES and ("uuid" in record or "leafUuid" in record):
+                return True
+            if isinstance(record.get("sessionId"), str) and (
+                isinstance(record.get("type"), str) or isinstance(record.get("message"), dict)
+            ):
+                return True
+        return False
+
+    def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
+        from ctxviz.transcripts.discover import config_roots
+
+        return config_roots(env, home)
+
+    def discover(self, roots: list[Path]) -> list[SessionRef]:
+        from ctxviz.transcripts.discover import session_files
+
+        return [SessionRef(AGENT, f.path, f.session, f.size, f.mtime) for f in session_files(roots)]
+
+    def summarise(self, ref: SessionRef) -> SessionSummary:
+        from ctxviz.transcripts.summary import summarize
+
+        return as_row(summarize(ref.path))
+
+    def read(self, ref: SessionRef) -> Reading:
+        from ctxviz.transcripts.load import read_transcript
+
+        reading = read_transcript(ref.path)
+        return Reading(reading.timeline, reading.problems)
+
+    def timeline(self, ref: SessionRef) -> Timeline:
+        return self.read(ref).timeline

@@ -1,0 +1,54 @@
+"""Cursor agent transcripts (``~/.cursor/projects/<project>/agent-transcripts/…/<id>.jsonl``): lines of
+``{role, message: {content: [...]}}`` and ``{"type": "turn_ended"}``. They hold the conversation but no
+token usage, no model and no window, so there is no context to show: every read ends in one clear
+sentence saying so (``NoUsage``), never in silence."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from ctxviz.timeline import Timeline
+from ctxviz.transcripts.jsonl import first_records
+from ctxviz.transcripts.protocol import NoUsage, Reading, SessionRef, SessionSummary
+
+AGENT = "cursor"
+WHY = "a Cursor agent transcript: Cursor records no token usage, so its context cannot be shown"
+
+
+def _is_turn(record: Mapping[str, object]) -> bool:
+    return record.get("role") in ("user", "assistant") and isinstance(record.get("message"), dict)
+
+
+class CursorReader:
+    name = AGENT
+
+    def detect(self, path: Path) -> bool:
+        found = first_records(path)
+        turns = [r for r in found if _is_turn(r)]
+        others = [r for r in found if not _is_turn(r) and r.get("type") != "turn_ended"]
+        return bool(turns) and not others and not any("uuid" in r or "sessionId" in r for r in turns)
+
+    def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
+        root = home / ".cursor"
+        return [root] if (root / "projects").is_dir() else []
+
+    def discover(self, roots: list[Path]) -> list[SessionRef]:
+        from ctxviz.transcripts.walk import files_under
+
+        found: list[SessionRef] = []
+        for root in roots:
+            base = root / "projects" if (root / "projects").is_dir() else root
+            for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 4):
+                if "agent-transcripts" in file.relative_to(base).parts:
+                    found.append(SessionRef(AGENT, file, file.stem, size, mtime))
+        return found
+
+    def summarise(self, ref: SessionRef) -> SessionSummary:
+        raise NoUsage(f"{ref.path}: {WHY}")
+
+    def read(self, ref: SessionRef) -> Reading:
+        raise NoUsage(f"{ref.path}: {WHY}")
+
+    def timeline(self, ref: SessionRef) -> Timeline:
+        raise NoUsage(f"{ref.path}: {WHY}")

@@ -1,0 +1,111 @@
+"""The rows of ``ctxviz sessions`` for every agent: Claude Code through its own fast path (parallel,
+cached summaries), every other agent through its reader. The I/O edge; the CLI only prints."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from ctxviz.errors import InputError
+from ctxviz.transcripts.protocol import NoUsage, SessionRef, SessionSummary
+
+CLAUDE = "claude-code"
+
+
+@dataclass
+class Rows:
+    rows: list[SessionSummary] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # damaged lines and unreadable files, located
+    without_usage: list[str] = field(default_factory=list)  # sessions that record no token usage
+    unmeasured_calls: list[int] = field(default_factory=list)  # per session: its calls without usage
+
+
+# Wraps the Claude Code results with a progress display: (results, how many) → the same results.
+Progress = Callable[[Iterator[SessionSummary | InputError], int], Iterable[SessionSummary | InputError]]
+
+
+def _claude(
+    roots: list[Path], project: str | None, since: date | None, progress: Progress | None, use_index: bool
+) -> Iterable[SessionSummary | InputError]:
+    from ctxviz.transcripts.claude_adapter import as_row
+    from ctxviz.transcripts.discover import session_files
+    from ctxviz.transcripts.index import summaries
+    from ctxviz.transcripts.select import project_matches
+
+    files = [f for f in session_files(roots) if project_matches(f, project)]
+    if since is not None:  # a file last written before --since cannot hold a session active after it
+        files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
+    found = summaries(files, roots, use_index=use_index)  # the summary index: unchanged files are not read
+    rows = (row if isinstance(row, InputError) else as_row(row) for row in found)
+    return progress(rows, len(files)) if progress is not None else rows
+
+
+def collect(
+    env: Mapping[str, str],
+    home: Path,
+    *,
+    agents: Iterable[str] = (),
+    extra_roots: Iterable[Path] = (),
+    project: str | None = None,
+    since: date | None = None,
+    progress: Progress | None = None,
+    use_index: bool = True,
+) -> Rows:
+    """Every session's row (sessions without a measured call are left out, and counted)."""
+    from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
+    from ctxviz.transcripts.registry import READERS, discover, discover_under, reader_named
+
+    names = [reader_named(a).name for a in agents] if agents else [r.name for r in READERS]
+    found = Rows()
+    results: list[SessionSummary | InputError] = []
+    if CLAUDE in names:
+        results.extend(_claude(ClaudeCodeReader().roots(env, home), project, since, progress, use_index))
+    refs = discover(env, home, [n for n in names if n != CLAUDE])
+    refs += discover_under(extra_roots, names)
+    for ref in refs:
+        try:
+            results.append(reader_named(ref.agent).summarise(ref))
+        except InputError as error:
+            results.append(error)
+    wanted = project.lower() if project else None
+    seen: set[tuple[str, str]] = set()  # (file, session): a database file holds many sessions
+    for row in results:
+        if isinstance(row, NoUsage):
+            found.without_usage.append(row.message)
+        elif isinstance(row, InputError):
+            found.problems.append(row.message)
+        else:
+            found.problems.extend(row.problems)
+            if row.unmeasured_calls:
+                found.unmeasured_calls.append(row.unmeasured_calls)
+            if (row.calls == 0 and row.measured) or row.parent is not None:
+                continue  # nothing measured, or a subagent's session (counted with its parent)
+            if wanted and row.agent != CLAUDE and wanted not in row.project.lower():
+                continue
+            if (row.file, row.session) not in seen:
+                seen.add((row.file, row.session))
+                found.rows.append(row)
+    return found
+
+
+def find_session(env: Mapping[str, str], home: Path, wanted: str) -> SessionRef | None:
+    """The one session of another agent than Claude Code whose id is ``wanted`` or starts with it (the
+    id ``sessions`` prints, or a file's name); None when there is none. Several: ``InputError``."""
+    from ctxviz.transcripts.registry import AGENTS, discover, reader_named
+
+    refs = discover(env, home, [a for a in AGENTS if a != CLAUDE])
+    near = [r for r in refs if r.session.startswith(wanted) or wanted[:8] in r.path.stem]
+    found: list[SessionRef] = []
+    for ref in near:
+        try:
+            named = reader_named(ref.agent).summarise(ref).session
+        except InputError:
+            continue
+        if named.startswith(wanted) or ref.session.startswith(wanted) or wanted in ref.path.stem:
+            found.append(ref)
+    if len(found) > 1:
+        names = ", ".join(f"{r.agent} {r.session}" for r in found[:5])
+        raise InputError(f"session {wanted!r} is ambiguous: {names}")
+    return found[0] if found else None

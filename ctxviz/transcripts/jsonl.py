@@ -1,0 +1,156 @@
+"""The reading edge shared by the non-Claude readers: a file's first bytes (for ``detect``), its JSON
+records one line at a time, a whole JSON document. Damage is reported into ``problems``, located
+(``file:line``), and skipped; only a file that cannot be opened at all raises ``InputError``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ctxviz.errors import InputError
+from ctxviz.transcripts.lines import numbered_lines
+from ctxviz.transcripts.protocol import DETECT_BYTES
+
+_BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_DECODE = msgspec.json.Decoder().decode
+# Whole-document sessions (gemini-cli's older .json chats, opencode's files) are small; a larger one is
+# not a session file.
+MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
+
+Record = dict[str, Any]
+
+
+def head(path: Path, size: int = DETECT_BYTES) -> bytes:
+    """The first bytes of a file without its UTF-8 BOM (empty when it cannot be read)."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(size)
+    except OSError:
+        return b""
+    return data.removeprefix(_BOM)
+
+
+@lru_cache(maxsize=64)
+def _first_lines(path: str, size: int, mtime_ns: int) -> tuple[bytes, ...]:
+    # Every reader's ``detect`` looks at the same first lines: read them once per file version.
+    return tuple(head(Path(path)).split(b"\n"))
+
+
+def first_records(path: Path, count: int = 20) -> list[Record]:
+    """The JSON objects among a file's first lines (for ``detect``: cheap, never raises)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return []
+    found: list[Record] = []
+    for line in _first_lines(str(path), stat.st_size, stat.st_mtime_ns)[:count]:
+        try:
+            value = _DECODE(line)
+        except msgspec.DecodeError:
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+    return found
+
+
+def _check_encoding(path: Path) -> None:
+    start = head(path, 4)
+    if start.startswith(_UTF16_BOMS):
+        raise InputError(f"{path}: the file is UTF-16; session files are UTF-8 (convert it, e.g. with iconv)")
+
+
+def records(path: Path, problems: list[str]) -> Iterator[tuple[int, Record]]:
+    """``(line number, object)`` for each JSON object line; anything else is reported and skipped."""
+    _check_encoding(path)
+    for number, line, complete in numbered_lines(path, problems):
+        if number == 1:
+            line = line.removeprefix(_BOM)
+        try:
+            value = _DECODE(line)
+        except msgspec.DecodeError as error:
+            why = "incomplete last line" if not complete else f"not JSON ({error})"
+            problems.append(f"{path}:{number}: {why}, skipped")
+            continue
+        if not isinstance(value, dict):
+            problems.append(f"{path}:{number}: a JSON {type(value).__name__}, not a record, skipped")
+            continue
+        yield number, value
+
+
+def document(path: Path) -> Record:
+    """A whole-file JSON object (``InputError`` when it is not one)."""
+    _check_encoding(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise InputError(f"{path}: {size:,} bytes, too large for a session file")
+        data = path.read_bytes().removeprefix(_BOM)
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        value = _DECODE(data)
+    except msgspec.DecodeError as error:
+        raise InputError(f"{path}: not valid JSON ({error})") from None
+    if not isinstance(value, dict):
+        raise InputError(f"{path}: a JSON {type(value).__name__}, not a session object")
+    return value
+
+
+# What a record of an unexpected shape (a list where an object belongs, a number for a text) raises.
+SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError)
+
+
+def each_record(
+    lines: Iterable[tuple[int, Record]], where: str, problems: list[str], handle: Callable[[int, Record], None]
+) -> None:
+    """``handle`` each record; one of an unexpected shape is reported, located, and skipped."""
+    for number, record in lines:
+        try:
+            handle(number, record)
+        except SHAPE_ERRORS as error:
+            problems.append(f"{where}:{number}: a record of an unexpected shape ({type(error).__name__}), skipped")
+
+
+def kind_of(record: Record, key: str = "type") -> str | None:
+    """A record's kind field when it is a string (a damaged one may hold a list or an object)."""
+    value = record.get(key)
+    return value if isinstance(value, str) else None
+
+
+def count(value: object) -> int | None:
+    """A token count: a non-negative integer (not a bool), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def obj(value: object) -> Record:
+    """``value`` when it is a JSON object, else an empty one (damaged records read as empty)."""
+    return value if isinstance(value, dict) else {}
+
+
+def text_size(value: object) -> int:
+    """Characters of text in a JSON value: strings counted whole, containers summed, keys ignored
+    (what the model reads of a tool's arguments or output, near enough). Iterative: a hostile file's
+    deep nesting cannot exhaust the stack."""
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif item is not None and not isinstance(item, bool):
+            total += len(str(item))
+    return total
+
+
+def estimate(chars: int) -> int:
+    """Tokens from characters, chars/4 (the estimate every split of a measured size uses here)."""
+    return (chars + 3) // 4

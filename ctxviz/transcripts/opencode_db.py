@@ -1,0 +1,104 @@
+"""opencode's current storage: one SQLite database, ``<data>/opencode/opencode.db`` (other release
+channels: ``opencode-<channel>.db``), tables ``session``, ``message`` and ``part``. A message or part
+row keeps the JSON the older file layout held, minus its ids, in its ``data`` column.
+
+Opened read-only; when the database cannot be opened so (a write-ahead log without its index file),
+it is opened as immutable, which may miss the last moments written, and the timeline says so.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from ctxviz.errors import InputError
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+_TABLES = frozenset({"session", "message", "part"})
+Row = tuple[str, dict[str, Any]]  # where (for messages about damage), the record
+
+
+def _connect(path: Path, immutable: bool) -> sqlite3.Connection:
+    flags = "mode=ro&immutable=1" if immutable else "mode=ro"
+    connection = sqlite3.connect(f"{path.resolve().as_uri()}?{flags}", uri=True)
+    connection.row_factory = sqlite3.Row
+    connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    return connection
+
+
+def is_opencode_db(path: Path, start: bytes) -> bool:
+    """Whether a file is a SQLite database with opencode's tables (cheap: the header, then the schema)."""
+    if not start.startswith(SQLITE_MAGIC):
+        return False
+    try:
+        with Database(path) as database:
+            return database.tables() >= _TABLES
+    except InputError:
+        return False
+
+
+class Database:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.notices: tuple[str, ...] = ()
+        try:
+            self.connection = _connect(path, immutable=False)
+        except sqlite3.Error:
+            try:
+                self.connection = _connect(path, immutable=True)
+            except sqlite3.Error as error:
+                raise InputError(f"{path}: cannot read opencode's database: {error}") from None
+            self.notices = ("the database was read as it is on disk; its last moments may be missing",)
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.connection.close()
+
+    def _query(self, sql: str, *args: object) -> list[sqlite3.Row]:
+        try:
+            return self.connection.execute(sql, args).fetchall()
+        except sqlite3.Error as error:
+            raise InputError(f"{self.path}: cannot read opencode's database: {error}") from None
+
+    def tables(self) -> set[str]:
+        return {str(r[0]) for r in self._query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Each session as the older ``session/…json`` file spelled it, oldest first."""
+        found = []
+        for row in self._query("SELECT * FROM session"):
+            keys = row.keys()
+
+            def column(name: str, keys: list[str] = keys, row: sqlite3.Row = row) -> Any:
+                return row[name] if name in keys else None
+
+            found.append({"id": column("id"), "parentID": column("parent_id"), "directory": column("directory"),
+                          "title": column("title"),
+                          "time": {"created": column("time_created"), "updated": column("time_updated")}})  # fmt: skip
+        return sorted(found, key=lambda s: (s["time"]["created"] or 0, str(s["id"])))
+
+    def _rows(self, table: str, key: str, value: str, problems: list[str]) -> list[Row]:
+        found: list[Row] = []
+        order = "time_created, id" if table == "message" else "id"
+        for row in self._query(f"SELECT id, data FROM {table} WHERE {key} = ? ORDER BY {order}", value):
+            where = f"{self.path}: {table} {row['id']}"
+            try:
+                data = json.loads(row["data"])
+            except (TypeError, ValueError):
+                problems.append(f"{where}: its data is not JSON, skipped")
+                continue
+            if not isinstance(data, dict):
+                problems.append(f"{where}: its data is not an object, skipped")
+                continue
+            found.append((where, {**data, "id": row["id"]}))
+        return found
+
+    def messages(self, session_id: str, problems: list[str]) -> list[Row]:
+        return self._rows("message", "session_id", session_id, problems)
+
+    def parts(self, message_id: str, problems: list[str]) -> list[Row]:
+        return self._rows("part", "message_id", message_id, problems)

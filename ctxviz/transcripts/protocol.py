@@ -1,0 +1,141 @@
+"""The one interface every agent's transcript reader offers, and the values it trades in.
+
+A reader knows one agent's sessions on disk: it recognises a file by its content, finds the sessions
+under the agent's folders, summarises one cheaply (for ``ctxviz sessions``) and builds its Timeline
+(for ``context``, ``play`` and the TUI). The faces never ask which agent wrote a file; they ask the
+registry for the reader that recognises it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from ctxviz.errors import InputError
+from ctxviz.timeline import Timeline
+
+# How much of a file ``detect`` may read: the first records say which agent wrote it.
+DETECT_BYTES = 64 * 1024
+
+
+class NoUsage(InputError):
+    """A session that records no token usage at all (Cursor's transcripts): nothing to measure, not damage."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRef:
+    """Where one session lives. ``path`` is what a user would pass to ``ctxviz context``: the session's
+    file (opencode: its ``session/<project>/<id>.json``; grok-build: a file in its session folder)."""
+
+    agent: str
+    path: Path
+    session: str
+    size: int = 0
+    mtime: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Compaction:
+    trigger: str  # "auto" or "manual"
+    pre_tokens: int | None  # the size before, as the agent recorded it (None: not recorded)
+    at_call: int  # the calls before it
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    """One row of ``ctxviz sessions``. ``measured`` is False when peak and last are estimates (an agent
+    that records no per-call usage)."""
+
+    agent: str
+    session: str
+    project: str
+    file: str
+    started: str | None
+    ended: str | None
+    models: tuple[str, ...]
+    calls: int
+    first: int
+    peak: int
+    last: int
+    compactions: tuple[Compaction, ...]
+    subagents: int
+    bytes: int
+    problems: tuple[str, ...] = ()
+    measured: bool = True
+    parent: str | None = None  # the session that started this one, when it is a subagent's own
+    unmeasured_calls: int = 0  # calls whose usage is missing: not in calls, peak or last
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "agent": self.agent,
+            "session": self.session,
+            "project": self.project,
+            "file": self.file,
+            "started": self.started,
+            "ended": self.ended,
+            "models": list(self.models),
+            "calls": self.calls,
+            "peak": self.peak,
+            "last": self.last,
+            "measured": self.measured,
+            "compactions": [
+                {"trigger": c.trigger, "pre_tokens": c.pre_tokens, "at_call": c.at_call} for c in self.compactions
+            ],
+            "subagents": self.subagents,
+            "bytes": self.bytes,
+            "unmeasured_calls": self.unmeasured_calls,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A session's timeline and every damaged or unknown record skipped on the way (each located)."""
+
+    timeline: Timeline
+    problems: tuple[str, ...]
+
+
+@runtime_checkable
+class Reader(Protocol):
+    """One agent's transcripts. Every method raises ``InputError`` (never anything else) for input it
+    cannot use; damaged records inside a readable session are skipped and reported, not fatal."""
+
+    @property
+    def name(self) -> str:
+        """The agent, as ``Timeline.agent`` spells it ("codex", "gemini-cli", …)."""
+        ...
+
+    def detect(self, path: Path) -> bool:
+        """Whether ``path`` is this agent's session file, judged from its first ``DETECT_BYTES``."""
+        ...
+
+    def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
+        """The agent's folders on this machine (its default and its override variable), existing ones."""
+        ...
+
+    def discover(self, roots: list[Path]) -> list[SessionRef]:
+        """Every session under ``roots``, in a stable order."""
+        ...
+
+    def summarise(self, ref: SessionRef) -> SessionSummary:
+        """The ``sessions`` row, reading no more than the numbers need."""
+        ...
+
+    def read(self, ref: SessionRef) -> Reading:
+        """The session's Timeline with the problems met."""
+        ...
+
+    def timeline(self, ref: SessionRef) -> Timeline:
+        """The session's Timeline (``read(ref).timeline``)."""
+        ...
+
+
+def ref_for(agent: str, path: Path, session: str | None = None) -> SessionRef:
+    """A reference to a file a user named (its size and time when it can be read)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return SessionRef(agent, path, session or path.stem)
+    return SessionRef(agent, path, session or path.stem, stat.st_size, stat.st_mtime)

@@ -1,0 +1,89 @@
+"""Every agent's reader, and the choice of reader for a file by its content (never by its name)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from ctxviz.errors import InputError
+from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
+from ctxviz.transcripts.codex import CodexReader
+from ctxviz.transcripts.cursor import CursorReader
+from ctxviz.transcripts.gemini_cli import GeminiCliReader
+from ctxviz.transcripts.grok_build import GrokBuildReader
+from ctxviz.transcripts.opencode import OpencodeReader
+from ctxviz.transcripts.pi import PiReader
+from ctxviz.transcripts.protocol import Reader, SessionRef, ref_for
+
+# Detection order: the most specific shapes first; Cursor's bare {role, message} lines last.
+READERS: tuple[Reader, ...] = (
+    CodexReader(),
+    PiReader(),
+    GeminiCliReader(),
+    GrokBuildReader(),
+    OpencodeReader(),
+    ClaudeCodeReader(),
+    CursorReader(),
+)
+AGENTS: tuple[str, ...] = tuple(sorted(r.name for r in READERS))
+_BY_NAME = {r.name: r for r in READERS}
+
+
+def reader_named(name: str) -> Reader:
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise InputError(f"no reader for agent {name!r}; choose one of: {', '.join(AGENTS)}") from None
+
+
+def reader_for(path: Path) -> Reader | None:
+    """The reader whose agent wrote ``path``, judged from its first records; None when none does."""
+    for reader in READERS:
+        if reader.detect(path):
+            return reader
+    return None
+
+
+def open_session(path: Path) -> tuple[Reader, SessionRef]:
+    """The reader and reference for a file a user named. A file no reader recognises goes to the
+    Claude Code reader, whose messages explain what it found instead."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path}: a folder; give a session's file (or use --session / --latest)")
+    reader = reader_for(path) or _BY_NAME["claude-code"]
+    return reader, ref_for(reader.name, path)
+
+
+def discover(env: Mapping[str, str], home: Path, agents: Iterable[str] | None = None) -> list[SessionRef]:
+    """Every session of the chosen agents under each agent's own roots."""
+    chosen = [reader_named(a) for a in agents] if agents is not None else list(READERS)
+    found: dict[tuple[Path, str], SessionRef] = {}  # a database file holds many sessions
+    for reader in chosen:
+        for ref in reader.discover(reader.roots(env, home)):
+            found.setdefault((ref.path, ref.session), ref)
+    return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))
+
+
+def discover_under(roots: Iterable[Path], agents: Iterable[str] | None = None) -> list[SessionRef]:
+    """Every session under folders a user named, whatever their layout: each JSON, JSONL or database
+    file found goes to the reader that recognises its content. A Claude Code subagent's file is its session's,
+    and a grok-build session is its folder (one reference, however many of its files are found)."""
+    from ctxviz.transcripts.walk import files_under
+
+    names = {reader_named(a).name for a in agents} if agents is not None else {r.name for r in READERS}
+    found: dict[Path, SessionRef] = {}
+    for root in roots:
+        for file, size, mtime in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json", ".db"))):
+            owner = reader_for(file)
+            if owner is None or owner.name not in names:
+                continue
+            if file.suffix == ".db":  # a database holds many sessions (opencode)
+                found.update((Path(f"{ref.path}#{ref.session}"), ref) for ref in owner.discover([file]))
+                continue
+            if owner.name == "claude-code" and file.name.startswith("agent-"):
+                continue
+            key = file.parent if owner.name == "grok-build" else file
+            if key not in found or file.name == "updates.jsonl":
+                session = file.parent.name if owner.name == "grok-build" else file.stem
+                found[key] = SessionRef(owner.name, file, session, size, mtime)
+    return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))

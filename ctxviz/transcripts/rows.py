@@ -1,0 +1,83 @@
+"""What every reader shares once it has a Timeline: the ``sessions`` row, the timestamps, the
+one-line problem count, the message for a session with nothing measured. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from ctxviz.errors import InputError
+from ctxviz.timeline import Timeline
+from ctxviz.transcripts.protocol import Compaction, NoUsage, SessionRef, SessionSummary
+
+
+def is_time(value: object) -> bool:
+    """Whether ``value`` is an ISO 8601 timestamp (sanitised fixtures write placeholders instead)."""
+    if not isinstance(value, str) or len(value) < 10:
+        return False
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+def from_millis(value: object) -> str | None:
+    """An ISO timestamp (UTC) from milliseconds since the epoch, as opencode and pi write them."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value < 1e14:
+        return None
+    moment = datetime.fromtimestamp(value / 1000, tz=UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def skipped_notice(problems: Sequence[str]) -> tuple[str, ...]:
+    return (f"{len(problems)} damaged or unknown records skipped",) if problems else ()
+
+
+def nothing_measured(path: object, agent: str, why: str) -> InputError:
+    return NoUsage(f"{path}: {agent} session with no usable token counts: {why}")
+
+
+def summary_row(
+    ref: SessionRef,
+    timeline: Timeline,
+    *,
+    project: str,
+    started: str | None,
+    ended: str | None,
+    models: Sequence[str],
+    recorded_before: Sequence[int | None],
+    subagents: int = 0,
+    problems: Sequence[str] = (),
+    measured: bool = True,
+) -> SessionSummary:
+    """The ``sessions`` row of a timeline. ``recorded_before`` is each compaction's size before as the
+    agent recorded it, in the timeline's order (None where it recorded none)."""
+    calls: list[int] = []
+    compactions: list[Compaction] = []
+    sizes = iter(recorded_before)
+    for step in timeline.steps:
+        if step.kind == "api-call":
+            calls.append(step.used)
+        elif step.kind in ("auto-compact", "compact"):
+            trigger = "auto" if step.kind == "auto-compact" else "manual"
+            compactions.append(Compaction(trigger, next(sizes, None), len(calls)))
+    sizes_seen = calls or [s.used for s in timeline.steps]
+    return SessionSummary(
+        agent=timeline.agent,
+        session=timeline.source.name,
+        project=project,
+        file=str(ref.path),
+        started=started,
+        ended=ended,
+        models=tuple(models),
+        calls=len(calls),
+        first=sizes_seen[0] if sizes_seen else 0,
+        peak=max(sizes_seen, default=0),
+        last=sizes_seen[-1] if sizes_seen else 0,
+        compactions=tuple(compactions),
+        subagents=subagents,
+        bytes=ref.size,
+        problems=tuple(problems),
+        measured=measured,
+    )

@@ -1,0 +1,57 @@
+"""Walking an agent's folder for session files: read-only, sorted, and safe from symlink loops (a
+symlink that leads out of the folder, or back into a folder already walked, is not followed)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+MAX_DEPTH = 8  # Codex nests YYYY/MM/DD; opencode and grok-build two levels; deeper is not a session tree
+
+
+def files_under(
+    base: Path, wanted: Callable[[str], bool], max_depth: int = MAX_DEPTH
+) -> Iterator[tuple[Path, int, float]]:
+    """``(file, size, mtime)`` for each regular file under ``base`` whose name ``wanted`` accepts."""
+    try:
+        top = base.resolve()
+    except (OSError, RuntimeError):
+        return
+    seen: set[Path] = set()
+    pending = [(base, 0)]
+    while pending:
+        folder, depth = pending.pop()
+        try:
+            real = folder.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if real in seen or not real.is_relative_to(top):
+            continue
+        seen.add(real)
+        try:
+            with os.scandir(folder) as scan:
+                entries = sorted(scan, key=lambda e: e.name)
+        except OSError:
+            continue
+        folders = []
+        for entry in entries:
+            try:
+                if entry.is_dir():
+                    if depth < max_depth:
+                        folders.append((Path(entry.path), depth + 1))
+                elif entry.is_file() and wanted(entry.name):
+                    if entry.is_symlink() and not _inside(Path(entry.path), top):
+                        continue
+                    stat = entry.stat()
+                    yield Path(entry.path), stat.st_size, stat.st_mtime
+            except OSError:
+                continue
+        pending.extend(reversed(folders))
+
+
+def _inside(path: Path, top: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(top)
+    except (OSError, RuntimeError):
+        return False
