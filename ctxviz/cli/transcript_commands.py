@@ -17,7 +17,7 @@ from ctxviz.cli.common import EXIT_OK, fail
 
 _DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
-_OTHER_COLUMNS = 66  # the sessions table's columns after the project, with their padding
+_OTHER_COLUMNS = 78  # the sessions table's other columns (agent, session, … size), with their padding
 
 
 def _say(text: str) -> None:
