@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ctxviz.errors import InputError
-from ctxviz.timeline import Timeline
+
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
 
 # How much of a file ``detect`` may read: the first records say which agent wrote it.
 DETECT_BYTES = 64 * 1024
