@@ -104,7 +104,8 @@ def test_n_and_p_jump_between_compactions_and_show_the_fates(default: Timeline) 
         await pilot.press("n")
         assert screen.index == compaction
         assert f"Step {compaction} · compact" in detail_text(app)
-        while "What the compaction did" not in detail_text(app):
+        assert "What came back" in detail_text(app)  # at a glance, on the first page
+        while "Piece by piece" not in detail_text(app):
             before = app.screen.query_one(DetailPane).top
             await pilot.press("pagedown")
             assert app.screen.query_one(DetailPane).top > before

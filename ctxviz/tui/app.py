@@ -11,6 +11,7 @@ from textual.screen import Screen
 from ctxviz.timeline import Timeline
 from ctxviz.tui.commands import ActionsProvider
 from ctxviz.tui.palette import theme_defaults
+from ctxviz.tui.screens.glossary_screen import GlossaryScreen
 from ctxviz.tui.screens.help_screen import HelpScreen
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
 
@@ -22,6 +23,7 @@ class CtxvizApp(App[None]):
     COMMANDS = App.COMMANDS | {ActionsProvider}
     BINDINGS = [
         Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("g", "glossary", "Glossary", tooltip="What every colour, line, glyph and word means"),
         Binding("t", "toggle_theme", "Dark/light", show=False),
         Binding("q", "quit", "Quit"),
     ]
@@ -41,6 +43,13 @@ class CtxvizApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
+
+    def action_glossary(self) -> None:
+        if isinstance(self.screen, GlossaryScreen):
+            return
+        # a subagent's screen explains its own numbers (its window and lines may differ)
+        timeline = getattr(self.screen, "timeline", self.timeline)
+        self.push_screen(GlossaryScreen(timeline))
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT if self.theme == DARK else DARK

@@ -97,7 +97,7 @@ class TimelineScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         timeline = self.timeline
-        yield ContextHeader(timeline, self.title, id="header")
+        yield ContextHeader(timeline, self.title or "", id="header")
         with Vertical(id="body"):
             yield TokenBarWidget(id="bar")
             yield LegendWidget(id="legend")
