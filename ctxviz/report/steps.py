@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ctxviz.glossary import explain_block
 from ctxviz.timeline import COMPACTION_STEP_KINDS, Timeline
 
 
@@ -58,11 +60,16 @@ def steps_table(timeline: Timeline, width: int = 120) -> Table:
     return table
 
 
-def why_notes(timeline: Timeline) -> Text:
-    """Every step's reasons, numbered like the table (for ``ctxviz run --why``)."""
-    text = Text("Why", style="bold")
+def why_notes(timeline: Timeline) -> RenderableType:
+    """Every step's reasons, numbered like the table (for ``ctxviz run --why``); a startup step, which
+    has no event behind it, says what the piece it loaded is. Long notes wrap under themselves."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(justify="right", style="dim", no_wrap=True)
+    grid.add_column()
     for step in timeline.steps:
-        for note in step.notes:
-            text.append(f"\n{step.index:>4}  ", style="dim")
-            text.append(note)
-    return text
+        explained = [explain_block(b, timeline.window) for b in timeline.blocks_of(step.added)]
+        for note in [*(explained if step.kind == "startup" else []), *step.notes]:
+            grid.add_row(str(step.index), note)
+    if not grid.row_count:
+        return Text("Why: no step of this timeline carries a note.", style="bold")
+    return Group(Text("Why", style="bold"), grid)

@@ -36,7 +36,7 @@ class GlossaryScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="glossary"):
-            yield Static(self._body(), id="glossary-body")
+            yield Static(self.body(), id="glossary-body")
 
     def on_mount(self) -> None:
         self.query_one("#glossary").border_title = "What it all means (escape to close, ↑↓ PgUp PgDn to scroll)"
@@ -49,7 +49,7 @@ class GlossaryScreen(ModalScreen[None]):
         else:
             scroll.scroll_page_up(animate=False)
 
-    def _body(self) -> RenderableType:
+    def body(self) -> RenderableType:
         return Group(
             _section("The bar and its legend (the colours)", self._colours()),
             _section("The lines", self._lines()),

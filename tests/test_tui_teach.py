@@ -1,0 +1,115 @@
+"""The TUI explains itself: the glossary, tooltips, startup notes, the compaction at a glance, and
+``run --why``. Exact numbers from the default scenario."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+from textual.pilot import Pilot
+
+from ctxviz import glossary
+from ctxviz.cli import main
+from ctxviz.sources import open_timeline
+from ctxviz.timeline import Timeline
+from ctxviz.tui.app import CtxvizApp
+from ctxviz.tui.renderables.compaction import survival
+from ctxviz.tui.renderables.detail import step_detail
+from ctxviz.tui.screens.glossary_screen import GlossaryScreen
+from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.segments import SEGMENTS
+from ctxviz.tui.widgets.legend import LegendWidget
+from ctxviz.tui.widgets.token_bar import TokenBarWidget
+
+Script = Callable[[Pilot[None], CtxvizApp], Awaitable[None]]
+
+
+@pytest.fixture(scope="module")
+def default() -> Timeline:
+    return open_timeline(None)
+
+
+def drive(timeline: Timeline, script: Script, size: tuple[int, int] = (120, 36)) -> None:
+    async def run() -> None:
+        app = CtxvizApp(timeline)
+        async with app.run_test(size=size) as pilot:
+            await script(pilot, app)
+
+    asyncio.run(run())
+
+
+def plain(renderable: object, width: int) -> str:
+    console = Console(width=width, record=True, color_system=None, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_every_bar_segment_and_line_has_an_explanation() -> None:
+    for segment in SEGMENTS:
+        assert glossary.segment_meaning(segment.key), segment.key
+    assert glossary.segment_meaning("free") and glossary.segment_meaning("reserve")
+    assert set(glossary.THRESHOLDS) == {"warning", "auto-compact", "blocking", "buffer"}
+
+
+def test_g_opens_the_glossary_with_this_timelines_numbers(default: Timeline) -> None:
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        await pilot.press("g")
+        assert isinstance(app.screen, GlossaryScreen)
+        text = plain(app.screen.body(), 110)
+        assert "auto-compact 167,000" in text and "warning 147,000" in text
+        assert "Autocompact buffer 33,000" in text
+        assert "disable-model-invocation" in text and "decision frozen" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, TimelineScreen)
+
+    drive(default, script)
+
+
+def test_hovering_the_legend_and_the_markers_explains_them(default: Timeline) -> None:
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        legend = app.screen.query_one(LegendWidget)
+        await pilot.hover(LegendWidget, offset=(4, 0))  # the first entry: System prompt
+        assert legend.tooltip == f"System prompt: {glossary.SEGMENTS['system-prompt']}"
+        bar = app.screen.query_one(TokenBarWidget)
+        x = 167_000 * bar.content_size.width // 200_000
+        await pilot.hover(TokenBarWidget, offset=(x + 1, bar.content_size.height - 1))
+        assert bar.tooltip is not None and bar.tooltip.startswith("The auto-compact line, at 167,000 tokens")
+
+    drive(default, script)
+
+
+def test_startup_steps_say_what_they_load_with_their_numbers(default: Timeline) -> None:
+    tools = next(s.index for s in default.steps if s.label == "Built-in tool definitions")
+    text = plain(step_detail(default, tools), 100)
+    assert "13,500 tokens (6.8% of the window): The built-in tool definitions" in text
+
+
+def test_jargon_in_a_note_is_explained_under_it(default: Timeline) -> None:
+    listing = next(s.index for s in default.steps if s.label == "Skill descriptions")
+    text = plain(step_detail(default, listing), 100)
+    assert "Words" in text and "disable-model-invocation: A skill setting" in text
+
+
+def test_the_compaction_says_what_came_back_first(default: Timeline) -> None:
+    (compaction,) = default.compaction_indices()
+    rows = {row.what: (row.tokens, row.detail) for row in survival(default, compaction)}
+    assert rows["Summary"] == (1725, "replaces 14,375 tokens of conversation")
+    assert rows["Recent files re-read"] == (6660, "4 of at most 5, each ≤ 5,000")
+    assert rows["Rules back with their files"] == (670, "api-conventions.md, testing.md")
+    assert rows["Invoked skills"][0] == 620
+    assert rows["CLAUDE.md and memory"] == (2800, "3 files read again from disk")
+    assert rows["Skill listing"] == (450, "rebuilt from the current skills")
+    assert rows["Never left"][0] == 4200 + 280 + 13500 + 120
+    text = plain(step_detail(default, compaction), 38)  # the detail pane's width at 80 columns
+    assert text.index("What came back") < text.index("Piece by piece")
+    assert "before 35,725" in text and "after 31,025" in text
+    assert " new " in text and "restored     1,725" not in text  # the summary is new, not restored
+
+
+def test_run_why_explains_startup_and_has_no_empty_heading(default: Timeline) -> None:
+    result = CliRunner().invoke(main, ["run", "explore-context-window", "--why"], terminal_width=120)
+    assert result.exit_code == 0
+    assert "13,500 tokens (6.8% of the window): The built-in tool definitions" in result.output
