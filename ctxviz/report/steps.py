@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -45,16 +45,9 @@ def steps_table(timeline: Timeline, width: int = 120) -> Table:
     widths[label] = max(8, min(48, widths[label], width - (sum(widths) - widths[label]) - 2 * (len(headers) - 1)))
     table = Table(box=None, pad_edge=False, header_style="bold", padding=(0, 1, 0, 1))
     for header, column_width in zip(headers, widths, strict=True):
-        style = {"+tokens": "green", "−tokens": "red"}.get(header)
-        justify = "left" if header in ("event", "label") else "right"
-        table.add_column(
-            header,
-            justify=justify,
-            style=style,
-            no_wrap=True,
-            overflow="ellipsis",  # type: ignore[arg-type]
-            width=column_width,
-        )
+        color = {"+tokens": "green", "−tokens": "red"}.get(header)
+        justify: JustifyMethod = "left" if header in ("event", "label") else "right"
+        table.add_column(header, justify=justify, style=color, no_wrap=True, overflow="ellipsis", width=column_width)
     for row in rows:
         table.add_row(*row)
     return table
