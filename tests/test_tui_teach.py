@@ -16,6 +16,7 @@ from ctxviz.cli import main
 from ctxviz.sources import open_timeline
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import CtxvizApp
+from ctxviz.tui.renderables.chart import Line, UsageChart, nice_top
 from ctxviz.tui.renderables.compaction import survival
 from ctxviz.tui.renderables.detail import step_detail
 from ctxviz.tui.screens.glossary_screen import GlossaryScreen
@@ -113,3 +114,49 @@ def test_run_why_explains_startup_and_has_no_empty_heading(default: Timeline) ->
     result = CliRunner().invoke(main, ["run", "explore-context-window", "--why"], terminal_width=120)
     assert result.exit_code == 0
     assert "13,500 tokens (6.8% of the window): The built-in tool definitions" in result.output
+
+
+def chart_rows(chart: UsageChart) -> list[list[tuple[str, str]]]:
+    """(glyph, colour) of every cell, row by row, axis included."""
+    console = Console(width=80, color_system="truecolor", file=open("/dev/null", "w"))  # noqa: SIM115
+    rows: list[list[tuple[str, str]]] = [[]]
+    for segment in console.render(chart, console.options.update_width(80)):
+        if segment.text == "\n":
+            rows.append([])
+            continue
+        colour = segment.style.color.name if segment.style and segment.style.color else ""
+        rows[-1].extend((glyph, colour) for glyph in segment.text)
+    return [row for row in rows if row]
+
+
+def test_fit_to_data_scale_picks_a_round_top_just_above_the_peak() -> None:
+    assert nice_top(170_770, 200_000) == 180_000
+    assert nice_top(35_725, 200_000) == 40_000
+    assert nice_top(473_758, 1_000_000) == 500_000
+    assert nice_top(199_000, 200_000) == 200_000  # never above the window
+
+
+def test_the_crossing_that_triggers_a_compaction_visibly_crosses_the_line() -> None:
+    # 3 rows × 8 = 24 levels over 180,000: 167,000 and 170,770 share an eighth (level 22) once rounded
+    peaks = [160_000, 166_999, 170_770, 60_000]
+    chart = UsageChart(
+        peaks=peaks,
+        top=180_000,
+        current=range(0),
+        lines=[Line(167_000, "#ff0000")],
+        height=3,
+        bar_style="#0000ff",
+        current_style="#00ff00",
+        marks=frozenset({3}),
+        axis_width=5,
+    )
+    rows = chart_rows(chart)
+    assert [glyph for glyph, _ in rows[0][:5]] == list("180k┤")
+    assert [glyph for glyph, _ in rows[2][:5]] == list("   0┤")
+    top = rows[0][5:]
+    # row 0 holds eighths 16–23 (7,500 tokens each); 167,000 falls in eighth 22 (165,000–172,500)
+    assert top[0] == ("▅", "#0000ff")  # 160,000: 21 eighths
+    assert top[1] == ("▆", "#0000ff")  # 166,999: 22 eighths, its top (165,000) stays under the line
+    assert top[2] == ("▇", "#ff0000")  # 170,770 ≥ 167,000: into the line's eighth, in the line's colour
+    assert top[3] == ("▼", "red")  # a compaction step
+    assert rows[2][5 + 3] == ("█", "#0000ff")  # 60,000: the bottom row, full

@@ -67,6 +67,7 @@ class TimelineScreen(Screen[None]):
         Binding("3", "view('blocks')", "Window", tooltip="What is in the window now"),
         Binding("s", "sort", "Sort"),
         Binding("a", "all_blocks", "All blocks"),
+        Binding("f", "chart_scale", "Chart scale", show=False, tooltip="Chart: fit to the data or the whole window"),
         Binding("pagedown", "page(1)", "Scroll down", show=False),
         Binding("pageup", "page(-1)", "Scroll up", show=False),
         Binding("u", "toggle_pauses", "Pause at prompts", show=False),
@@ -113,10 +114,8 @@ class TimelineScreen(Screen[None]):
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
-        limits = self.timeline.thresholds
-        limit = f"auto-compact {limits.autocompact:,}" if limits.autocompact else f"blocking {limits.blocking:,}"
         chart = self.query_one(UsageChartWidget)
-        chart.border_title = f"Usage over {len(self.timeline.steps):,} steps · ╌ warning {limits.warning:,} · ╌ {limit}"
+        chart.border_title = chart.title_text()
         self.query_one("#too-small", Static).update(
             f"ctxviz needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}.\nMake this one larger, or press q to quit."
         )
@@ -239,6 +238,8 @@ class TimelineScreen(Screen[None]):
             return parameters[0] != self.view or None
         if action == "page":
             return self.view != "blocks"  # the blocks table pages itself
+        if action == "chart_scale":
+            return self.view == "main"
         if action == "sort":
             return self.view == "blocks"
         if action == "all_blocks":
@@ -300,6 +301,9 @@ class TimelineScreen(Screen[None]):
             self.query_one(ContextView).scroll_page_down(animate=False)
         else:
             self.query_one(ContextView).scroll_page_up(animate=False)
+
+    def action_chart_scale(self) -> None:
+        self.query_one(UsageChartWidget).toggle_scale()
 
     def action_view(self, view: str) -> None:
         self.view = view
