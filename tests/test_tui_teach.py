@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from ctxviz import glossary
 from ctxviz.cli import main
@@ -22,6 +23,7 @@ from ctxviz.tui.renderables.detail import step_detail
 from ctxviz.tui.screens.glossary_screen import GlossaryScreen
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
 from ctxviz.tui.segments import SEGMENTS
+from ctxviz.tui.widgets.blocks_view import fit_columns, shorten
 from ctxviz.tui.widgets.legend import LegendWidget
 from ctxviz.tui.widgets.token_bar import TokenBarWidget
 
@@ -160,3 +162,26 @@ def test_the_crossing_that_triggers_a_compaction_visibly_crosses_the_line() -> N
     assert top[2] == ("▇", "#ff0000")  # 170,770 ≥ 167,000: into the line's eighth, in the line's colour
     assert top[3] == ("▼", "red")  # a compaction step
     assert rows[2][5 + 3] == ("█", "#0000ff")  # 60,000: the bottom row, full
+
+
+def test_at_80x24_the_window_view_never_scrolls_sideways_and_keeps_whole_numbers(default: Timeline) -> None:
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        await pilot.press("end", "3")
+        table = app.screen.query_one("#blocks-table", DataTable)
+        keys = [column.key.value for column in table.columns.values()]
+        assert keys == ["tokens", "pct", "label", "seen", "since"]  # the kind goes first
+        assert sum(c.get_render_width(table) for c in table.columns.values()) <= table.size.width
+        await pilot.press("right", "right", "right", "right")
+        assert table.scroll_x == 0
+        assert str(table.get_row_at(0)[0]) == "13,500"
+        assert table.get_row_at(0)[2] == "Built-in tool definitions"
+
+    drive(default, script, size=(80, 24))
+
+
+def test_the_columns_shrink_by_priority() -> None:
+    assert [key for key, _, _ in fit_columns(120)] == ["tokens", "pct", "label", "kind", "seen", "since"]
+    assert [key for key, _, _ in fit_columns(50)] == ["tokens", "label", "seen", "since"]
+    assert dict((k, w) for k, _, w in fit_columns(78))["label"] == 78 - (7 + 5 + 9 + 7) - 2 * 5
+    assert shorten("src/api/middleware.ts", 12) == "…ddleware.ts"
+    assert shorten("Built-in tool definitions", 12) == "Built-in to…"

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -108,23 +109,22 @@ class CompactionGlance:
         bars.append(" conversation  ", style="dim")
         bars.append("·", style="dim")
         bars.append(f" free (of {timeline.window:,})", style="dim")
-        table = Table(
-            title="What came back",
-            title_justify="left",
-            title_style="bold",
-            box=None,
-            padding=(0, 1),
-            expand=True,
-            show_header=False,
-        )
-        wide = width >= 60
-        table.add_column("what", no_wrap=wide, ratio=None if wide else 1)
-        table.add_column("tokens", justify="right", no_wrap=True)
-        if wide:
+        rows = survival(timeline, index)
+        title = Text("What came back", style="bold")
+        if width >= 60:
+            table = Table(box=None, padding=(0, 1), expand=True, show_header=False)
+            table.add_column("what", no_wrap=True)
+            table.add_column("tokens", justify="right", no_wrap=True)
             table.add_column("detail", style="dim", ratio=1)
-            for row in survival(timeline, index):
+            for row in rows:
                 table.add_row(row.what, f"{row.tokens:,}", row.detail)
-        else:  # narrow: the detail goes under the name, so names and numbers keep their full width
-            for row in survival(timeline, index):
-                table.add_row(Text.assemble(row.what, "\n", (f"  {row.detail}", "dim")), f"{row.tokens:,}")
-        yield Group(bars, Text(""), table)
+            yield Group(bars, Text(""), title, table)
+            return
+        # narrow: the name and its figure on one line, the detail wrapped under it, indented
+        lines: list[RenderableType] = [bars, Text(""), title]
+        figures = max(len(f"{row.tokens:,}") for row in rows) if rows else 0
+        for row in rows:
+            name = row.what[: max(1, width - figures - 2)]
+            lines.append(Text(f" {name.ljust(width - figures - 2)}{row.tokens:>{figures},}", no_wrap=True))
+            lines.append(Padding(Text(row.detail, style="dim"), (0, 0, 0, 3)))
+        yield Group(*lines)

@@ -82,11 +82,11 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
         parts.append(Padding(Text(step.note, style="italic"), (1, 0, 0, 2)))
     if step.notes:
         parts.append(Text("\nWhy", style="bold underline"))
-        parts.extend(Text.assemble(" • ", note) for note in step.notes)
+        parts.append(_bullets([Text(note) for note in step.notes]))
     words = terms_in([*step.notes, step.note or ""])
     if words:
         parts.append(Text("\nWords", style="bold underline"))
-        parts.extend(Text.assemble(" • ", (entry.term, "bold"), ": ", entry.meaning) for entry in words)
+        parts.append(_bullets([Text.assemble((entry.term, "bold"), ": ", entry.meaning) for entry in words]))
     if step.child is not None:
         child = step.child
         parts.append(
@@ -105,6 +105,16 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
     if step.removed:
         parts.append(_blocks_table(f"Left ({len(step.removed)})", timeline.blocks_of(step.removed), narrow))
     return parts
+
+
+def _bullets(items: Sequence[Text]) -> Table:
+    """A bulleted list whose items wrap under their own first word, not under the bullet."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    for item in items:
+        grid.add_row(" •", item)
+    return grid
 
 
 def _blocks_table(title: str, blocks: Sequence[Block], narrow: bool, caption: str | None = None) -> RenderableType:
