@@ -15,6 +15,10 @@ from ctxviz.cli.common import fail, tokenizer_name
 @click.pass_context
 def play(ctx: click.Context, path: str | None, allow_outside: bool) -> None:
     """Open a scenario or a transcript in the TUI (default: the built-in default scenario)."""
+    import sys
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        fail("ctxviz play needs a terminal (its input or output is not one); try `ctxviz run` for a table")
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
 

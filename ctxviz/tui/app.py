@@ -14,6 +14,7 @@ from ctxviz.tui.palette import theme_defaults
 from ctxviz.tui.screens.glossary_screen import GlossaryScreen
 from ctxviz.tui.screens.help_screen import HelpScreen
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.widgets.context_header import display_title
 
 DARK, LIGHT = "textual-dark", "textual-light"
 
@@ -32,7 +33,7 @@ class CtxvizApp(App[None]):
         super().__init__()
         self.timeline = timeline
         self.theme = theme
-        self.title = f"ctxviz · {timeline.source.name}"
+        self.title = f"ctxviz · {display_title(timeline)}"
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return theme_defaults()

@@ -20,7 +20,7 @@ from textual.widgets import ContentSwitcher, Static
 from ctxviz.timeline import USER_STEP_KINDS, Timeline
 from ctxviz.tui.segments import SegmentTotals
 from ctxviz.tui.widgets.blocks_view import SORTS, BlocksView
-from ctxviz.tui.widgets.context_header import ContextHeader
+from ctxviz.tui.widgets.context_header import ContextHeader, display_title
 from ctxviz.tui.widgets.context_view import ContextView
 from ctxviz.tui.widgets.detail_pane import DetailPane
 from ctxviz.tui.widgets.key_bar import KeyBar
@@ -43,7 +43,7 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)  # steps a second
 DEFAULT_SPEED = SPEEDS.index(2.0)
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 SHORT_HEIGHT = 32  # below this the chart and the bar give rows to the step list
-NARROW_WIDTH = 100  # below this the header leaves the model to the /context view
+NARROW_WIDTH = 100  # below this the header drops the step number (the list and the detail show it)
 _STEP = Binding.Group("Step", compact=True)
 
 
@@ -90,7 +90,7 @@ class TimelineScreen(Screen[None]):
         super().__init__()
         self.timeline = timeline
         self.is_child = is_child
-        self.title = title or timeline.source.name
+        self.title = title or display_title(timeline)
         self._totals = SegmentTotals(timeline)
         self._compactions = timeline.compaction_indices()
         self._timer: Timer | None = None
@@ -215,6 +215,7 @@ class TimelineScreen(Screen[None]):
         self.set_class(height < SHORT_HEIGHT, "-short")
         self.set_class(width < NARROW_WIDTH, "-narrow")
         if self.is_mounted:
+            self.query_one(ContextHeader).set_class(width < NARROW_WIDTH, "-compact")
             self._show_step()
 
     # --- actions ----------------------------------------------------------------------------------
