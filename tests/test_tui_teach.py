@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, OptionList
 
 from ctxviz import glossary
 from ctxviz.cli import main
@@ -21,6 +22,7 @@ from ctxviz.tui.renderables.chart import Line, UsageChart, nice_top
 from ctxviz.tui.renderables.compaction import survival
 from ctxviz.tui.renderables.detail import step_detail
 from ctxviz.tui.screens.glossary_screen import GlossaryScreen
+from ctxviz.tui.screens.open_screen import OpenScreen, first_sentence
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
 from ctxviz.tui.segments import SEGMENTS
 from ctxviz.tui.widgets.blocks_view import fit_columns, shorten
@@ -185,3 +187,42 @@ def test_the_columns_shrink_by_priority() -> None:
     assert dict((k, w) for k, _, w in fit_columns(78))["label"] == 78 - (7 + 5 + 9 + 7) - 2 * 5
     assert shorten("src/api/middleware.ts", 12) == "…ddleware.ts"
     assert shorten("Built-in tool definitions", 12) == "Built-in to…"
+
+
+def test_o_opens_a_picker_of_scenarios_and_recent_sessions(
+    default: Timeline, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "claude" / "projects" / "-home-ada-shop"
+    project.mkdir(parents=True)
+    (project / "0123abcd-0000-4000-8000-000000000000.jsonl").write_text("{}\n", encoding="utf-8")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        await pilot.press("o")
+        assert isinstance(app.screen, OpenScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        scenarios = app.screen.query_one("#open-scenarios", OptionList)
+        names = [str(scenarios.get_option_at_index(i).prompt).split("  ")[0] for i in range(scenarios.option_count)]
+        assert names[0] == "explore-context-window" and "compaction-deep-dive" in names
+        sessions = app.screen.query_one("#open-sessions", OptionList)
+        session = str(sessions.get_option_at_index(0).prompt)
+        assert "shop  " in session and session.endswith(" KB · 0123abcd")
+        scenarios.highlighted = names.index("compaction-deep-dive")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, TimelineScreen)
+        assert app.screen.timeline.source.name == "Compaction deep dive"
+        await pilot.press("o", "escape")  # closing the picker keeps what is playing
+        assert isinstance(app.screen, TimelineScreen) and app.screen.timeline.source.name == "Compaction deep dive"
+
+    drive(default, script)
+
+
+def test_a_summary_gives_its_first_clause() -> None:
+    assert first_sentence("A long session that reaches auto-compaction (167,000 on a 200k model).") == (
+        "A long session that reaches auto-compaction"
+    )
+    assert first_sentence("What happens to big tool results: Bash output over …") == "What happens to big tool results"
