@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ import pytest
 from click.testing import CliRunner
 
 from ctxviz.cli import main
-from ctxviz.cli.serve_commands import is_loopback, play_command
+from ctxviz.cli.serve_commands import is_loopback, offline_page, play_command
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_FLAGS = (
@@ -75,6 +76,15 @@ def test_another_host_is_warned_about_and_a_bad_scenario_fails_before_serving(
     assert result.exit_code == 0 and served[-1] == ("127.0.0.1", 8000) and "warning" not in result.stderr
     result = CliRunner().invoke(main, ["serve", "no-such-scenario"])
     assert result.exit_code == 1 and len(served) == 2
+
+
+def test_the_page_asks_nothing_of_the_internet() -> None:
+    import textual_serve
+
+    template = (Path(textual_serve.__file__).parent / "templates" / "app_index.html").read_text(encoding="utf-8")
+    page = offline_page(template)
+    assert "fonts.googleapis.com" in template and "https://" not in page
+    assert "xterm.css" in page and "textual.js" in page
 
 
 def _free_port() -> int:
@@ -157,6 +167,8 @@ def test_serve_renders_the_app_in_headless_chromium(tmp_path: Path) -> None:
     )
     try:
         _wait_for_port(port, 60)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as response:
+            assert "googleapis" not in response.read().decode()
         with tempfile.TemporaryDirectory() as profile:
             drawn = asyncio.run(_render_in_chromium(f"http://127.0.0.1:{port}/", Path(profile), tmp_path / "page.png"))
         server_said = (tmp_path / "serve.log").read_text(errors="replace")[-2000:]

@@ -6,8 +6,11 @@ server listens on 127.0.0.1 unless the user names another host, and then says wh
 from __future__ import annotations
 
 import ipaddress
+import re
 import shlex
 import sys
+import tempfile
+from pathlib import Path
 
 import click
 
@@ -23,6 +26,16 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+# textual-serve's page asks Google Fonts for its font: a request to the internet from every browser
+# that opens the page. ctxviz serves the same page without it (the terminal falls back to a local
+# monospace font), derived at run time from the installed template rather than a copy of it.
+_WEB_FONT = re.compile(r"<link\s+rel=\"stylesheet\"\s+href=\"https://fonts\.googleapis\.com[^\"]*\"\s*/>\s*")
+
+
+def offline_page(template: str) -> str:
+    return _WEB_FONT.sub("", template)
 
 
 def play_command(path: str | None, tokenizer: str, allow_outside: bool) -> str:
@@ -57,10 +70,23 @@ def serve(ctx: click.Context, path: str | None, port: int, host: str, allow_outs
             "can open the app (which reads files here, e.g. your sessions through o). Use it on a network you trust.",
             err=True,
         )
+    import textual_serve
     from textual_serve.server import Server
 
+    package = Path(textual_serve.__file__).parent
     title = f"ctxviz · {timeline.source.name}"
-    Server(play_command(path, tokenizer, allow_outside), host=host, port=port, title=title).serve()
+    with tempfile.TemporaryDirectory(prefix="ctxviz-serve-") as pages:
+        page = (package / "templates" / "app_index.html").read_text(encoding="utf-8")
+        (Path(pages) / "app_index.html").write_text(offline_page(page), encoding="utf-8")
+        server = Server(
+            play_command(path, tokenizer, allow_outside),
+            host=host,
+            port=port,
+            title=title,
+            statics_path=package / "static",
+            templates_path=pages,
+        )
+        server.serve()
 
 
 COMMANDS: list[click.Command] = [serve]

@@ -11,7 +11,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ctxviz.glossary import display_fate, explain_block, terms_in
+from ctxviz.glossary import display_fate, explain_block, fate_meaning, terms_in
 from ctxviz.layout import humanize, percent
 from ctxviz.timeline import Block, Step, Timeline
 from ctxviz.tui.icons import YOU_SEE, icon
@@ -83,7 +83,7 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
     if step.notes:
         parts.append(Text("\nWhy", style="bold underline"))
         parts.append(_bullets([Text(note) for note in step.notes]))
-    words = terms_in([*step.notes, step.note or ""])
+    words = terms_in([*step.notes, step.note or "", *(f"{f.label} {f.why}" for f in step.fates)])
     if words:
         parts.append(Text("\nWords", style="bold underline"))
         parts.append(_bullets([Text.assemble((entry.term, "bold"), ": ", entry.meaning) for entry in words]))
@@ -99,6 +99,9 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
         )
     if step.fates:
         parts.append(_fates_table(step, narrow))
+        shown = dict.fromkeys(display_fate(f.fate, f.kind) for f in step.fates)
+        meanings = [Text.assemble((fate, _FATE_STYLES.get(fate, "")), ": ", fate_meaning(fate)) for fate in shown]
+        parts.append(_bullets(meanings))
     if step.added:
         entered = timeline.blocks_of(step.added)
         parts.append(_blocks_table(f"Entered ({len(step.added)})", entered, narrow, _SEEN))
