@@ -58,6 +58,7 @@ FATES: Mapping[str, str] = {
     "dropped": "Gone; it comes back only if the trigger that loaded it happens again.",
     "summarised": "Replaced by the summary: only what the summary says about it remains.",
     "new": "Written by the compaction itself: the summary that starts the new history.",
+    "not back": "Summarised with the rest (its tokens are counted there) and not brought back after it.",
 }
 
 # One sentence per block kind: what this piece of content is. The startup steps use these as notes.
@@ -173,9 +174,13 @@ def fate_meaning(fate: str) -> str:
     return FATES.get(fate, "")
 
 
-def display_fate(fate: str, kind: str) -> str:
-    """The word shown for a compaction fate: the summary is not restored from anywhere, it is new."""
-    return "new" if kind == "summary" else fate
+def display_fate(fate: str, kind: str, tokens: int = 1) -> str:
+    """The word shown for a compaction fate: the summary is not restored from anywhere, it is new; a
+    piece "dropped" with 0 tokens was summarised already (its tokens are counted there) and is only
+    not brought back."""
+    if kind == "summary":
+        return "new"
+    return "not back" if fate == "dropped" and tokens == 0 else fate
 
 
 def explain_block(block: Block, window: int) -> str:

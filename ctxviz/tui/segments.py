@@ -35,7 +35,8 @@ SEGMENTS: tuple[Segment, ...] = (
     _messages("prompts", "Prompts", "prompt"),
     _messages("replies", "Replies", "reply", "tool-call", "plan", "notification"),
     _messages("file-reads", "Files", "file-read", "restored-file", "file-reference", "edit"),  # read or written
-    _messages("rules", "Rules", "rule", "nested-memory"),
+    # path-scoped rules and nested CLAUDE.md alike: what they share is loading when a matching file is touched
+    _messages("rules", "Loaded by path", "rule", "nested-memory"),
     _messages("hooks", "Hooks", "hook-output"),
     _messages("tool-output", "Tool output", "tool-output", "spilled-output"),
     _messages("subagents", "Subagent results", "subagent-result"),
