@@ -18,7 +18,7 @@ from ctxviz.cli import main
 from ctxviz.sources import open_timeline
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import CtxvizApp
-from ctxviz.tui.renderables.chart import Line, UsageChart, nice_top
+from ctxviz.tui.renderables.chart import Line, UsageChart, axis_labels, nice_top
 from ctxviz.tui.renderables.compaction import survival
 from ctxviz.tui.renderables.detail import step_detail
 from ctxviz.tui.screens.glossary_screen import GlossaryScreen
@@ -28,6 +28,7 @@ from ctxviz.tui.segments import SEGMENTS
 from ctxviz.tui.widgets.blocks_view import fit_columns, shorten
 from ctxviz.tui.widgets.legend import LegendWidget
 from ctxviz.tui.widgets.token_bar import TokenBarWidget
+from ctxviz.tui.widgets.usage_chart import UsageChartWidget
 
 Script = Callable[[Pilot[None], CtxvizApp], Awaitable[None]]
 
@@ -226,3 +227,18 @@ def test_a_summary_gives_its_first_clause() -> None:
         "A long session that reaches auto-compaction"
     )
     assert first_sentence("What happens to big tool results: Bash output over …") == "What happens to big tool results"
+
+
+def test_axis_labels_and_the_room_they_take(default: Timeline) -> None:
+    assert axis_labels(6, 25_000) == {0: "25k", 3: "12.5k", 5: "0"}
+    assert axis_labels(3, 180_000) == {0: "180k", 2: "0"}
+
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        chart = app.screen.query_one(UsageChartWidget)
+        widest = max(len(label) for label in axis_labels(chart.content_size.height, chart.top).values())
+        assert chart.axis_width == widest + 1
+        assert chart.top == 40_000 and not chart.full_scale
+        await pilot.press("f")
+        assert chart.top == 200_000 and "whole window" in str(chart.border_title)
+
+    drive(default, script)

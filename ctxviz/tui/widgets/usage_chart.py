@@ -15,7 +15,7 @@ from textual.widget import Widget
 from ctxviz.layout import humanize
 from ctxviz.timeline import Timeline
 from ctxviz.tui.palette import color
-from ctxviz.tui.renderables.chart import Line, UsageChart, column_of, downsample, nice_top
+from ctxviz.tui.renderables.chart import Line, UsageChart, axis_labels, column_of, downsample, nice_top
 
 
 class UsageChartWidget(Widget):
@@ -41,7 +41,9 @@ class UsageChartWidget(Widget):
 
     @property
     def axis_width(self) -> int:
-        return max(len(humanize(self._timeline.window)), len(humanize(self.top))) + 1
+        """Room for the widest label and the axis line (the labels depend on the height)."""
+        labels = axis_labels(max(1, self.content_size.height), self.top).values()
+        return max(len(label) for label in labels) + 1
 
     def toggle_scale(self) -> None:
         self.full_scale = not self.full_scale
