@@ -27,6 +27,7 @@ from ctxviz.tui.screens.timeline_screen import TimelineScreen
 from ctxviz.tui.segments import SEGMENTS
 from ctxviz.tui.widgets.blocks_view import fit_columns, shorten
 from ctxviz.tui.widgets.legend import LegendWidget
+from ctxviz.tui.widgets.timeline_view import TimelineView
 from ctxviz.tui.widgets.token_bar import TokenBarWidget
 from ctxviz.tui.widgets.usage_chart import UsageChartWidget
 
@@ -240,5 +241,17 @@ def test_axis_labels_and_the_room_they_take(default: Timeline) -> None:
         assert chart.top == 40_000 and not chart.full_scale
         await pilot.press("f")
         assert chart.top == 200_000 and "whole window" in str(chart.border_title)
+
+    drive(default, script)
+
+
+def test_hovering_a_step_or_the_chart_says_what_it_is(default: Timeline) -> None:
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        steps = app.screen.query_one(TimelineView)
+        await pilot.hover(TimelineView, offset=(6, 3))  # below the border row: step 2, a startup step
+        assert steps.tooltip == f"◆ startup: {glossary.STEP_KINDS['startup']}"
+        chart = app.screen.query_one(UsageChartWidget)
+        await pilot.hover(UsageChartWidget, offset=(chart.size.width - 1, 3))
+        assert chart.tooltip is not None and chart.tooltip.startswith("step 24 · compact · /compact\n31,025 tokens")
 
     drive(default, script)

@@ -102,9 +102,22 @@ class UsageChartWidget(Widget):
             axis_style=color(self.app, "foreground-darken-2"),
         )
 
-    def on_click(self, event: events.Click) -> None:
+    def _step_at(self, event: events.MouseEvent) -> int | None:
         offset = event.get_content_offset(self)
         width = self._data_width()
-        if offset is not None and width and offset.x >= self.axis_width:
-            column = offset.x - self.axis_width
-            self.post_message(self.StepClicked(min(self._timeline.last, column * len(self._used) // width)))
+        if offset is None or not width or offset.x < self.axis_width:
+            return None
+        return min(self._timeline.last, (offset.x - self.axis_width) * len(self._used) // width)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        index = self._step_at(event)
+        if index is None:
+            self.tooltip = None
+            return
+        step = self._timeline.steps[index]
+        self.tooltip = f"step {index} · {step.kind} · {step.label}\n{step.used:,} tokens after it (click to go there)"
+
+    def on_click(self, event: events.Click) -> None:
+        index = self._step_at(event)
+        if index is not None:
+            self.post_message(self.StepClicked(index))
