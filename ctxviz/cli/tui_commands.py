@@ -6,14 +6,15 @@ from pathlib import Path
 
 import click
 
-from ctxviz.cli.common import fail, tokenizer_name
+from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
 
 
 @click.command()
 @click.argument("path", required=False)
 @click.option("--allow-outside", is_flag=True, help="Let a scenario's file: sizes read outside its folder.")
+@click.option("--agent", callback=check_agent, help=AGENT_HELP)
 @click.pass_context
-def play(ctx: click.Context, path: str | None, allow_outside: bool) -> None:
+def play(ctx: click.Context, path: str | None, allow_outside: bool, agent: str | None) -> None:
     """Open a scenario or a transcript in the TUI (default: the built-in default scenario)."""
     import os
     import sys
@@ -26,7 +27,7 @@ def play(ctx: click.Context, path: str | None, allow_outside: bool) -> None:
     from ctxviz.sources import open_timeline
 
     try:
-        timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside)
+        timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
     except InputError as error:
         fail(error.message)
     from ctxviz.tui.app import run_app

@@ -1,77 +1,46 @@
-"""Subagents (MECHANICS.md §3): a child session with its own window; the parent keeps its tool call and
-receives only the final text (plus a metadata trailer, except for Explore and Plan)."""
+"""A subagent's own story, built from its parent's scenario: its task prompt, its reads and events, its
+final answer — never the parent's history. Built without validation (every value was validated as part of
+the parent scenario), and from shared pieces: a busy session runs hundreds of subagents."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import lru_cache
 
-from ctxviz.scenario.model import PromptEvent, PromptSpec, ReadEvent, ReadSpec, ReplyEvent, Scenario, SubagentEvent
-from ctxviz.scenario.sizes import Measure
-from ctxviz.timeline import Category, Source
+from ctxviz.scenario.measure import Measure
+from ctxviz.scenario.model import (
+    Event,
+    PromptEvent,
+    PromptSpec,
+    ReadEvent,
+    ReadSpec,
+    ReplyEvent,
+    Scenario,
+    SubagentSpec,
+)
 
-if TYPE_CHECKING:
-    from ctxviz.engine.session import Session
 
-
-def child_scenario(parent: Scenario, event: SubagentEvent) -> Scenario:
-    """The subagent's own story: its task prompt, its reads and events, and its final answer."""
-    spec = event.subagent
-    # built without validation: every value here was validated as part of the parent scenario
-    events = (
-        PromptEvent.model_construct(
-            prompt=PromptSpec.model_construct(
-                text=f"Task for the {spec.type} subagent", size=spec.prompt, visibility="hidden"
-            )
-        ),
-        *(ReadEvent.model_construct(read=ReadSpec.model_construct(path=path)) for path in spec.reads),
-        *spec.events,
-        ReplyEvent.model_construct(reply=spec.returns),
-    )
-    # no parent history, no auto memory, no SessionStart hooks; the same files, rules, skills and MCP
+def child_scenario(parent: Scenario, model: str | None) -> Scenario:
+    """The subagent's project: the same files, rules, skills and MCP; no auto memory, no custom agents'
+    descriptions, no SessionStart hooks; its events are given to the replay separately."""
     setup = parent.setup.model_copy(update={"auto_memory": None, "agents": ()})
-    return parent.model_copy(
-        update={"setup": setup, "events": events, "model": spec.model or parent.model, "name": f"{spec.type} subagent"}
-    )
+    return parent.model_copy(update={"setup": setup, "events": (), "model": model})
 
 
-def subagent(session: Session, event: SubagentEvent, spilled: bool) -> tuple[str, str]:
-    from ctxviz.engine.session import Background, Session
+def child_events(spec: SubagentSpec) -> tuple[Event, ...]:
+    return (_task(spec.type, spec.prompt), *(_read(path) for path in spec.reads), *spec.events, _answer(spec.returns))
 
-    spec, p, rec = event.subagent, session.profile, session.rec
-    label = f"{spec.type} subagent"
-    rec.add(
-        Category.MESSAGES, "tool-call", f"Agent({spec.type}): task prompt", p.tool_call + spec.prompt.tokens, "brief"
-    )
-    for hook in session.hooks("PreToolUse", "Agent"):
-        session.hook_block(hook, "PreToolUse:Agent")
-    child = Session(
-        child_scenario(session.scenario, event),
-        p,
-        source=Source(kind=session.source.kind, name=label, path=session.source.path),
-        subagent_type=spec.type,
-        parent=session,
-    ).run()
-    trailer = 0 if spec.type in p.subagent_trailerless_types else p.subagent_trailer
-    result = spec.returns.tokens + trailer
-    work = child.category_totals_at(child.last)[Category.MESSAGES] - spec.prompt.tokens - spec.returns.tokens
-    why = (
-        f"{work:,} tokens of the subagent's work stayed in its own window (peak {child.peak:,}); "
-        f"only its answer ({spec.returns.tokens:,})"
-        + (
-            f" and a {trailer}-token trailer (agentId, usage) come back"
-            if trailer
-            else f" comes back (no trailer for {spec.type})"
-        )
-    )
-    if spec.background:
-        rec.add(Category.MESSAGES, "tool-output", f"{label} (started in background)", p.background_launch, "brief")
-        rec.note(f"runs in the background: a {p.background_launch}-token notice now, its result when it finishes")
-        session.state.background.append(
-            Background(f"{label} finished", spec.finishes_after + 1, p.notification + result, why)
-        )
-    else:
-        session.output("Agent", f"{label} result", Measure.of_tokens(result), spilled, kind="subagent-result")
-        rec.note(why)
-    session.post_tool_hooks("Agent")
-    session.child = child
-    return "subagent", label
+
+@lru_cache(maxsize=256)
+def _task(subagent_type: str, size: Measure) -> PromptEvent:
+    text = f"Task for the {subagent_type} subagent"
+    return PromptEvent.model_construct(prompt=PromptSpec.model_construct(text=text, size=size, visibility="hidden"))
+
+
+@lru_cache(maxsize=1024)
+def _read(path: str) -> ReadEvent:
+    return ReadEvent.model_construct(read=ReadSpec.model_construct(path=path))
+
+
+@lru_cache(maxsize=256)
+def _answer(size: Measure) -> ReplyEvent:
+    return ReplyEvent.model_construct(reply=size)
