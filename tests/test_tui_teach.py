@@ -15,9 +15,11 @@ from textual.widgets import DataTable, OptionList
 
 from ctxviz import glossary
 from ctxviz.cli import main
+from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.sources import open_timeline
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import CtxvizApp
+from ctxviz.tui.icons import STEP_ICONS
 from ctxviz.tui.renderables.chart import Line, UsageChart, axis_labels, nice_top
 from ctxviz.tui.renderables.compaction import survival
 from ctxviz.tui.renderables.detail import step_detail
@@ -52,6 +54,13 @@ def plain(renderable: object, width: int) -> str:
     console = Console(width=width, record=True, color_system=None, file=open("/dev/null", "w"))  # noqa: SIM115
     console.print(renderable)
     return console.export_text()
+
+
+def test_every_kind_of_block_and_step_has_an_explanation() -> None:
+    assert set(glossary.BLOCK_KINDS) == set(BlockKind)
+    assert set(glossary.STEP_KINDS) == set(StepKind)
+    assert all(glossary.BLOCK_KINDS.values()) and all(glossary.STEP_KINDS.values())
+    assert set(STEP_ICONS) == {str(kind) for kind in StepKind}  # every step kind has its glyph
 
 
 def test_every_bar_segment_and_line_has_an_explanation() -> None:
@@ -249,7 +258,7 @@ def test_hovering_a_step_or_the_chart_says_what_it_is(default: Timeline) -> None
     async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
         steps = app.screen.query_one(TimelineView)
         await pilot.hover(TimelineView, offset=(6, 3))  # below the border row: step 2, a startup step
-        assert steps.tooltip == f"◆ startup: {glossary.STEP_KINDS['startup']}"
+        assert steps.tooltip == f"◆ startup: {glossary.step_meaning('startup')}"
         chart = app.screen.query_one(UsageChartWidget)
         await pilot.hover(UsageChartWidget, offset=(chart.size.width - 1, 3))
         assert chart.tooltip is not None and chart.tooltip.startswith("step 24 · compact · /compact\n31,025 tokens")

@@ -91,7 +91,7 @@ class GlossaryScreen(ModalScreen[None]):
     def _steps(self) -> Table:
         table = _table()
         for kind, glyph in STEP_ICONS.items():
-            table.add_row(Text(f"{glyph} {kind}", style="bold"), glossary.STEP_KINDS.get(kind, ""))
+            table.add_row(Text(f"{glyph} {kind}", style="bold"), glossary.step_meaning(kind))
         return table
 
     def _glyphs(self) -> Table:

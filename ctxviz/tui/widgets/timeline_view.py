@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ctxviz.glossary import STEP_KINDS
+from ctxviz.glossary import step_meaning
 from ctxviz.layout import humanize
 from ctxviz.timeline import COMPACTION_STEP_KINDS, USER_STEP_KINDS, Timeline
 from ctxviz.tui.icons import icon
@@ -119,7 +119,7 @@ class TimelineView(ScrollView, can_focus=False):
         index = round(self.scroll_y) + offset.y if offset is not None else -1
         if 0 <= index < len(self._timeline.steps):
             kind = self._timeline.steps[index].kind
-            self.tooltip = f"{icon(kind)} {kind}: {STEP_KINDS.get(kind, '')}"
+            self.tooltip = f"{icon(kind)} {kind}: {step_meaning(kind)}"
         else:
             self.tooltip = None
 
