@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import DataTable, OptionList
+from textual.widgets import DataTable, Label, OptionList
 
 from ctxviz import glossary
 from ctxviz.cli import main
@@ -264,3 +264,28 @@ def test_hovering_a_step_or_the_chart_says_what_it_is(default: Timeline) -> None
         assert chart.tooltip is not None and chart.tooltip.startswith("step 24 · compact · /compact\n31,025 tokens")
 
     drive(default, script)
+
+
+def test_a_transcript_is_titled_by_its_project_not_its_raw_id(default: Timeline) -> None:
+    from dataclasses import replace
+
+    from ctxviz.timeline import Source
+    from ctxviz.tui.widgets.context_header import display_title
+
+    session = "0123abcd-0000-4000-8000-000000000000"
+    transcript = replace(default, source=Source("transcript", session, "/x.jsonl", "/home/ada/shop"))
+    assert display_title(transcript) == "shop · session 0123abcd"
+    assert display_title(replace(default, source=Source("transcript", session))) == "session 0123abcd"
+    assert display_title(default) == "Explore the context window"
+
+
+def test_at_80_columns_the_header_keeps_the_title_and_the_model(default: Timeline) -> None:
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        await pilot.press("end")
+        name, model, usage = (app.screen.query_one(f"#header-{part}", Label) for part in ("name", "model", "usage"))
+        assert name.region.width >= len("Explore the context window")
+        assert model.display and model.region.width == len("claude-sonnet-4-6")
+        assert str(usage.render()) == "31,025/200k 15.5% estimated"
+        assert usage.region.right <= 80
+
+    drive(default, script, size=(80, 24))
