@@ -182,3 +182,18 @@ def test_serve_renders_the_app_in_headless_chromium(tmp_path: Path) -> None:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
         log.close()
+
+
+def test_a_taken_port_is_a_clear_error_not_a_traceback() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "ctxviz", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "Traceback" not in result.stderr

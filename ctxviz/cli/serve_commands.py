@@ -86,7 +86,10 @@ def serve(ctx: click.Context, path: str | None, port: int, host: str, allow_outs
             statics_path=package / "static",
             templates_path=pages,
         )
-        server.serve()
+        try:
+            server.serve()
+        except OSError as error:  # the port is taken, or the address is not this machine's
+            fail(f"ctxviz serve: cannot listen on {host}:{port}: {error.strerror or error}")
 
 
 COMMANDS: list[click.Command] = [serve]
