@@ -51,19 +51,20 @@ class UsageChartWidget(Widget):
         self.refresh()
 
     def title_text(self) -> str:
+        """What the chart shows, the most telling first (at 80 columns the end is cut)."""
         limits = self._timeline.thresholds
         names = [("warning", limits.warning)]
         names.append(("auto-compact", limits.autocompact) if limits.autocompact else ("blocking", limits.blocking))
-        drawn = " · ".join(f"╌ {name} {value:,}" for name, value in names if value <= self.top)
+        drawn = " · ".join(f"╌ {name} {humanize(value)}" for name, value in names if value <= self.top)
         above = ", ".join(f"{name} {humanize(value)}" for name, value in names if value > self.top)
-        scale = "whole window" if self.full_scale else "fitted to the peak"
-        parts = [f"Usage over {len(self._used):,} steps", f"scale: {scale} (f)"]
-        if self._compactions:
-            parts.append("▼ compaction")
+        parts = [f"Usage, {len(self._used):,} steps"]
+        if above:
+            parts.append(f"above the top: {above}")
         if drawn:
             parts.append(drawn)
-        if above:
-            parts.append(f"above the chart: {above}")
+        if self._compactions:
+            parts.append("▼ compaction")
+        parts.append("whole window (f)" if self.full_scale else "fitted to the peak (f)")
         return " · ".join(parts)
 
     def _data_width(self) -> int:
