@@ -40,9 +40,19 @@ def play(
         timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
     except InputError as error:
         fail(error.message)
+    if not has_terminal():  # after reading the input: its errors come first, wherever they are printed
+        fail("ctxviz play needs a terminal (its input or output is not one); try `ctxviz run` for a table")
     from ctxviz.tui.app import run_app
 
     run_app(timeline)
+
+
+def has_terminal() -> bool:
+    """Whether the TUI can draw here: a terminal on both ends, or textual-serve's web driver."""
+    import os
+    import sys
+
+    return bool(os.environ.get("TEXTUAL_DRIVER")) or (sys.stdin.isatty() and sys.stdout.isatty())
 
 
 @click.command()

@@ -67,7 +67,7 @@ def _rows(timeline: Timeline, index: int) -> Table:
     transcript = timeline.source.kind == "transcript"
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True)
-    table.add_column(no_wrap=True)
+    table.add_column()  # the names wrap before a figure is cut ("13.…" at 80 columns)
     table.add_column(justify="right", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
     unrecorded = unrecorded_overhead(timeline, index) is not None
@@ -79,7 +79,7 @@ def _rows(timeline: Timeline, index: int) -> Table:
         table.add_row(
             Text(glyph, style=_ROW_STYLES.get(row, "grey35")),
             row,
-            f"{approx}{humanize(tokens)} tokens",
+            f"{approx}{humanize(tokens)} token{'s' * (tokens != 1)}",
             f"{percent(tokens, timeline.window):.1f}%",
         )
         if row == "System prompt" and unrecorded:
@@ -111,7 +111,11 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     table.add_column("since", justify="right", no_wrap=True, min_width=8)
     for block in largest_items(timeline, index, count):
         since = timeline.steps[block.entered]
-        when = f"call {calls_before(timeline, block.entered)}" if since.kind == StepKind.API_CALL else since.kind
+        when = (
+            f"call {calls_before(timeline, block.entered)}"
+            if since.kind == StepKind.API_CALL
+            else f"step {since.index}"
+        )
         table.add_row(f"{'~' if approx else ''}{block.tokens:,}", block.kind, Text(block.label), when)
     return table
 
@@ -147,7 +151,9 @@ class _Breakdown:
         narrow = options.max_width < _NARROW_COLUMNS
         grid = _grid(self.timeline, self.index, narrow and self.timeline.window < 1_000_000)
         rows = _rows(self.timeline, self.index)
-        if narrow:
+        # side by side only when both fit whole (a 1M grid beside the rows is ~85 columns)
+        beside = console.measure(grid).maximum + 3 + console.measure(rows).maximum
+        if narrow or beside > options.max_width:
             yield Group(grid, Text(""), rows)
             return
         side = Table.grid(padding=(0, 3))
