@@ -174,19 +174,20 @@ def _decoded_file(path: Path, where: str, problems: list[str]) -> Iterator[tuple
     number = 0
     with handle:
         while (cut := pending.rfind(b"\n") + 1) > 0:
-            block, rest = pending[:cut], pending[cut:]
-            lines = block.count(b"\n")
+            lines = pending.count(b"\n", 0, cut)
             try:
-                records = _DECODE_LINES(block)
+                records = _DECODE_LINES(memoryview(pending)[:cut])  # no copy of the chunk
             except msgspec.DecodeError:
                 records = []
             if len(records) == lines:  # one record a line: the numbers are exact
                 yield from enumerate(records, number + 1)
             else:
-                split = enumerate(block[:-1].split(b"\n"), number + 1)
+                split = enumerate(pending[: cut - 1].split(b"\n"), number + 1)
                 numbered = ((n, line.removesuffix(b"\r"), True) for n, line in split if line.strip())
                 yield from _decoded_lines(numbered, where, problems)
+            records = []  # let this chunk's records (and the chunk they point into) go before the next
             number += lines
+            rest = pending[cut:]
             chunk = read_chunk(handle, path)
             pending = rest + chunk if chunk else rest
             if not chunk:
