@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from shrink_session import shrink
 from shrunk_sessions import SHRUNK, unpack
 
-from ctxviz.importer import fidelity
+from ctxviz.cli import main
+from ctxviz.errors import InputError
+from ctxviz.importer import fidelity, session_to_scenario
 from ctxviz.importer.fidelity import FidelityReport
+
+FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 
 
 @pytest.fixture(scope="module")
@@ -72,3 +78,19 @@ def test_the_shrunk_files_are_small_and_whole_json() -> None:
     for path in packed:
         for line in gzip.decompress(path.read_bytes()).decode().splitlines():
             json.loads(line)
+
+
+def test_a_compaction_calls_own_file_is_not_imported_as_a_session() -> None:
+    """Its one call holds the whole conversation in its cached prefix, which the file does not record:
+    imported, it gave a 156,584-token system prompt and four compactions before its only call."""
+    path = FIXTURES / "spotter-4d5611e5" / "subagents" / "agent-acompact-e1f845.jsonl"
+    with pytest.raises(InputError) as raised:
+        session_to_scenario(path)
+    assert str(raised.value) == (
+        f"{path}: the compaction call's own transcript (agent acompact-e1f845): its one call sends the "
+        "whole conversation before the compaction, which this file does not hold; import the session "
+        "4d5611e5-241a-462a-8d15-5122611a9569.jsonl instead"
+    )
+    result = CliRunner().invoke(main, ["fidelity", str(path)])
+    assert result.exit_code != 0
+    assert "the compaction call's own transcript" in result.output
