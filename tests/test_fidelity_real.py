@@ -17,16 +17,23 @@ from shrink_session import shrink
 from shrunk_sessions import SHRUNK, unpack
 
 from ctxviz.cli import main
+from ctxviz.engine import simulate
 from ctxviz.errors import InputError
 from ctxviz.importer import fidelity, session_to_scenario
 from ctxviz.importer.fidelity import FidelityReport
+from ctxviz.scenario.load import load_scenario
+from ctxviz.tokens import CharsPerToken
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 
 
 @pytest.fixture(scope="module")
-def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, FidelityReport]:
-    sessions = unpack(tmp_path_factory.mktemp("spotter"))
+def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return unpack(tmp_path_factory.mktemp("spotter"))
+
+
+@pytest.fixture(scope="module")
+def reports(sessions: dict[str, Path]) -> dict[str, FidelityReport]:
     return {short: fidelity(path) for short, path in sessions.items()}
 
 
@@ -94,3 +101,13 @@ def test_a_compaction_calls_own_file_is_not_imported_as_a_session() -> None:
     result = CliRunner().invoke(main, ["fidelity", str(path)])
     assert result.exit_code != 0
     assert "the compaction call's own transcript" in result.output
+
+
+def test_each_imports_validates_and_replays_through_yaml(sessions: dict[str, Path], tmp_path: Path) -> None:
+    for short, path in sessions.items():
+        result = session_to_scenario(path)
+        out = tmp_path / f"{short}.yaml"
+        out.write_text(result.yaml)
+        assert CliRunner().invoke(main, ["validate", str(out)]).exit_code == 0, short
+        loaded = load_scenario(out, counter=CharsPerToken())
+        assert [s.used for s in simulate(loaded).steps] == [s.used for s in simulate(result.scenario).steps], short
