@@ -63,7 +63,10 @@ class EngineSession:
             self._created = parent._created
             return
         self.nested = profile.instructions.nested(scenario.files)
-        self.scoped_rules = {p: r for p, r in scenario.setup.rules.items() if r.paths}
+        scoped = {p: r for p, r in scenario.setup.rules.items() if r.paths}
+        # an agent reads only its own rule folders (Cursor .cursor/rules, none for Codex); by default all
+        chosen = getattr(profile.instructions, "scoped_rules", None)
+        self.scoped_rules = chosen(scoped) if chosen is not None else scoped
         self._hooks = {}
 
     # --- the window -----------------------------------------------------------------------------------
