@@ -142,3 +142,15 @@ def test_auto_compaction_at_90_percent():
     assert tl.used_at(auto.index - 1) == STARTUP + 240_000
     assert auto.used == STARTUP + 20_000 + 4_000  # the prompt cut to 20,000, the summary
     assert "90% of the window" in "\n".join(auto.notes)
+
+
+def test_mcp_schemas_load_up_front_in_codex_and_not_at_all_in_pi():
+    text = "setup: {mcp: [{server: github, tools: 40}]}\nevents: []"
+    codex = run("codex", text)
+    assert [b.tokens for b in codex.state_at(codex.last) if b.kind == "mcp-tools"] == [40 * 400]  # assumed size
+    assert any("defers no MCP tool" in n for s in codex.steps for n in s.notes)
+    pi = run("pi", text)
+    assert [b for b in pi.state_at(pi.last) if b.kind == "mcp-tools"] == []
+    assert any("pi has no MCP client" in n for s in pi.steps for n in s.notes)
+    grok = run("grok-build", text)  # behind search_tool: names only, a schema on first use
+    assert [b.tokens for b in grok.state_at(grok.last) if b.kind == "mcp-tools"] == [40 * 15]

@@ -97,6 +97,26 @@ def test_grok_mention_over_the_gate_is_a_stub_and_a_range_is_gated_alone():
     assert added_tokens(tl, 1) == chars4("why @src/parser.py:410-460") + 510 + chars4("x" * 306) + tags + ATTACHED
 
 
+def test_grok_a_message_over_25000_bytes_is_saved_to_a_file():
+    tl = run(
+        "grok-build",
+        """
+        files:
+          src/a.py: {tokens: 4000, lines: 400}
+          src/b.py: {tokens: 4000, lines: 400}
+        events:
+          - prompt: "compare @src/a.py @src/b.py"
+        """,
+    )
+    # each file alone passes the gate: (16,000 + 2,292 bytes of numbers) // 4 = 4,573 ≤ 5,000; together
+    # with the prompt they pass 25,000 bytes, so the model gets 25,000 bytes (6,250 tokens) of the message
+    # and a note (30, assumed)
+    first = 4_000 + chars4("x" * 2_292) + file_tags("src/a.py") + ATTACHED
+    assert first < 6_250 < first + 4_000
+    assert added_tokens(tl, 0) == 6_250 + 30
+    assert "passes 25,000 bytes" in notes(tl, 0)
+
+
 def test_grok_drops_a_folder_mention():
     tl = run("grok-build", 'files: {src/a.py: 100}\nevents:\n  - prompt: "look @src/"')
     assert [b.kind for b in added(tl, 0)] == ["prompt"]
@@ -207,6 +227,23 @@ def test_cursor_mention_whole_or_condensed_with_assumed_sizes():
     assert added_tokens(tl, 0) == chars4("see @src/small.py") + 3_000
     assert added_tokens(tl, 1) == chars4("see @src/big.py") + 1_240  # 10% of 12,400 (assumed)
     assert "(assumed)" in notes(tl, 1)
+
+
+def test_cursor_attaches_a_globbed_rule_when_a_matching_file_is_read():
+    tl = run(
+        "cursor",
+        """
+        files: {src/api/auth.ts: 1000}
+        setup:
+          rules:
+            .cursor/rules/api.mdc: {tokens: 300, paths: ["src/api/**"]}
+            .claude/rules/api.md: {tokens: 200, paths: ["src/api/**"]}
+        events:
+          - read: src/api/auth.ts
+        """,
+    )
+    assert [(b.label, b.tokens) for b in added(tl, 0, "rule")] == [(".cursor/rules/api.mdc", 300)]
+    assert added_tokens(tl, 0) == 60 + 1_000 + 300
 
 
 def test_cursor_reads_250_lines_and_summarises_everything():

@@ -66,6 +66,21 @@ def test_opencode_folder_mention_is_a_list_call():
     assert added_tokens(tl, 0) == chars4("look @src/") + chars4(call) + 3 * 6  # a.py, b.py, lib/ (6 assumed)
 
 
+def test_opencode_attaches_a_nested_agents_md_when_a_file_below_is_read_and_no_claude_rule():
+    tl = run(
+        "opencode",
+        """
+        files: {src/api/AGENTS.md: 300, src/api/auth.ts: 1000}
+        setup:
+          rules: {.claude/rules/api.md: {tokens: 200, paths: ["src/api/**"]}}
+        events:
+          - read: src/api/auth.ts
+        """,
+    )
+    assert [b.label for b in added(tl, 0, "nested-memory")] == ["src/api/AGENTS.md"]
+    assert added_tokens(tl, 0) == 60 + 1_000 + 300
+
+
 def test_opencode_read_cut_at_2000_lines_then_50_kb():
     tl = run("opencode", "files: {src/big.py: {lines: 4000}}\nevents:\n  - read: src/big.py")
     # 2,000 of 4,000 lines = 20,000 tokens = 80,000 bytes > 51,200: 20,000 × 51,200 / 80,000 = 12,800

@@ -234,6 +234,7 @@ def build(n: CodexNumbers) -> Profile:
             git_status=None,
             auto_memory=None,
             skills=None,
+            mcp="schemas",
         ),
         instructions=CappedAgentsMd(
             n,

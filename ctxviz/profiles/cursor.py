@@ -192,6 +192,7 @@ def build(n: CursorNumbers) -> Profile:
             auto_memory=None,
             skills=None,
             tree=TreeRule(max_items=n.index_max_items, tokens_per_item=n.index_item),
+            mcp="schemas",
         ),
         instructions=RulesAndAgentsMd(),
         mention=InlineOrCondensed(n),

@@ -288,6 +288,7 @@ def build(n: GeminiNumbers) -> Profile:
             auto_memory=None,
             skills=None,
             tree=TreeRule(max_items=n.tree_max_items, tokens_per_item=n.tree_item),
+            mcp="schemas",
         ),
         instructions=NamedInstructions(
             "gemini-cli", ("GEMINI.md",), first_only=False, user=("~/.gemini/GEMINI.md",), nested_names=("GEMINI.md",)

@@ -66,6 +66,7 @@ INSTRUCTION_NAMES = (
 HOMES = ("~/.grok/", "~/.claude/", "~/.cursor/")
 RULE_FOLDERS = (".grok/rules/", ".claude/rules/", ".cursor/rules/")
 _ATTACHED = "grok-build.attached-prompt"  # the prompt whose mentions already paid for the wrapper
+_OFFLOADED = "grok-build.offloaded-prompt"  # the prompt already saved to a file
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,7 @@ class GrokNumbers:
     tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
     edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
     mcp_deferred_tokens_per_tool: int = number(15, "assumed", "MCP tools sit behind search_tool; as claude-code")
+    mcp_schema_tokens_per_tool: int = number(400, "assumed", "a schema fetched through use_tool; as claude-code")
     notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
 
 
@@ -157,7 +159,7 @@ class NumberedOrStub:
             )
             return
         body = size.tokens + tokens_of("x" * numbering) + tokens_of(file_open(mention.path, lines) + FILE_CLOSE)
-        tokens = self._capped(session, body + wrapper, size.bytes + numbering)
+        tokens = self._capped(session, body + wrapper)
         session.add(m, BlockKind.FILE_READ, str(mention), tokens, "brief")
         session.note(
             f"{mention}: inlined with line numbers, ~{estimated:,} ≤ {n.mention_gate:,} estimated tokens "
@@ -173,20 +175,26 @@ class NumberedOrStub:
         session.state.policy[_ATTACHED] = prompt
         return tokens_of(ATTACHED)
 
-    def _capped(self, session: Session, tokens: int, added_bytes: int) -> int:
-        """The whole message over 25,000 bytes: saved to a file; the model gets ≤ 25,000 bytes of it."""
-        n = self.numbers
-        prompt = next((b for b in reversed(session.live()) if b.kind == BlockKind.PROMPT), None)
-        attached = sum(b.tokens for b in session.live() if prompt and b.id > prompt.id)
-        message_bytes = (prompt.tokens + attached) * 4 + added_bytes if prompt else added_bytes
-        if message_bytes <= n.message_max_bytes:
+    def _capped(self, session: Session, tokens: int) -> int:
+        """A user message over 25,000 bytes (≈ tokens × 4) is saved to a file: the model gets at most 25,000
+        bytes of it and a note to read the rest. Returns what this attachment may still add."""
+        n, live = self.numbers, session.live()
+        prompt = next((b for b in reversed(live) if b.kind == BlockKind.PROMPT), None)
+        if prompt is None:
             return tokens
-        room = max(0, estimate(n.message_max_bytes) - (prompt.tokens if prompt else 0) - attached)
+        so_far = prompt.tokens + sum(b.tokens for b in live if b.id > prompt.id)
+        if (so_far + tokens) * 4 <= n.message_max_bytes:
+            return tokens
+        room = max(0, estimate(n.message_max_bytes) - so_far)
+        if session.state.policy.get(_OFFLOADED) == prompt.id:
+            return room
+        session.state.policy[_OFFLOADED] = prompt.id
         session.note(
-            f"the message passes {n.message_max_bytes:,} bytes (~{message_bytes:,}): saved to a file; the model "
-            f"gets a bounded excerpt and a note to read it ({shown(n, 'offload_note')})"
+            f"the message passes {n.message_max_bytes:,} bytes (~{(so_far + tokens) * 4:,}): saved to a file; "
+            f"the model gets its first {n.message_max_bytes:,} bytes and a note to read the rest "
+            f"({shown(n, 'offload_note')})"
         )
-        return min(tokens, room) + n.offload_note
+        return room + n.offload_note
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,7 +353,7 @@ def build(n: GrokNumbers) -> Profile:
         long_context=None,
         chars_per_token=4,
         tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_deferred_tokens_per_tool,
+        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
         edit_result=n.edit_result,
         tools=ToolNames(
             read="read_file",
@@ -367,7 +375,7 @@ def build(n: GrokNumbers) -> Profile:
             environment=n.user_info,
             tools=n.tools,
             mcp_deferred_tokens_per_tool=n.mcp_deferred_tokens_per_tool,
-            mcp_schema_tokens_per_tool=n.mcp_deferred_tokens_per_tool,
+            mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
             git_status=GitStatusRule(
                 max_chars=n.git_status_max_chars,
                 header=0,

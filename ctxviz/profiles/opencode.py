@@ -281,6 +281,7 @@ def build(n: OpencodeNumbers) -> Profile:
             git_status=None,
             auto_memory=None,
             skills=None,
+            mcp="schemas",
         ),
         instructions=NamedInstructions(
             "opencode",

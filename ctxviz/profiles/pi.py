@@ -172,6 +172,7 @@ def build(n: PiNumbers) -> Profile:
             git_status=None,
             auto_memory=None,
             skills=None,
+            mcp="none",
         ),
         instructions=NamedInstructions(
             "pi", ("AGENTS.md", "CLAUDE.md"), first_only=True, user=("~/.pi/agent/AGENTS.md", "~/.pi/agent/CLAUDE.md")
