@@ -22,7 +22,7 @@ from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Category, Fate
 
 _ARTICLE = "'The Mention File Myth in Code Agents' (the paimon design)"
-SENT = "paimon.sent"  # path → (line ranges sent, the touch order when last sent)
+SENT = "paimon.sent"  # path → (line ranges sent, the file version they were sent at)
 HASH = "0" * 64  # a sha256 is 64 hex digits; its value does not change the count
 
 # No model has seen this convention, so it has to be taught. Our wording of the design's rules.
@@ -78,10 +78,8 @@ class Envelope:
         size = session.file_size(path)
         total = size.lines
         sent: dict[str, tuple[list[tuple[int, int]], int]] = session.state.policy.setdefault(SENT, {})
-        ranges, stamp = sent.get(path, ([], -1))
-        # Still the content that was sent: read whole since (the read cache says unchanged), or not touched
-        # at all since it was sent. An edit or a write changes the sha256: nothing counts as sent.
-        if path not in session.state.current and session.state.touched.get(path) != stamp:
+        ranges, version = sent.get(path, ([], -1))
+        if version != session.file_version(path):  # edited or written since: a new sha256, nothing counts
             ranges = []
         if mention.lines is not None:
             want = (mention.lines[0], min(mention.lines[1], total))
@@ -112,7 +110,7 @@ class Envelope:
         if full:
             session.state.current.add(path)  # Claude Code's read cache: a whole file was read
         session.state.touched[path] = session.order()
-        sent[path] = ([*ranges, want], session.state.touched[path])
+        sent[path] = ([*ranges, want], session.file_version(path))
         session.triggers(path, "read")
 
 
