@@ -330,6 +330,10 @@ class KeepAnchors:
                 f"{len(edited)} edited file path(s), no content ({shown(n, 'state_reminder')} around them)",
             )
         )
+        session.note(
+            f"kept: the last user query and the latest reply; {len(edited)} edited file path(s) in a state "
+            "reminder; every other turn and tool result dropped"
+        )
         reset_reads(session)
         return fates
 
