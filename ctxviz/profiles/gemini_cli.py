@@ -19,6 +19,7 @@ from ctxviz.profiles.base import (
 from ctxviz.profiles.generic import (
     NO_HOOKS,
     NO_SEARCH_CAPS,
+    AssumedStartupNoted,
     NamedInstructions,
     add_summary,
     clear_history,
@@ -278,17 +279,21 @@ def build(n: GeminiNumbers) -> Profile:
         hooks=NO_HOOKS,
         rule_triggers=("read", "write", "edit"),
         thresholds=FractionOfWindow(n.compress_percent / 100, warning_below=0, blocking_buffer=0),
-        startup=StandardStartup(
-            system_prompt=n.system_prompt,
-            environment=n.environment,
-            tools=n.tools,
-            mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            git_status=None,
-            auto_memory=None,
-            skills=None,
-            tree=TreeRule(max_items=n.tree_max_items, tokens_per_item=n.tree_item),
-            mcp="schemas",
+        startup=AssumedStartupNoted(
+            StandardStartup(
+                system_prompt=n.system_prompt,
+                environment=n.environment,
+                tools=n.tools,
+                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                git_status=None,
+                auto_memory=None,
+                skills=None,
+                tree=TreeRule(max_items=n.tree_max_items, tokens_per_item=n.tree_item),
+                mcp="schemas",
+            ),
+            n,
+            ("system_prompt", "environment", "tools", "tree_item"),
         ),
         instructions=NamedInstructions(
             "gemini-cli", ("GEMINI.md",), first_only=False, user=("~/.gemini/GEMINI.md",), nested_names=("GEMINI.md",)

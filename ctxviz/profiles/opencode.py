@@ -12,6 +12,7 @@ from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, num
 from ctxviz.profiles.generic import (
     NO_HOOKS,
     NO_SEARCH_CAPS,
+    AssumedStartupNoted,
     NamedInstructions,
     OutputReserveTrigger,
     add_summary,
@@ -272,16 +273,20 @@ def build(n: OpencodeNumbers) -> Profile:
         hooks=NO_HOOKS,
         rule_triggers=("read",),
         thresholds=trigger,
-        startup=StandardStartup(
-            system_prompt=n.system_prompt,
-            environment=n.environment,
-            tools=n.tools,
-            mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            git_status=None,
-            auto_memory=None,
-            skills=None,
-            mcp="schemas",
+        startup=AssumedStartupNoted(
+            StandardStartup(
+                system_prompt=n.system_prompt,
+                environment=n.environment,
+                tools=n.tools,
+                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                git_status=None,
+                auto_memory=None,
+                skills=None,
+                mcp="schemas",
+            ),
+            n,
+            ("system_prompt", "environment", "tools"),
         ),
         instructions=NamedInstructions(
             "opencode",
