@@ -37,7 +37,7 @@ _SRC = "anomalyco/opencode packages/opencode/src"
 _SST = "sst/opencode session/compaction.ts @3df4a255"
 _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 PRUNED_MARKER = "[Old tool result content cleared]"
-CLEARED = " (cleared)"  # the label of the marker that replaces a pruned output
+_CLEARED = "opencode.cleared"  # ids of the markers that stand for pruned outputs
 _TOOL_RESULTS = (BlockKind.TOOL_OUTPUT, BlockKind.FILE_READ, BlockKind.SPILLED_OUTPUT, BlockKind.SUBAGENT_RESULT)
 
 
@@ -139,13 +139,13 @@ class SaveWithHead:
         )
 
 
-def turns(blocks: list[Block]) -> list[list[Block]]:
-    """The history as turns: each user prompt with everything after it up to the next one. A cleared
+def turns(blocks: list[Block], cleared: set[int]) -> list[list[Block]]:
+    """The history as turns: each user prompt with everything after it up to the next one. A ``cleared``
     output's marker entered when it was cleared, but it stands where the output was, in an old turn."""
     grouped: list[list[Block]] = []
-    markers = [b for b in blocks if b.label.endswith(CLEARED)]
+    markers = [b for b in blocks if b.id in cleared]
     for block in blocks:
-        if block.label.endswith(CLEARED):
+        if block.id in cleared:
             continue
         if block.kind == BlockKind.PROMPT or not grouped:
             grouped.append([])
@@ -177,41 +177,39 @@ class PruneThenSummarise:
     numbers: OpencodeNumbers
     trigger: OutputReserveTrigger
 
-    def prune(self, session: Session, grouped: list[list[Block]]) -> list[list[Block]]:
-        """Clear old tool outputs as opencode's prune does; returns the turns with each cleared output
-        replaced, in its place, by the short marker that stands for it."""
+    def prune(self, session: Session) -> None:
+        """Clear old tool outputs as opencode's prune does: each becomes a short marker."""
         n = self.numbers
-        older = [b for turn in grouped[:-2] for b in turn if b.kind in _TOOL_RESULTS and not b.label.endswith(CLEARED)]
+        cleared: set[int] = session.state.policy.setdefault(_CLEARED, set())
+        grouped = turns(history(session), cleared)
+        older = [b for turn in grouped[:-2] for b in turn if b.kind in _TOOL_RESULTS and b.id not in cleared]
         ids = set(prunable([(b.id, b.tokens) for b in older], n.prune_protect, n.prune_minimum))
         if not ids:
-            return grouped
-        marker, freed, replaced = tokens_of(PRUNED_MARKER), 0, {}
+            return
+        marker, freed = tokens_of(PRUNED_MARKER), 0
         for block in older:
             if block.id in ids:
                 session.remove(block.id)
-                new = session.add(
-                    Category.MESSAGES, BlockKind.TOOL_OUTPUT, f"{block.label} (cleared)", marker, "hidden"
+                cleared.add(
+                    session.add(Category.MESSAGES, BlockKind.TOOL_OUTPUT, f"{block.label} (cleared)", marker, "hidden")
                 )
-                replaced[block.id] = new
                 freed += block.tokens - marker
-        live = {b.id: b for b in session.live()}
         session.note(
             f"prune: {len(ids)} old tool output(s) cleared to '{PRUNED_MARKER}', {freed:,} tokens freed "
             f"(the newest {n.prune_protect:,} tokens of tool output are protected)"
         )
-        return [[live[replaced[b.id]] if b.id in replaced else b for b in turn] for turn in grouped]
 
     def between_turns(self, session: Session) -> None:
         """opencode prunes when a turn ends, before the next prompt."""
         if self.numbers.prune:
-            self.prune(session, turns(history(session)))
+            self.prune(session)
 
     def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
         n = self.numbers
         fates = startup_kept(session)
-        grouped = turns(history(session))
         if n.prune:
-            grouped = self.prune(session, grouped)
+            self.prune(session)
+        grouped = turns(history(session), session.state.policy.get(_CLEARED, set()))
         usable = self.trigger.usable(session.window, session.profile.model_window(session.scenario.model).max_output)
         budget = max(n.tail_min, min(n.tail_max, usable * n.tail_percent // 100))
         kept_count, total = 0, 0
