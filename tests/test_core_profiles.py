@@ -12,7 +12,7 @@ from engine_helpers import STARTUP_200K, added, event_steps, scenario, timeline
 from ctxviz.engine import simulate
 from ctxviz.kinds import BlockKind, EventKind, StepKind
 from ctxviz.profiles import AGENT_NAMES, PROFILES, UnknownAgent, get_profile
-from ctxviz.profiles.base import provenance
+from ctxviz.profiles.base import Profile, provenance
 from ctxviz.profiles.claude_code import CLAUDE_CODE, PROFILE
 from ctxviz.profiles.policies.subagents import NoSubagents
 
@@ -151,3 +151,23 @@ def test_file_versions_count_edits_and_writes() -> None:
     session.changed("a.py", "edit")
     session.changed("a.py", "write")
     assert (session.file_version("a.py"), session.file_version("b.py")) == (2, 0)
+
+
+def test_overrides_another_agent_lacks_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Tiny:
+        read_max_lines: int = 10
+
+    def build(numbers: Tiny) -> Profile:
+        limits = dataclasses.replace(PROFILE.reads, max_lines=numbers.read_max_lines)
+        return dataclasses.replace(PROFILE, name="tiny", numbers=numbers, build=build, reads=limits)
+
+    monkeypatch.setitem(PROFILES, "tiny", build(Tiny()))
+    s = scenario(
+        "profile: {read_max_lines: 5, restore_max_files: 1}\nfiles: {a.py: {lines: 20}}\nevents:\n  - read: a.py\n"
+    )
+    tl = simulate(s, agent="tiny")
+    assert tl.agent == "tiny"
+    assert tl.notices == ("profile: restore_max_files not used: tiny has no such number",)
+    # read_max_lines applies: 5 of 20 lines, 50 tokens
+    assert [b.tokens for b in added(tl, event_steps(tl)[0].index)] == [60, 50]

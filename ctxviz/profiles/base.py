@@ -164,6 +164,7 @@ class Session(Protocol):
     thresholds: Thresholds
     subagent_type: str | None  # None: the main session
     state: SessionState
+    event_index: int | None  # the scenario event being replayed (None during startup and automatic steps)
 
     @property
     def used(self) -> int: ...
