@@ -239,7 +239,7 @@ def build(n: CodexNumbers) -> Profile:
                 mcp="schemas",
             ),
             n,
-            ("system_prompt", "environment", "tools"),
+            ("system_prompt", "environment", "tools", "tool_call", "edit_result"),
         ),
         instructions=CappedAgentsMd(
             n,

@@ -14,6 +14,7 @@ from ctxviz.profiles.base import ModelSpec, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     NO_HOOKS,
     NO_SEARCH_CAPS,
+    AssumedReadLimit,
     AssumedStartupNoted,
     AssumedTrigger,
     add_summary,
@@ -197,11 +198,13 @@ def build(n: CursorNumbers) -> Profile:
                 mcp="schemas",
             ),
             n,
-            ("system_prompt", "environment", "tools", "index_max_items", "index_item"),
+            ("system_prompt", "environment", "tools", "index_max_items", "index_item", "tool_call", "edit_result"),
         ),
         instructions=RulesAndAgentsMd(),
         mention=InlineOrCondensed(n),
-        reads=TruncateAtLimits(max_lines=n.read_max_lines, max_bytes=10**9),
+        reads=AssumedReadLimit(
+            TruncateAtLimits(max_lines=n.read_max_lines, max_bytes=10**9), "250 lines a call, third-party reports"
+        ),
         output=HeadAndTail(
             max_tokens=n.output_max_tokens, head_fraction=0.5, marker=n.truncation_marker, chars_per_token=4
         ),

@@ -296,7 +296,7 @@ def build(n: GeminiNumbers) -> Profile:
                 mcp="schemas",
             ),
             n,
-            ("system_prompt", "environment", "tools", "tree_item"),
+            ("system_prompt", "environment", "tools", "tree_item", "tool_call", "edit_result"),
         ),
         instructions=NamedInstructions(
             "gemini-cli", ("GEMINI.md",), first_only=False, user=("~/.gemini/GEMINI.md",), nested_names=("GEMINI.md",)

@@ -394,7 +394,7 @@ def build(n: GrokNumbers) -> Profile:
                 skills=None,
             ),
             n,
-            ("system_prompt", "user_info", "tools", "instructions_close"),
+            ("system_prompt", "user_info", "tools", "instructions_close", "tool_call", "edit_result"),
         ),
         instructions=EveryInstructionFile(n),
         mention=NumberedOrStub(n),

@@ -101,7 +101,10 @@ class SyntheticReadCall:
             shown_entries = min(entries, n.list_max_entries)
             tokens = tokens_of(list_call(mention.path)) + shown_entries * n.tokens_per_entry
             session.add(m, BlockKind.TOOL_OUTPUT, f"@{mention.path} (list)", tokens, "brief")
-            session.note(f"{mention}: a synthetic list call, {shown_entries:,} entries ({tokens:,} tokens)")
+            session.note(
+                f"{mention}: a synthetic list call, {shown_entries:,} entries of {shown(n, 'tokens_per_entry')} "
+                f"({tokens:,} tokens)"
+            )
             return
         call = read_call(mention.path, mention.lines)
         session.add(m, BlockKind.TOOL_CALL, f"{mention} (synthetic Read call)", tokens_of(call), "hidden")
@@ -227,6 +230,7 @@ class PruneThenSummarise:
         session.add(
             Category.MESSAGES, BlockKind.PROMPT, "Continue if you have next steps", n.continue_message, "hidden"
         )
+        session.note(f"an auto-continue message follows the summary ({shown(n, 'continue_message')})")
         session.note(
             f"{kept_count} recent turn(s) kept ({total:,} of at most {budget:,} tokens: {n.tail_percent}% of "
             f"{usable:,} usable, within {n.tail_min:,}–{n.tail_max:,}); the rest summarised"
@@ -284,7 +288,7 @@ def build(n: OpencodeNumbers) -> Profile:
                 mcp="schemas",
             ),
             n,
-            ("system_prompt", "environment", "tools"),
+            ("system_prompt", "environment", "tools", "tool_call", "edit_result"),
         ),
         instructions=NamedInstructions(
             "opencode",

@@ -177,7 +177,7 @@ def build(n: PiNumbers) -> Profile:
                 mcp="none",
             ),
             n,
-            ("system_prompt", "tools"),
+            ("system_prompt", "tools", "tool_call", "edit_result"),
         ),
         instructions=NamedInstructions(
             "pi", ("AGENTS.md", "CLAUDE.md"), first_only=True, user=("~/.pi/agent/AGENTS.md", "~/.pi/agent/CLAUDE.md")
