@@ -171,3 +171,41 @@ def test_overrides_another_agent_lacks_are_named(monkeypatch: pytest.MonkeyPatch
     assert tl.notices == ("profile: restore_max_files not used: tiny has no such number",)
     # read_max_lines applies: 5 of 20 lines, 50 tokens
     assert [b.tokens for b in added(tl, event_steps(tl)[0].index)] == [60, 50]
+
+
+def test_assumed_numbers_are_known_and_printed_as_such() -> None:
+    from ctxviz.profiles.base import assumed_names, figure
+
+    assumed = assumed_names(CLAUDE_CODE)
+    assert {"tool_call", "read_error", "summary_tokens"} <= assumed
+    assert "restore_max_files" not in assumed
+    assert (figure(5_000), figure(60, assumed=True)) == ("5,000", "60 (assumed)")
+
+
+def test_is_assumed() -> None:
+    from ctxviz.profiles.base import is_assumed
+
+    assert is_assumed(CLAUDE_CODE, "tool_call") and not is_assumed(CLAUDE_CODE, "restore_max_files")
+
+
+def test_engine_names_no_agent_and_no_tool() -> None:
+    # the engine is agent-neutral: every agent's name and tool names come from its profile
+    from pathlib import Path
+
+    import ctxviz.engine
+
+    source = "\n".join(p.read_text() for p in Path(ctxviz.engine.__file__).parent.glob("*.py"))
+    for profile in PROFILES.values():
+        # a tool named like a neutral event kind ("read", "bash") cannot be told apart from that vocabulary
+        tools = [t for t in dataclasses.astuple(profile.tools) if isinstance(t, str) and len(t) > 2]
+        for name in (f'"{profile.name}"', *(f'"{t}"' for t in tools if t not in set(EventKind))):
+            assert name not in source, name
+
+
+def test_json_steps_carry_event() -> None:
+    import json
+
+    from ctxviz.report.json import dumps
+
+    document = json.loads(dumps(timeline("events:\n  - reply: 5\n")))
+    assert [(s["kind"], s["event"]) for s in document["steps"]][-2:] == [("startup", None), ("reply", 0)]
