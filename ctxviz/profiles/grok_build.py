@@ -54,8 +54,8 @@ INSTRUCTIONS_OPEN = (
     "repo root to current directory - deeper files take precedence on conflicts):\n"
 )
 # Every instruction file name grok-build reads, in a folder and in ~/.grok, ~/.claude, ~/.cursor.
-INSTRUCTION_NAMES = frozenset(
-    "Agents.md Claude.md CLAUDE.md CLAUDE.local.md AGENT.md AGENTS.md .claude/CLAUDE.md .claude/CLAUDE.local.md".split()
+_PROJECT_NAMES = {"Agents.md", "Claude.md", "CLAUDE.md", "CLAUDE.local.md", "AGENT.md", "AGENTS.md"}
+INSTRUCTION_NAMES = frozenset({*_PROJECT_NAMES, ".claude/CLAUDE.md", ".claude/CLAUDE.local.md"})
 )
 HOMES = ("~/.grok/", "~/.claude/", "~/.cursor/")
 RULE_FOLDERS = (".grok/rules/", ".claude/rules/", ".cursor/rules/")
