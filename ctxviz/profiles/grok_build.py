@@ -56,7 +56,6 @@ INSTRUCTIONS_OPEN = (
 # Every instruction file name grok-build reads, in a folder and in ~/.grok, ~/.claude, ~/.cursor.
 _PROJECT_NAMES = {"Agents.md", "Claude.md", "CLAUDE.md", "CLAUDE.local.md", "AGENT.md", "AGENTS.md"}
 INSTRUCTION_NAMES = frozenset({*_PROJECT_NAMES, ".claude/CLAUDE.md", ".claude/CLAUDE.local.md"})
-)
 HOMES = ("~/.grok/", "~/.claude/", "~/.cursor/")
 RULE_FOLDERS = (".grok/rules/", ".claude/rules/", ".cursor/rules/")
 _ATTACHED = "grok-build.attached-prompt"  # the prompt whose mentions already paid for the wrapper
