@@ -26,9 +26,11 @@ from ctxviz.profiles.generic import (
     drop,
     history,
     kept_fates,
+    read_as_prompt_text,
     reset_reads,
     shown,
     startup_kept,
+    tool_results,
 )
 from ctxviz.profiles.limits import chars_tokens, tokens_of
 from ctxviz.profiles.policies.reads import line_range
@@ -141,7 +143,7 @@ class InlineBetweenMarkers:
             f"({markers + headers:,} tokens of markers){ranged}"
         )
         for path in paths:
-            session.read(path, label=f"@{path}", mention=True)
+            read_as_prompt_text(session, path, f"@{path}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +198,7 @@ class SnapshotAndRecent:
         full text goes to a file) — but only when that much adds up to at least 30,000 tokens."""
         n = self.numbers
         masked: set[int] = session.state.policy.setdefault(_MASKED, set())
-        outputs = [b for b in history(session) if b.kind in _TOOL_RESULTS and b.id not in masked]
+        outputs = tool_results(session, history(session), masked)
         protected = 0
         prunable: list[Block] = []
         for block in reversed(outputs):

@@ -12,6 +12,7 @@ from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, num
 from ctxviz.profiles.generic import (
     NO_HOOKS,
     NO_SEARCH_CAPS,
+    TOOL_RESULTS,
     AssumedStartupNoted,
     NamedInstructions,
     add_summary,
@@ -34,8 +35,6 @@ from ctxviz.timeline import Fate
 
 _AT = "badlogic/pi-mono packages/coding-agent @83378aad"
 _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
-# Blocks a kept part may not start with: pi cuts only at user, assistant, bash and custom messages.
-_TOOL_RESULTS = (BlockKind.TOOL_OUTPUT, BlockKind.FILE_READ, BlockKind.SPILLED_OUTPUT, BlockKind.SUBAGENT_RESULT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +112,8 @@ class KeepRecentTokens:
         n = self.numbers
         fates = startup_kept(session)
         blocks = history(session)
-        cut = cut_point([(b.tokens, b.kind not in _TOOL_RESULTS) for b in blocks], n.keep_recent)
+        # pi cuts only where a user, assistant, bash or custom message starts, never at a tool result
+        cut = cut_point([(b.tokens, b.kind not in TOOL_RESULTS) for b in blocks], n.keep_recent)
         older, newer = blocks[:cut], blocks[cut:]
         if not older:
             session.note(f"the whole history is within the newest {n.keep_recent:,} tokens: nothing to summarise")
