@@ -61,6 +61,7 @@ _TOOL_RESULTS = (
 
 @dataclass(frozen=True, slots=True)
 class GeminiNumbers:
+    default_model: str = number("gemini-2.5-pro", "assumed", "the default model's name was not read")
     window: int = number(1_048_576, "source", f"{_AT} core/tokenLimits.ts (Gemini models)")
     max_output: int = number(65_536, "assumed", "not read; it does not move gemini-cli's trigger")
     compress_percent: int = number(50, "source", f"{_AT} context/chatCompressionService.ts (70 before 2025-10-30)")
@@ -262,7 +263,7 @@ def build(n: GeminiNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"gemini-2.5-pro": model, "gemini-2.5-flash": model},
-        default_model="gemini-2.5-pro",
+        default_model=n.default_model,
         model_prefixes=("gemini-",),
         unknown_model=model,
         long_context=None,

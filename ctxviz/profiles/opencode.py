@@ -44,6 +44,10 @@ _CLEARED = "opencode.cleared"  # ids of the markers that stand for pruned output
 
 @dataclass(frozen=True, slots=True)
 class OpencodeNumbers:
+    default_model: str = number("claude-sonnet-4-6", "assumed", "opencode has no fixed default: ctxviz's")
+    model_windows: str = number(
+        "as claude-code", "assumed", "its provider catalog: the same windows as claude-code's table, we assume"
+    )
     reserve_cap: int = number(20_000, "source", f"{_SRC}/session/overflow.ts @31e22f65")
     system_prompt: int = number(2_053, "source", f"{_SRC}/session/prompt/anthropic.txt @06a2ad5b: 8,209 chars / 4")
     tools: int = number(8_000, "assumed", "tool definitions not measured")
@@ -254,7 +258,7 @@ def build(n: OpencodeNumbers) -> Profile:
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
-        default_model="claude-sonnet-4-6",
+        default_model=n.default_model,
         model_prefixes=("claude-",),
         unknown_model=CLAUDE_CODE.unknown_model,
         long_context=CLAUDE_CODE.long_context,

@@ -39,6 +39,10 @@ _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 
 @dataclass(frozen=True, slots=True)
 class PiNumbers:
+    default_model: str = number("claude-sonnet-4-6", "assumed", "pi has no fixed default: ctxviz's")
+    model_windows: str = number(
+        "as claude-code", "assumed", "its provider catalog: the same windows as claude-code's table, we assume"
+    )
     reserve: int = number(16_384, "source", f"{_AT} src/core/compaction/compaction.ts reserveTokens")
     system_prompt: int = number(625, "source", f"{_AT} src/core/system-prompt.ts: ~2,500 chars / 4")
     tools: int = number(1_200, "assumed", "read, bash, edit, write definitions; not measured")
@@ -149,7 +153,7 @@ def build(n: PiNumbers) -> Profile:
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
-        default_model="claude-sonnet-4-6",
+        default_model=n.default_model,
         model_prefixes=("claude-",),
         unknown_model=CLAUDE_CODE.unknown_model,
         long_context=CLAUDE_CODE.long_context,
