@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ctxviz.kinds import BlockKind
+from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import (
     ModelSpec,
     OutputOutcome,
@@ -283,7 +283,7 @@ def build(n: GeminiNumbers) -> Profile:
         ),
         search=NO_SEARCH_CAPS,
         hooks=NO_HOOKS,
-        rule_triggers=("read", "write", "edit"),
+        rule_triggers=(Touch.READ, Touch.WRITE, Touch.EDIT),
         thresholds=FractionOfWindow(n.compress_percent / 100, warning_below=0, blocking_buffer=0),
         startup=AssumedStartupNoted(
             StandardStartup(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ctxviz.kinds import BlockKind, StepKind
+from ctxviz.kinds import BlockKind, StepKind, Touch
 from ctxviz.profiles.base import CompactionPolicy, MentionPolicy, Profile, Session, StartupPolicy, number
 from ctxviz.profiles.claude_code import ClaudeCodeNumbers
 from ctxviz.profiles.claude_code import build as build_claude_code
@@ -111,7 +111,7 @@ class Envelope:
             session.state.current.add(path)  # Claude Code's read cache: a whole file was read
         session.state.touched[path] = session.order()
         sent[path] = ([*ranges, want], session.file_version(path))
-        session.triggers(path, "read")
+        session.triggers(path, Touch.READ)
 
 
 @dataclass(frozen=True, slots=True)
