@@ -49,14 +49,8 @@ _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 MENTION_OPEN = "\n--- Content from referenced files ---\n"
 MENTION_CLOSE = "\n--- End of content ---"
 ACK = "Got it. Thanks for the additional context!"
-_MARKED = "gemini-cli.marked-prompt"
+_MARKED = "gemini-cli.marked-prompt"  # the prompt block whose mentions already paid for the markers
 _MASKED = "gemini-cli.masked"  # ids of the previews that stand for masked outputs
-_TOOL_RESULTS = (
-    BlockKind.TOOL_OUTPUT,
-    BlockKind.FILE_READ,
-    BlockKind.SPILLED_OUTPUT,
-    BlockKind.SUBAGENT_RESULT,
-)  # the prompt block whose mentions already paid for the markers
 
 
 @dataclass(frozen=True, slots=True)

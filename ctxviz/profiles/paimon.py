@@ -21,7 +21,6 @@ from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Category, Fate
 
-_ARTICLE = "'The Mention File Myth in Code Agents' (the paimon design)"
 SENT = "paimon.sent"  # path → (line ranges sent, the file version they were sent at)
 HASH = "0" * 64  # a sha256 is 64 hex digits; its value does not change the count
 
