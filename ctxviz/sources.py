@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from ctxviz.allocation import without_cycle_collection
 from ctxviz.timeline import Timeline
 
 DEFAULT_SCENARIO = "explore-context-window"
@@ -20,13 +19,13 @@ def open_timeline(
     (default: the scenario's own). Raises ``InputError``."""
     from ctxviz.errors import InputError
 
+    if agent is not None and path is not None and Path(path).suffix in TRANSCRIPT_SUFFIXES:
+        raise InputError(f"{path}: --agent replays a scenario; a transcript is read as it was recorded")
+
     display = str(path) if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
     path = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
     if path.suffix in TRANSCRIPT_SUFFIXES:
         from ctxviz.transcripts import open_transcript
-
-        if agent is not None:
-            raise InputError(f"{path}: --agent replays a scenario; a transcript is read as it was recorded")
 
         return open_transcript(path)
     if path.suffix in SCENARIO_SUFFIXES or not path.exists():
@@ -38,11 +37,10 @@ def open_timeline(
             path, display = named, f"scenarios/{named.name}"
         counter = LazyCounter(tokenizer)
         scenario = load_scenario(path, counter=counter, allow_outside=allow_outside)
-        with without_cycle_collection():  # replace() derives the timeline's tables again: no GC passes over it
-            timeline = simulate(scenario, agent=agent, source_path=display)
-            reason = counter.reason
-            notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
-            return replace(timeline, tokenizer=counter.description, notices=notices)
+        timeline = simulate(scenario, agent=agent, source_path=display)
+        reason = getattr(counter, "reason", None)
+        notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
+        return replace(timeline, tokenizer=counter.description, notices=notices)
     raise InputError(f"{path}: not a scenario (.yaml) or a transcript (.jsonl)")
 
 

@@ -15,7 +15,6 @@ import msgspec
 from msgspec import Raw
 
 from ctxviz.timeline import Category
-from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.records import (
     Content,
     DecodeError,
@@ -26,6 +25,7 @@ from ctxviz.transcripts.records import (
     subagent_id,
 )
 
+CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1_600  # a typical screenshot; base64 length says nothing about an image's token cost
 LABEL_CHARS = 70
 SYNTHETIC_MODEL = "<synthetic>"  # Claude Code's locally made assistant records (errors): not API calls
