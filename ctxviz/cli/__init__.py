@@ -7,6 +7,7 @@ import click
 
 from ctxviz import __version__
 from ctxviz.cli import (
+    agent_commands,
     import_commands,
     live_commands,
     scenario_commands,
@@ -58,6 +59,15 @@ def main(ctx: click.Context, tokenizer: str) -> None:
         ctx.invoke(tui_commands.play)
 
 
-for module in (scenario_commands, transcript_commands, tui_commands, import_commands, live_commands, serve_commands):
+COMMAND_MODULES = (
+    scenario_commands,
+    transcript_commands,
+    tui_commands,
+    agent_commands,
+    import_commands,
+    live_commands,
+    serve_commands,
+)
+for module in COMMAND_MODULES:
     for command in module.COMMANDS:
         main.add_command(command)
