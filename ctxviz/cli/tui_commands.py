@@ -12,16 +12,24 @@ from ctxviz.cli.common import fail, tokenizer_name
 @click.command()
 @click.argument("path", required=False)
 @click.option("--allow-outside", is_flag=True, help="Let a scenario's file: sizes read outside its folder.")
+@click.option(
+    "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
+)
 @click.pass_context
-def play(ctx: click.Context, path: str | None, allow_outside: bool) -> None:
+def play(ctx: click.Context, path: str | None, allow_outside: bool, set_values: tuple[str, ...]) -> None:
     """Open a scenario or a transcript in the TUI (default: the built-in default scenario)."""
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
 
-    try:
-        timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside)
-    except InputError as error:
-        fail(error.message)
+    if set_values:
+        from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
+
+        timeline = open_what_if(ctx, path, parse_settings_option(set_values), allow_outside)
+    else:
+        try:
+            timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside)
+        except InputError as error:
+            fail(error.message)
     from ctxviz.tui.app import run_app
 
     run_app(timeline)

@@ -1,0 +1,180 @@
+"""``ctxviz compare``: one scenario (or real session) under several agents or what-if settings, and the
+loading edge that ``run --set`` and ``play --set`` share with it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ctxviz.cli.common import fail, tokenizer_name
+
+if TYPE_CHECKING:
+    from ctxviz.report.compare_runs import Comparison, RunSpec
+    from ctxviz.scenario.model import Scenario
+    from ctxviz.timeline import Timeline
+    from ctxviz.whatif import Settings
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A scenario ready to simulate, with how its timelines must be finished (tokenizer, notices)."""
+
+    scenario: Scenario
+    display: str
+    finish: Callable[[Timeline], Timeline]
+
+
+def load_input(path: str | None, tokenizer: str, allow_outside: bool = False) -> Loaded:
+    """A scenario file, a built-in scenario's name, or a real session (.jsonl, imported). Raises InputError."""
+    from ctxviz.scenario.load import load_scenario
+    from ctxviz.sources import DEFAULT_SCENARIO, TRANSCRIPT_SUFFIXES, builtin_scenario
+    from ctxviz.tokens import get_counter
+
+    display = path if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
+    file = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
+    if file.suffix in TRANSCRIPT_SUFFIXES:
+        return Loaded(_import_session(file), display, lambda timeline: timeline)
+    if not file.exists() and (named := builtin_scenario(file.name)).exists():
+        file, display = named, f"scenarios/{named.name}"
+    counter = get_counter(tokenizer)
+    scenario = load_scenario(file, counter=counter, allow_outside=allow_outside)
+    reason = getattr(counter, "reason", None)
+
+    def finish(timeline: Timeline) -> Timeline:
+        notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
+        return replace(timeline, tokenizer=counter.description, notices=notices)
+
+    return Loaded(scenario, display, finish)
+
+
+def _import_session(path: Path) -> Scenario:
+    from ctxviz.errors import InputError
+
+    try:
+        from ctxviz.importer import session_to_scenario  # type: ignore[import-not-found]
+    except ImportError:
+        raise InputError(f"{path}: replaying a real session needs `ctxviz import`, not in this build") from None
+    return session_to_scenario(path).scenario  # type: ignore[no-any-return]
+
+
+def parse_settings_option(values: Sequence[str]) -> Settings:
+    """``--set`` values → Settings; a bad key or value is a usage error (exit 2) naming the valid keys."""
+    from ctxviz.errors import InputError
+    from ctxviz.whatif import parse_settings
+
+    try:
+        return parse_settings(values)
+    except InputError as error:
+        raise click.BadParameter(error.message, param_hint="--set") from None
+
+
+def open_what_if(ctx: click.Context, path: str | None, settings: Settings, allow_outside: bool) -> Timeline:
+    """The timeline of ``path`` replayed under ``settings`` (for ``run --set`` and ``play --set``)."""
+    from ctxviz.errors import InputError
+    from ctxviz.report.compare_runs import RunSpec, check_scopes, run_one
+
+    try:
+        loaded = load_input(path, tokenizer_name(ctx), allow_outside)
+        spec = RunSpec(loaded.scenario.agent, loaded.scenario.agent)
+        check_scopes(settings, [spec])
+        run = run_one(loaded.scenario, spec, settings, loaded.display)
+    except InputError as error:
+        fail(error.message)
+    return loaded.finish(run.timeline)
+
+
+def default_runs(scenario: Scenario, agents: str | None, settings: Settings) -> tuple[RunSpec, ...]:
+    """``--agents`` as given; else, with unscoped what-ifs, the scenario's agent as written against the
+    same agent with the settings; else every profile."""
+    from ctxviz.report.compare_runs import RunSpec, agent_names, parse_run_specs
+
+    if agents is None and settings and not settings.scopes:
+        return (RunSpec("as-written", scenario.agent), RunSpec("what-if", scenario.agent))
+    return parse_run_specs(agents, agent_names())
+
+
+def build_comparison(
+    ctx: click.Context, path: str | None, agents: str | None, settings: Settings, allow_outside: bool
+) -> Comparison:
+    from ctxviz.errors import InputError
+    from ctxviz.report.compare_runs import check_scopes, compare
+    from ctxviz.whatif import Settings as AllSettings
+
+    try:
+        loaded = load_input(path, tokenizer_name(ctx), allow_outside)
+    except InputError as error:
+        fail(error.message)
+    try:
+        specs = default_runs(loaded.scenario, agents, settings)
+        check_scopes(settings, specs)
+    except InputError as error:
+        raise click.UsageError(error.message) from None
+    if specs and specs[0].label == "as-written":  # the settings go to the what-if run only
+        settings = AllSettings(tuple(replace(s, scope="what-if") for s in settings.items))
+    try:
+        comparison = compare(loaded.scenario, specs, settings, loaded.display)
+    except InputError as error:
+        fail(error.message)
+    runs = tuple(replace(run, timeline=loaded.finish(run.timeline)) for run in comparison.runs)
+    return replace(comparison, runs=runs)
+
+
+@click.command()
+@click.argument("scenario")
+@click.option("--agents", metavar="A,B,LABEL=AGENT", help="The runs, by agent (default: every profile).")
+@click.option(
+    "--set",
+    "set_values",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A what-if (window=1m, autocompact=off, drop=12, …); AGENT.KEY or LABEL.KEY scopes it to some runs.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (format ctxviz.compare/1).")
+@click.option(
+    "--tui/--table",
+    "tui",
+    default=None,
+    help="Open the side-by-side screen, or print tables (default: the screen on a terminal, tables in a pipe).",
+)
+@click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
+@click.pass_context
+def compare(
+    ctx: click.Context,
+    scenario: str,
+    agents: str | None,
+    set_values: tuple[str, ...],
+    as_json: bool,
+    tui: bool | None,
+    allow_outside: bool,
+) -> None:
+    """Replay SCENARIO (a file, a built-in name or a session .jsonl) under several agents side by side.
+
+    Without --agents every profile runs. With --set and no --agents, the scenario's own agent runs twice:
+    as written and with the settings.
+    """
+    settings = parse_settings_option(set_values)
+    comparison = build_comparison(ctx, scenario, agents, settings, allow_outside)
+    if as_json:
+        from ctxviz.report.compare_json import dump_bytes
+
+        sys.stdout.buffer.write(dump_bytes(comparison))
+        return
+    if tui if tui is not None else sys.stdout.isatty():
+        from ctxviz.tui.compare_app import run_compare
+
+        run_compare(comparison)
+        return
+    from rich.console import Console
+
+    from ctxviz.report.compare import comparison_renderable
+
+    console = Console()
+    console.print(comparison_renderable(comparison, console.width))
+
+
+COMMANDS: list[click.Command] = [compare]

@@ -1,0 +1,119 @@
+"""One run of a comparison, as a lane: its title (agent, model, window), its stacked token bar with its
+own thresholds, its usage curve over the scenario's events, and what the current event did in it.
+
+The curve's x axis is the scenario's events (start-up first), not the run's steps, so every lane's
+columns line up: the same column is the same event in every run. Each point is the peak within the
+event, so a compaction's spike still shows.
+"""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Label, Static
+
+from ctxviz.layout import humanize, percent
+from ctxviz.report.compare_runs import STARTUP, Run, cell
+from ctxviz.tui.palette import color
+from ctxviz.tui.renderables.chart import Line, UsageChart, column_of, downsample
+from ctxviz.tui.segments import SegmentTotals
+from ctxviz.tui.widgets.token_bar import TokenBarWidget, markers_of, slices_at
+
+
+def event_peaks(run: Run) -> list[int]:
+    """The highest total within each position (start-up, then every event)."""
+    steps = run.timeline.steps
+    peaks: list[int] = []
+    for group in run.groups:
+        peaks.append(max((steps[i].used for i in group), default=peaks[-1] if peaks else 0))
+    return peaks
+
+
+class EventChart(Widget):
+    """The run's usage per scenario event, with its warning and compaction lines."""
+
+    def __init__(self, run: Run, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._run = run
+        self._peaks = event_peaks(run)
+        self._position = 0
+        self._columns: tuple[int, list[int]] = (-1, [])
+
+    def show(self, position: int) -> None:
+        previous, self._position = self._position, position
+        width = self.content_size.width
+        if not width or column_of(previous, len(self._peaks), width) != column_of(position, len(self._peaks), width):
+            self.refresh()
+
+    def render(self) -> RenderableType:
+        width, height = self.content_size
+        if self._columns[0] != width:
+            self._columns = (width, downsample(self._peaks, width))
+        limits = self._run.timeline.thresholds
+        lines = [
+            Line(limits.warning, color(self.app, "warning")),
+            Line(limits.autocompact or limits.blocking, color(self.app, "error")),
+        ]
+        return UsageChart(
+            peaks=self._columns[1],
+            window=self._run.timeline.window,
+            current=column_of(self._position, len(self._peaks), width) if width else range(0),
+            lines=lines,
+            height=height,
+            bar_style=color(self.app, "primary"),
+            current_style=color(self.app, "accent"),
+        )
+
+
+class Lane(Vertical):
+    """``position`` counts the start-up as 0 and event ``n`` as ``n + 1``."""
+
+    def __init__(self, run: Run, number: int) -> None:
+        super().__init__(classes="lane")
+        self.run = run
+        self.number = number
+        self._totals = SegmentTotals(run.timeline)
+
+    def compose(self) -> ComposeResult:
+        timeline = self.run.timeline
+        limits = timeline.thresholds
+        compact = f"compacts at {humanize(limits.autocompact)}" if limits.autocompact else "no auto-compact"
+        name = self.run.label if self.run.label == self.run.agent else f"{self.run.label} ({self.run.agent})"
+        with Horizontal(classes="lane-title"):
+            yield Label(f"{self.number}. {name}", classes="lane-name")
+            yield Label(f"{timeline.model} · {humanize(timeline.window)} · {compact}", classes="lane-model")
+            yield Label(classes="lane-usage")
+        yield TokenBarWidget()
+        yield EventChart(self.run)
+        yield Static(classes="lane-did")
+
+    def show(self, position: int) -> None:
+        run, timeline = self.run, self.run.timeline
+        event = position - 1
+        index = run.step_after(event)
+        used = timeline.used_at(index)
+        usage = self.query_one(".lane-usage", Label)
+        usage.update(f"{used:,} · {percent(used, timeline.window):.1f}%", layout=False)
+        level = timeline.level_at(index)
+        for name in ("ok", "warning", "over"):
+            usage.set_class(name == level, f"-{name}")
+        slices = slices_at(self, timeline, self._totals, index)
+        self.query_one(TokenBarWidget).show(slices, timeline.window, markers_of(timeline))
+        self.query_one(EventChart).show(position)
+        self.query_one(".lane-did", Static).update(self._did(event))
+
+    def _did(self, event: int) -> Text:
+        values = cell(self.run, event)
+        text = Text()
+        if event == STARTUP:
+            text.append("start-up ", style="italic")
+        text.append(f"+{values.added:,}" if values.added else "+0", style="green" if values.added else "dim")
+        if values.removed:
+            text.append(f" −{values.removed:,}", style="red")
+        text.append(f" → {values.total:,}", style="bold")
+        if values.why:
+            text.append(f"  {values.why}", style="bold magenta" if values.compacted else "")
+        return text
