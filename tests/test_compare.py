@@ -63,7 +63,7 @@ def test_runs_line_up_event_by_event_with_exact_numbers() -> None:
     assert [cell(skip, n).added for n in range(4)] == [3, 0, CLAUDE.tool_call + PREVIEW, 500]
     assert cell(base, 3).total == startup + 3 + read + CLAUDE.tool_call + PREVIEW + 500
     assert cell(skip, 3).total == cell(base, 3).total - read
-    assert cell(base, 2).why == "pytest: kept as a 2,000-byte preview (550…"
+    assert cell(base, 2).why == "kept as a 2,000-byte preview (550 tokens)…"
     assert cell(cap, 2).why == ""
     assert cell(skip, 1).why == "left out (what-if drop)"
 

@@ -8,8 +8,11 @@ never squeezed; every table's column headers name the run's agent, model and win
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.segment import Segment
+from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
@@ -18,30 +21,57 @@ from ctxviz.report.compare_runs import STARTUP, Comparison, Run, cell, compactio
 from ctxviz.timeline import CATEGORIES, FREE_SPACE
 
 RUN_WIDTH = 24
-EVENT_WIDTH = 28
+EVENT_WIDTH = 28  # the event number and label
 
 
-def _run_header(run: Run) -> Text:
+def _fit(text: str, width: int) -> str:
+    return text.ljust(width) if len(text) <= width else text[: width - 1] + "…"
+
+
+def _run_header(run: Run) -> list[str]:
     timeline = run.timeline
     limit = timeline.thresholds.autocompact
-    compact = f"compacts at {humanize(limit)}" if limit is not None else "auto-compact off"
-    text = Text(run.label, style="bold")
-    if run.label != run.agent:
-        text.append(f" ({run.agent})", style="bold")
-    text.append(f"\n{timeline.model}\nwindow {timeline.window:,} · {compact}", style="dim")
-    return text
+    compact = f"compacts at {humanize(limit)}" if limit is not None else "no auto-compact"
+    name = run.label if run.label == run.agent else f"{run.label} ({run.agent})"
+    return [name, timeline.model, f"window {timeline.window:,}", compact]
 
 
-def _cell_text(run: Run, event: int) -> Text:
+Piece = tuple[str, str]  # text and a style name
+Line = list[Piece]
+
+
+@dataclass(frozen=True, slots=True)
+class FixedLines:
+    """Lines already cut to width, written as they are: a Rich Table (or wrapped Text) measures every
+    cell, which takes tens of seconds at 10,000 events × 8 runs; this takes a fraction of one."""
+
+    lines: list[Line]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if console.color_system is None or console.no_color:  # a pipe: one plain segment a line
+            for line in self.lines:
+                yield Segment("".join(text for text, _ in line))
+                yield Segment.line()
+            return
+        styles: dict[str, Style] = {}
+        for line in self.lines:
+            for text, name in line:
+                style = styles.get(name)
+                if style is None:
+                    style = styles[name] = console.get_style(name) if name else Style.null()
+                yield Segment(text, style)
+            yield Segment.line()
+
+
+def _cell_pieces(run: Run, event: int) -> tuple[Line, Piece]:
+    """One run's column: the figures, and the reason for the second line (blank when there is none)."""
     values = cell(run, event)
-    text = Text()
-    text.append(f"+{values.added:,}" if values.added else "·", style="green" if values.added else "dim")
-    if values.removed:
-        text.append(f" −{values.removed:,}", style="red")
-    text.append(f" = {values.total:,}", style="bold magenta" if values.compacted else "")
-    if values.why:
-        text.append(f"\n{values.why}", style="magenta" if values.compacted else "dim")
-    return text
+    added = f"+{values.added:,}" if values.added else "·"
+    removed = f" −{values.removed:,}" if values.removed else ""
+    total = _fit(f" = {values.total:,}", RUN_WIDTH - len(added) - len(removed))
+    figures = [(added, "green" if values.added else "dim"), (removed, "red")]
+    figures.append((total, "bold magenta" if values.compacted else ""))
+    return figures, (_fit(values.why, RUN_WIDTH), "magenta" if values.compacted else "dim")
 
 
 def _chunks(runs: Sequence[Run], width: int) -> list[Sequence[Run]]:
@@ -49,19 +79,34 @@ def _chunks(runs: Sequence[Run], width: int) -> list[Sequence[Run]]:
     return [runs[n : n + per_table] for n in range(0, len(runs), per_table)]
 
 
-def events_tables(comparison: Comparison, width: int = 120) -> list[Table]:
+def events_tables(comparison: Comparison, width: int = 120) -> list[FixedLines]:
+    """One line per event (and a second for the reasons, when any run has one), one column per run;
+    runs beyond the width go to another table with the same rows."""
+    digits = max(1, len(str(len(comparison.events) - 1)))
+    label_width = EVENT_WIDTH - digits - 2
+    positions = [(STARTUP, "", "start-up", "")]
+    positions += [(e.index, str(e.index), e.kind, e.label) for e in comparison.events]
     tables = []
     for runs in _chunks(comparison.runs, width):
-        table = Table(box=None, pad_edge=False, header_style="", padding=(0, 1, 0, 0), show_edge=False)
-        table.add_column("#", justify="right", style="dim", no_wrap=True)
-        table.add_column(Text("event", style="bold"), width=EVENT_WIDTH - 5, overflow="ellipsis", no_wrap=True)
-        for run in runs:
-            table.add_column(_run_header(run), width=RUN_WIDTH, overflow="fold")
-        table.add_row("", Text("start-up", style="italic"), *(_cell_text(run, STARTUP) for run in runs))
-        for event in comparison.events:
-            label = Text(event.kind, style="cyan").append(f" {event.label}", style="")
-            table.add_row(str(event.index), label, *(_cell_text(run, event.index) for run in runs))
-        tables.append(table)
+        lines: list[Line] = []
+        headers = [_run_header(run) for run in runs]
+        for row in range(len(headers[0])):
+            last = row == len(headers[0]) - 1
+            line: Line = [(" " * (digits + 1) + _fit("event" if last else "", label_width + 1), "bold")]
+            line += [(" " + _fit(header[row], RUN_WIDTH), "bold" if row == 0 else "dim") for header in headers]
+            lines.append(line)
+        for event, number, kind, label in positions:
+            line = [(number.rjust(digits) + " ", "dim"), (kind, "cyan")]
+            line.append((_fit(f" {label}" if label else "", label_width - len(kind)) + " ", ""))
+            reasons: Line = [(" " * (digits + 1 + label_width + 1), "")]
+            for run in runs:
+                figures, reason = _cell_pieces(run, event)
+                line += [(" ", ""), *figures]
+                reasons += [(" ", ""), reason]
+            lines.append(line)
+            if any(text.strip() for text, _ in reasons):
+                lines.append(reasons)
+        tables.append(FixedLines(lines))
     return tables
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.profiles import PROFILES
 from ctxviz.scenario.model import ParallelEvent, Scenario, event_kind
@@ -72,8 +73,8 @@ class Run:
 
     def step_after(self, event: int) -> int:
         """The last step of ``event`` (or of an earlier one, if this run gave it no step)."""
-        for group in reversed(self.groups[: event + 2]):
-            if group:
+        for position in range(event + 1, -1, -1):
+            if group := self.groups[position]:
                 return group[-1]
         return 0
 
@@ -146,10 +147,14 @@ def compare(
 ) -> Comparison:
     """Every run of ``specs`` over ``scenario``; raises InputError when a setting does not fit."""
     check_scopes(settings, specs)
-    runs = tuple(run_one(scenario, spec, settings, source_path) for spec in specs)
+    with without_cycle_collection():
+        runs = tuple(run_one(scenario, spec, settings, source_path) for spec in specs)
+    kinds: dict[type, str] = {}  # event_kind reads a model's fields: once per event type, not per event
     events = tuple(
-        EventInfo(n, event_kind(event) or "event", _event_label(runs[0], n)) for n, event in enumerate(scenario.events)
-    )
+        EventInfo(n, kinds.get(type(event)) or kinds.setdefault(type(event), event_kind(event) or "event"),
+                  _event_label(runs[0], n))
+        for n, event in enumerate(scenario.events)
+    )  # fmt: skip
     return Comparison(scenario.name, source_path, scenario.summary, events, runs)
 
 
@@ -186,8 +191,14 @@ def why_of(run: Run, event: int, width: int = _WHY_WIDTH) -> str:
         if step.kind in COMPACTION_STEP_KINDS:
             before = timeline.used_at(step.index - 1) if step.index else 0
             return f"{step.label}: {before:,} → {step.used:,}"
-    notes = [note for step in steps for note in step.notes]
-    return shorten(notes[0], width) if notes else ""
+    for step in steps:
+        if step.notes:
+            # the row already names the subject: "pytest: kept as a preview" says "kept as a preview"
+            note = step.notes[0]
+            for prefix in (f"{step.label}: ", f"{step.label} "):
+                note = note.removeprefix(prefix)
+            return shorten(note, width)
+    return ""
 
 
 def shorten(text: str, width: int) -> str:
