@@ -13,15 +13,19 @@ TRANSCRIPT_SUFFIXES = (".jsonl",)
 
 
 def open_timeline(
-    path: str | Path | None = None, *, tokenizer: str = "cl100k", allow_outside: bool = False
+    path: str | Path | None = None, *, tokenizer: str = "cl100k", allow_outside: bool = False, agent: str | None = None
 ) -> Timeline:
-    """The timeline of ``path`` (None: the built-in default scenario). Raises ``InputError``."""
+    """The timeline of ``path`` (None: the built-in default scenario), a scenario replayed under ``agent``
+    (default: the scenario's own). Raises ``InputError``."""
     from ctxviz.errors import InputError
 
     display = str(path) if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
     path = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
     if path.suffix in TRANSCRIPT_SUFFIXES:
         from ctxviz.transcripts import open_transcript
+
+        if agent is not None:
+            raise InputError(f"{path}: --agent replays a scenario; a transcript is read as it was recorded")
 
         return open_transcript(path)
     if path.suffix in SCENARIO_SUFFIXES or not path.exists():
@@ -33,7 +37,7 @@ def open_timeline(
             path, display = named, f"scenarios/{named.name}"
         counter = get_counter(tokenizer)
         scenario = load_scenario(path, counter=counter, allow_outside=allow_outside)
-        timeline = simulate(scenario, source_path=display)
+        timeline = simulate(scenario, agent=agent, source_path=display)
         reason = getattr(counter, "reason", None)
         notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
         return replace(timeline, tokenizer=counter.description, notices=notices)

@@ -18,6 +18,11 @@ from typing import Literal
 
 import msgspec
 
+from ctxviz.kinds import COMPACTION_STEP_KINDS as COMPACTION_STEP_KINDS  # re-exported: timeline vocabulary
+from ctxviz.kinds import USER_STEP_KINDS as USER_STEP_KINDS
+from ctxviz.kinds import BlockKind as BlockKind
+from ctxviz.kinds import StepKind as StepKind
+
 Visibility = Literal["hidden", "brief", "full"]
 
 
@@ -37,10 +42,6 @@ CATEGORIES: tuple[Category, ...] = tuple(Category)
 FREE_SPACE = "Free space"
 AUTOCOMPACT_BUFFER = "Autocompact buffer"
 COMPACT_BUFFER = "Compact buffer"  # what /context calls the reserve when auto-compaction is off
-
-# Step kinds a person causes; playback pauses on them (as the docs' timeline does).
-USER_STEP_KINDS = frozenset({"prompt", "compact", "clear"})
-COMPACTION_STEP_KINDS = frozenset({"compact", "auto-compact"})
 
 _CHECKPOINT_EVERY = 64
 
@@ -85,6 +86,7 @@ class Step(msgspec.Struct, frozen=True):
     note: str | None = None  # the scenario author's narration
     child: Timeline | None = None
     fates: tuple[Fate, ...] = ()
+    event: int | None = None  # index of the scenario event it came from; None: startup, automatic, transcripts
 
 
 @dataclass(frozen=True, slots=True)

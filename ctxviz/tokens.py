@@ -19,8 +19,10 @@ TOKENIZER_CHOICES = ("cl100k", "chars4")
 
 
 class TokenCounter(Protocol):
-    name: str
-    description: str
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
 
     def count(self, text: str) -> int: ...
 

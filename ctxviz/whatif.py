@@ -12,13 +12,13 @@ comparison keeps the same event numbers and still lines up event by event.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ctxviz.engine import resolve_profile
 from ctxviz.errors import InputError
-from ctxviz.profiles import PROFILES, Profile
-from ctxviz.scenario.check import resolve_profile
+from ctxviz.profiles import AGENT_NAMES, Profile, UnknownAgent, get_profile
 from ctxviz.scenario.model import BashEvent, NoteEvent, ParallelEvent, Scenario, ToolEvent, event_kind
 from ctxviz.scenario.sizes import Measure, parse_tokens
 
@@ -84,27 +84,20 @@ SCENARIO_KEYS: dict[str, tuple[Callable[[str], Any], str]] = {
 }
 
 
-def _numbers(value: object, prefix: str = "") -> Iterator[tuple[str, type]]:
-    for field in dataclasses.fields(value):  # type: ignore[arg-type]
-        current = getattr(value, field.name)
-        name = prefix + field.name
-        if isinstance(current, bool):
-            continue
-        if isinstance(current, int | float):
-            yield name, type(current)
-        elif dataclasses.is_dataclass(current) and not isinstance(current, type):
-            yield from _numbers(current, name + ".")
-
-
 def profile_numbers(profile: Profile) -> dict[str, type]:
-    """Every number of a profile by (dotted) name, with its type: each one is a ``--set`` key."""
-    return dict(_numbers(profile))
+    """Every number of a profile by name, with its type: each one is a ``--set`` key."""
+    found: dict[str, type] = {}
+    for field in dataclasses.fields(profile.numbers):
+        value = getattr(profile.numbers, field.name)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            found[field.name] = type(value)
+    return found
 
 
 def _all_profile_numbers() -> dict[str, type]:
     found: dict[str, type] = {}
-    for profile in PROFILES.values():
-        found.update(profile_numbers(profile))
+    for name in AGENT_NAMES:
+        found.update(profile_numbers(get_profile(name)))
     return found
 
 
@@ -210,10 +203,11 @@ def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None 
     """The scenario and profile of one run of ``agent`` under ``settings``. Raises InputError when a
     setting does not fit this scenario or agent (an event number out of range, a number the agent's
     profile does not have)."""
-    if agent not in PROFILES:
-        raise InputError(f"unknown agent {agent!r}; expected one of {', '.join(PROFILES)}")
-    numbers = profile_numbers(PROFILES[agent])
-    overrides: dict[str, Any] = dict(scenario.profile)
+    try:
+        numbers = profile_numbers(get_profile(agent))
+    except UnknownAgent as error:
+        raise InputError(error.message) from None
+    overrides: dict[str, Any] = {}
     update: dict[str, Any] = {}
     events = list(scenario.events)
     for setting in settings.for_run(agent, label):
@@ -234,5 +228,6 @@ def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None 
             overrides[setting.key] = numbers[setting.key](setting.value)
         else:
             raise InputError(f"{setting.text}: the {agent} profile has no number {setting.key!r}")
-    changed = scenario.model_copy(update={**update, "events": tuple(events), "agent": agent, "profile": overrides})
-    return changed, resolve_profile(changed)
+    changed = scenario.model_copy(update={**update, "events": tuple(events)})
+    # the scenario's own profile: overrides first, then the what-ifs over them
+    return changed, resolve_profile(changed, agent).with_overrides(overrides)

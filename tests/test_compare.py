@@ -9,14 +9,14 @@ import pytest
 from click.testing import CliRunner
 
 from ctxviz.cli import main
-from ctxviz.profiles import PROFILES
+from ctxviz.profiles import get_profile
 from ctxviz.report.compare_json import FORMAT
 from ctxviz.report.compare_runs import STARTUP, RunSpec, cell, compactions_of, compare, parse_run_specs
 from ctxviz.report.json import FORMAT as TIMELINE_FORMAT
 from ctxviz.scenario.model import Scenario
 from ctxviz.whatif import Settings, parse_settings
 
-CLAUDE = PROFILES["claude-code"]
+CLAUDE = get_profile("claude-code").numbers
 TINY = """\
 name: Tiny
 files:

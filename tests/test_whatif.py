@@ -6,12 +6,13 @@ import pytest
 
 from ctxviz.engine import simulate
 from ctxviz.errors import InputError
-from ctxviz.profiles import PROFILES
+from ctxviz.profiles import get_profile
 from ctxviz.scenario.model import NoteEvent, Scenario
 from ctxviz.scenario.sizes import Measure
+from ctxviz.timeline import Timeline
 from ctxviz.whatif import SCENARIO_KEYS, Settings, apply, parse_settings, profile_numbers
 
-CLAUDE = PROFILES["claude-code"]
+CLAUDE = get_profile("claude-code").numbers
 
 
 def tiny() -> Scenario:
@@ -32,6 +33,11 @@ def tiny() -> Scenario:
 
 def one(text: str) -> Settings:
     return parse_settings([text])
+
+
+def run(settings: Settings, agent: str = "claude-code", label: str | None = None) -> Timeline:
+    scenario, profile = apply(settings, tiny(), agent, label)
+    return simulate(scenario, profile=profile)
 
 
 @pytest.mark.parametrize(
@@ -69,7 +75,7 @@ def test_a_scope_is_the_part_before_the_first_dot() -> None:
 
 
 def test_every_profile_number_is_a_key_and_nothing_else_is() -> None:
-    numbers = profile_numbers(CLAUDE)
+    numbers = profile_numbers(get_profile("claude-code"))
     assert numbers["tool_call"] is int and numbers["skill_listing_budget_fraction"] is float
     assert "name" not in numbers and "models" not in numbers and "rule_triggers" not in numbers
     for name in numbers:
@@ -105,26 +111,21 @@ def test_bad_settings_say_what_is_wrong(text: str, expected: str) -> None:
 
 def test_window_and_autocompact_reach_the_thresholds() -> None:
     # claude-code: reserve = min(32,000 max output, 20,000) = 20,000; buffer 13,000
-    scenario, _ = apply(one("window=1m"), tiny(), "claude-code")
-    limits = simulate(scenario).thresholds
+    limits = run(one("window=1m")).thresholds
     assert (limits.autocompact, limits.blocking) == (1_000_000 - 20_000 - 13_000, 1_000_000 - 20_000 - 3_000)
-    scenario, _ = apply(parse_settings(["window=1m", "autocompact=500k"]), tiny(), "claude-code")
-    assert simulate(scenario).thresholds.autocompact == 500_000 - 20_000 - 13_000
-    scenario, _ = apply(one("autocompact=off"), tiny(), "claude-code")
-    assert simulate(scenario).thresholds.autocompact is None
-    scenario, _ = apply(one("autocompact_pct=60"), tiny(), "claude-code")
-    assert simulate(scenario).thresholds.autocompact == (200_000 - 20_000) * 60 // 100
+    assert run(parse_settings(["window=1m", "autocompact=500k"])).thresholds.autocompact == 500_000 - 20_000 - 13_000
+    assert run(one("autocompact=off")).thresholds.autocompact is None
+    assert run(one("autocompact_pct=60")).thresholds.autocompact == (200_000 - 20_000) * 60 // 100
 
 
 def test_model_sets_the_window() -> None:
-    scenario, _ = apply(one("model=claude-sonnet-5"), tiny(), "claude-code")
-    assert simulate(scenario).window == 1_000_000
+    assert run(one("model=claude-sonnet-5")).window == 1_000_000
 
 
 def test_a_profile_number_reaches_the_profile_and_the_run() -> None:
     scenario, profile = apply(one("tool_call=100"), tiny(), "claude-code")
-    assert profile.tool_call == 100 and CLAUDE.tool_call == 60
-    timeline = simulate(scenario)
+    assert profile.numbers.tool_call == 100 and CLAUDE.tool_call == 60
+    timeline = simulate(scenario, profile=profile)
     read = next(s for s in timeline.steps if s.kind == "read")
     assert sum(timeline.block(b).tokens for b in read.added) == 1000 + 100
 
@@ -151,8 +152,8 @@ def test_output_cap_caps_bash_and_tool_outputs_inside_parallel_too() -> None:
 
 def test_scoped_settings_apply_to_their_agent_or_label_and_the_most_specific_wins() -> None:
     settings = parse_settings(["window=300k", "claude-code.window=400k", "big.window=1m"])
-    assert simulate(apply(settings, tiny(), "claude-code")[0]).window == 400_000
-    assert simulate(apply(settings, tiny(), "claude-code", "big")[0]).window == 1_000_000
+    assert run(settings).window == 400_000
+    assert run(settings, "claude-code", "big").window == 1_000_000
     assert settings.as_json("claude-code", "big") == {"window": 1_000_000}
     assert parse_settings(["drop=1", "drop=3,1"]).as_json("claude-code") == {"drop": [1, 3]}
 

@@ -16,6 +16,22 @@ def fail(message: str) -> NoReturn:
     sys.exit(EXIT_BAD_INPUT)
 
 
+def check_agent(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--agent NAME``: a known profile, or a usage error (exit 2) that lists the valid names."""
+    if value is None:
+        return None
+    from ctxviz.profiles import UnknownAgent, get_profile
+
+    try:
+        get_profile(value)
+    except UnknownAgent as error:
+        raise click.BadParameter(error.message, ctx=ctx, param=param) from None
+    return value
+
+
+AGENT_HELP = "Replay the scenario under this agent's profile (default: the scenario's agent:, else claude-code)."
+
+
 def tokenizer_name(ctx: click.Context) -> str:
     root = ctx.find_root()
     return (root.obj or {}).get("tokenizer", "cl100k")

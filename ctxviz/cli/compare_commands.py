@@ -73,14 +73,18 @@ def parse_settings_option(values: Sequence[str]) -> Settings:
         raise click.BadParameter(error.message, param_hint="--set") from None
 
 
-def open_what_if(ctx: click.Context, path: str | None, settings: Settings, allow_outside: bool) -> Timeline:
-    """The timeline of ``path`` replayed under ``settings`` (for ``run --set`` and ``play --set``)."""
+def open_what_if(
+    ctx: click.Context, path: str | None, settings: Settings, allow_outside: bool, agent: str | None = None
+) -> Timeline:
+    """The timeline of ``path`` replayed under ``settings`` (for ``run --set`` and ``play --set``), by
+    ``agent`` (default: the scenario's)."""
     from ctxviz.errors import InputError
     from ctxviz.report.compare_runs import RunSpec, check_scopes, run_one
 
     try:
         loaded = load_input(path, tokenizer_name(ctx), allow_outside)
-        spec = RunSpec(loaded.scenario.agent, loaded.scenario.agent)
+        name = agent or loaded.scenario.agent
+        spec = RunSpec(name, name)
         check_scopes(settings, [spec])
         run = run_one(loaded.scenario, spec, settings, loaded.display)
     except InputError as error:

@@ -7,15 +7,15 @@ import sys
 
 import click
 
-from ctxviz.cli.common import fail, tokenizer_name
+from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
 
 
-def _open(ctx: click.Context, scenario: str, allow_outside: bool):  # noqa: ANN202 - returns a Timeline
+def _open(ctx: click.Context, scenario: str, allow_outside: bool, agent: str | None = None):  # noqa: ANN202 - returns a Timeline
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
 
     try:
-        return open_timeline(scenario, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside)
+        return open_timeline(scenario, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
     except InputError as error:
         fail(error.message)
 
@@ -26,6 +26,7 @@ def _open(ctx: click.Context, scenario: str, allow_outside: bool):  # noqa: ANN2
 @click.option("--at", type=int, default=None, help="Show the breakdown at step N (default: the last step).")
 @click.option("--why", is_flag=True, help="Add each step's why-notes to the table.")
 @click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
+@click.option("--agent", callback=check_agent, help=AGENT_HELP)
 @click.option(
     "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
 )
@@ -37,6 +38,7 @@ def run(
     at: int | None,
     why: bool,
     allow_outside: bool,
+    agent: str | None,
     set_values: tuple[str, ...],
 ) -> None:
     """Replay SCENARIO (a path, a built-in name, or a session .jsonl with --set) and print its steps and
@@ -44,9 +46,9 @@ def run(
     if set_values:
         from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
 
-        timeline = open_what_if(ctx, scenario, parse_settings_option(set_values), allow_outside)
+        timeline = open_what_if(ctx, scenario, parse_settings_option(set_values), allow_outside, agent)
     else:
-        timeline = _open(ctx, scenario, allow_outside)
+        timeline = _open(ctx, scenario, allow_outside, agent)
     if at is not None and not 0 <= at <= timeline.last:
         raise click.BadParameter(f"step {at} does not exist; steps are 0–{timeline.last}", param_hint="--at")
     if as_json:
@@ -132,9 +134,9 @@ def scenarios(as_json: bool) -> None:
 @click.command()
 def schema() -> None:
     """Print the JSON schema of the scenario format (for editors)."""
-    from ctxviz.scenario.model import Scenario
+    from ctxviz.scenario.check import scenario_schema
 
-    document = Scenario.model_json_schema()
+    document = scenario_schema()
     document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     document["title"] = "ctxviz scenario"
     click.echo(json.dumps(document, indent=1, sort_keys=True))

@@ -6,17 +6,20 @@ from pathlib import Path
 
 import click
 
-from ctxviz.cli.common import fail, tokenizer_name
+from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
 
 
 @click.command()
 @click.argument("path", required=False)
 @click.option("--allow-outside", is_flag=True, help="Let a scenario's file: sizes read outside its folder.")
+@click.option("--agent", callback=check_agent, help=AGENT_HELP)
 @click.option(
     "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
 )
 @click.pass_context
-def play(ctx: click.Context, path: str | None, allow_outside: bool, set_values: tuple[str, ...]) -> None:
+def play(
+    ctx: click.Context, path: str | None, allow_outside: bool, agent: str | None, set_values: tuple[str, ...]
+) -> None:
     """Open a scenario or a transcript in the TUI (default: the built-in default scenario)."""
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
@@ -24,10 +27,10 @@ def play(ctx: click.Context, path: str | None, allow_outside: bool, set_values: 
     if set_values:
         from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
 
-        timeline = open_what_if(ctx, path, parse_settings_option(set_values), allow_outside)
+        timeline = open_what_if(ctx, path, parse_settings_option(set_values), allow_outside, agent)
     else:
         try:
-            timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside)
+            timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
         except InputError as error:
             fail(error.message)
     from ctxviz.tui.app import run_app

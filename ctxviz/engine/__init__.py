@@ -1,19 +1,32 @@
-"""The scenario engine: pure, deterministic — the same scenario and profile give the same Timeline."""
+"""The scenario engine: pure, deterministic, agent-neutral — the same scenario and profile give the same
+Timeline. Every agent-specific rule and number comes from the profile."""
 
 from __future__ import annotations
 
 from ctxviz.allocation import without_cycle_collection
-from ctxviz.engine.session import Session
-from ctxviz.scenario.check import resolve_profile
+from ctxviz.engine.replay import replay
+from ctxviz.engine.session import EngineSession
+from ctxviz.profiles import DEFAULT_AGENT, Profile, get_profile
 from ctxviz.scenario.model import Scenario
 from ctxviz.timeline import Source, Timeline
 
 
-def simulate(scenario: Scenario, *, source_path: str | None = None) -> Timeline:
-    """Replay ``scenario`` under its agent's profile (with the scenario's overrides)."""
+def resolve_profile(scenario: Scenario, agent: str | None = None) -> Profile:
+    """The profile of ``agent`` (default: the scenario's, else claude-code) with the scenario's overrides
+    of its numbers applied. Raises ``UnknownAgent``."""
+    profile = get_profile(agent or scenario.agent or DEFAULT_AGENT)
+    return profile.with_overrides(scenario.profile) if scenario.profile else profile
+
+
+def simulate(
+    scenario: Scenario, *, agent: str | None = None, profile: Profile | None = None, source_path: str | None = None
+) -> Timeline:
+    """Replay ``scenario`` under ``profile`` (given), or the profile of ``agent`` / the scenario's agent
+    with the scenario's overrides. The timeline's ``agent`` names the profile. Raises ``UnknownAgent``."""
+    chosen = profile if profile is not None else resolve_profile(scenario, agent)
     source = Source(kind="scenario", name=scenario.name, path=source_path, summary=scenario.summary or None)
     with without_cycle_collection():
-        return Session(scenario, resolve_profile(scenario), source=source).run()
+        return replay(EngineSession(scenario, chosen, source=source))
 
 
-__all__ = ["simulate"]
+__all__ = ["resolve_profile", "simulate"]

@@ -52,6 +52,7 @@ class Recorder:
         note: str | None = None,
         child: Timeline | None = None,
         fates: tuple[Fate, ...] = (),
+        event: int | None = None,
     ) -> Step:
         step = Step(
             index=len(self._steps),
@@ -64,6 +65,7 @@ class Recorder:
             note=note,
             child=child,
             fates=fates,
+            event=event,
         )
         self._steps.append(step)
         self._added, self._removed, self._notes = [], [], []

@@ -1,13 +1,64 @@
-"""A profile is one agent's context rules as data. The engine reads every number from here; a scenario may
-override any of them under ``profile:``. No agent name appears in the engine's logic.
+"""A profile is one agent: plain data (its numbers, each with where it comes from) plus policy objects for
+the parts whose algorithm differs between agents. The engine is agent-neutral: it calls the policies below
+and reads no agent's name, tool names or numbers of its own.
 
-Plain frozen dataclasses, not pydantic models: the transcript reader needs the window arithmetic and
-should not pay for importing pydantic. Overrides are validated at the scenario edge (scenario/check.py).
+How a profile module is written (see claude_code.py):
+- a frozen dataclass of the agent's numbers, every field declared with ``number(value, confidence,
+  source)``, so ``ctxviz agents`` can list each number's source and a why-note can say "assumed";
+- ``build(numbers) -> Profile``, which makes the policies from those numbers (a scenario's ``profile:``
+  overrides numbers by field name, then ``build`` runs again: see ``Profile.with_overrides``);
+- ``PROFILE = build(NUMBERS)``, registered in ``ctxviz/profiles/__init__.py``.
+
+Plain dataclasses and protocols, no pydantic: the transcript readers use the window arithmetic and must
+not pay for importing pydantic. Overrides are validated at the scenario edge (scenario/check.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from ctxviz.kinds import BlockKind, StepKind
+from ctxviz.scenario.measure import Measure
+from ctxviz.scenario.mentions import Mention
+from ctxviz.timeline import Block, Category, Fate, Thresholds, Visibility
+
+if TYPE_CHECKING:
+    from ctxviz.scenario.model import FileEntry, Hook, Scenario
+
+Confidence = Literal["documented", "source", "assumed"]
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a number comes from. ``documented``: the agent's docs say it; ``source``: read in its source
+    (``source`` names file and commit); ``assumed``: nobody published it — ctxviz's labelled guess."""
+
+    confidence: Confidence
+    source: str
+
+
+def number(value: Any, confidence: Confidence, source: str) -> Any:
+    """A field of a numbers dataclass with its provenance (mutable defaults are copied per instance)."""
+    meta = {"provenance": Provenance(confidence, source)}
+    if isinstance(value, dict | list | set):
+        return field(default_factory=lambda: type(value)(value), metadata=meta)
+    return field(default=value, metadata=meta)
+
+
+def provenance(numbers: Any) -> dict[str, tuple[Any, Provenance]]:
+    """Each number of a numbers dataclass: its value and where it comes from."""
+    return {
+        f.name: (getattr(numbers, f.name), f.metadata.get("provenance", Provenance("assumed", "not recorded")))
+        for f in dataclasses.fields(numbers)
+    }
+
+
+def is_assumed(numbers: Any, name: str) -> bool:
+    """True when the number ``name`` is an assumption (a why-note that uses it says so)."""
+    return provenance(numbers)[name][1].confidence == "assumed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,80 +68,342 @@ class ModelSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class Profile:
-    """Every parameter of the context rules. Sizes are tokens unless the name says chars/bytes/lines."""
+class ModelWindow:
+    """The model a run used and its window. ``known`` False: the window is a guess (say so)."""
 
-    name: str
-    chars_per_token: int
+    model: str
+    window: int
+    max_output: int
+    known: bool
+    notice: str | None = None  # e.g. the scenario's model is not one this agent runs
 
-    # §1 window and thresholds
-    models: dict[str, ModelSpec]
-    unknown_model: ModelSpec
-    long_context_window: int
-    summary_reserve_cap: int
-    autocompact_buffer: int
-    warning_buffer: int
-    blocking_buffer: int
 
-    # §2 startup
-    system_prompt: int
-    environment: int
-    tools: int
-    mcp_deferred_tokens_per_tool: int
-    mcp_schema_tokens_per_tool: int
-    git_status_max_chars: int
-    git_status_header: int
-    git_status_truncation_note: int
-    git_status_commit_line: int
-    git_status_max_commits: int
-    memory_import_max_depth: int
-    memory_load_order: tuple[str, ...]  # "~/…" = the user's files, "<rules>" = unscoped rules
-    nested_memory_names: tuple[str, ...]  # memory files in a subfolder, loaded when it is touched
-    config_folder: str  # the agent's own folder in a project (its memory files there are not "nested")
-    opt_in_memory_names: tuple[str, ...]  # loaded only when the scenario says so (setup.agents_md)
-    auto_memory_max_lines: int
-    auto_memory_max_bytes: int
-    auto_memory_warning: int
-    skill_listing_budget_fraction: float
-    skill_description_max_chars: int
-    skill_entry_overhead_chars: int
+@dataclass(frozen=True, slots=True)
+class ToolNames:
+    """The agent's names for the tools a scenario's neutral events stand for (hooks match these names)."""
 
-    # §3 work
-    tool_call: int
-    read_max_lines: int
-    read_max_tokens: int
-    read_max_bytes: int
-    read_error: int
-    read_unchanged_stub: int
-    rule_triggers: tuple[str, ...]
-    edit_result: int
+    read: str
+    edit: str
+    write: str
+    grep: str
+    glob: str
+    bash: str
+    subagent: str
+    skill: str
+    mcp_separator: str | None = None  # "__" for mcp__<server>__<tool>; None: the agent has no MCP tools
+
+    def mcp(self, name: str) -> tuple[str, str] | None:
+        """(server, tool) when ``name`` is an MCP tool's name in this agent's spelling."""
+        if self.mcp_separator is None:
+            return None
+        parts = name.split(self.mcp_separator)
+        return (parts[1], parts[2]) if len(parts) == 3 and parts[0] == "mcp" else None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchCaps:
     glob_max_results: int
     grep_max_results: int
     glob_tokens_per_path: int
     grep_tokens_per_result: int
-    spill_limits_chars: dict[str, int]
-    spill_default_chars: int
-    spill_cap_chars: int
-    spill_preview_bytes: int
-    spill_wrapper: int
-    turn_results_budget_chars: int
-    hook_output_max_chars: int
-    hook_stdout_events: tuple[str, ...]
-    hook_context_events: tuple[str, ...]
-    subagent_system_prompt: int
-    subagent_trailer: int
-    subagent_lean_types: tuple[str, ...]
-    subagent_trailerless_types: tuple[str, ...]
-    background_launch: int
-    notification: int
 
-    # §4 compaction
-    summary_tokens: int
-    summary_max_tokens: int
-    restore_max_files: int
-    restore_max_tokens_per_file: int
-    restore_total_tokens: int
-    file_reference: int
-    restore_skill_max_tokens: int
-    restore_skills_total_tokens: int
-    task_status: int
+
+@dataclass(frozen=True, slots=True)
+class HookRules:
+    """Which hook events reach the context, and how. An agent without hooks: ``context_events=()``."""
+
+    context_events: tuple[str, ...]  # JSON additionalContext from these enters the context
+    stdout_events: tuple[str, ...]  # plain stdout enters only for these
+    max_output_chars: int  # over it, the output is saved to a file and a preview enters
+    preview_bytes: int
+    preview_tokens: int
+
+
+# --- what the session remembers, and what a policy may do to it -----------------------------------
+@dataclass(frozen=True, slots=True)
+class Triggered:
+    kind: BlockKind  # RULE or NESTED_MEMORY
+    path: str
+    tokens: int
+    why: str
+
+
+@dataclass
+class Background:
+    label: str
+    remaining: int
+    tokens: int
+    why: str
+
+
+@dataclass
+class SessionState:
+    """What the session remembers between events (reset in part by compaction and /clear)."""
+
+    touched: dict[str, int] = field(default_factory=dict)  # path → order of the last read or edit
+    current: set[str] = field(default_factory=set)  # read and unchanged since: a re-read is a stub
+    loaded_rules: set[str] = field(default_factory=set)
+    loaded_nested: set[str] = field(default_factory=set)
+    invoked_skills: dict[str, int] = field(default_factory=dict)  # name → order of the last invocation
+    plan: int | None = None
+    plan_block: int | None = None
+    loaded_schemas: set[str] = field(default_factory=set)
+    background: list[Background] = field(default_factory=list)
+    crossed_warning: bool = False
+    # a policy's own memory, by policy (e.g. what a dedup mention policy has already sent); compaction and
+    # /clear leave it to the policy that owns it
+    policy: dict[str, Any] = field(default_factory=dict)
+
+
+class Session(Protocol):
+    """What a policy may read and do while the engine replays a scenario (the engine's session)."""
+
+    profile: Profile
+    scenario: Scenario
+    window: int
+    thresholds: Thresholds
+    subagent_type: str | None  # None: the main session
+    state: SessionState
+
+    @property
+    def used(self) -> int: ...
+    @property
+    def files(self) -> Mapping[str, FileEntry]:
+        """The scenario's project files (see ``exists`` and ``file_size`` for files a write created)."""
+        ...
+
+    def exists(self, path: str) -> bool: ...
+
+    def add(
+        self, category: Category, kind: BlockKind, label: str, tokens: int, visibility: Visibility = "hidden"
+    ) -> int:
+        """A block enters; returns its id."""
+        ...
+
+    def remove(self, block_id: int) -> None: ...
+    def note(self, text: str) -> None:
+        """A why-note for the step being built."""
+        ...
+
+    def live(self) -> list[Block]: ...
+    def is_live(self, block_id: int) -> bool: ...
+    def pending(self) -> bool: ...
+    def close_step(self, kind: StepKind, label: str, *, fates: tuple[Fate, ...] = ()) -> None: ...
+    def order(self) -> int:
+        """A counter for recency (touched files, invoked skills)."""
+        ...
+
+    def file_size(self, path: str) -> Measure:
+        """The size of a project file (a file created by a write has the size written)."""
+        ...
+
+    def read(
+        self,
+        path: str,
+        *,
+        label: str,
+        mention: bool,
+        kind: BlockKind = BlockKind.FILE_READ,
+        lines: tuple[int, int] | None = None,
+    ) -> int | None:
+        """A read through the profile's read policy (``lines``: a 1-based inclusive range), with the rules
+        and nested instruction files it triggers; returns the tokens added, None when the read failed.
+        ``mention`` True: not a tool call (no unchanged-file stub)."""
+        ...
+
+    def triggered_by(self, path: str, how: str) -> list[Triggered]: ...
+    def triggers(self, path: str, how: str) -> None: ...
+    def tool_call(self, tool: str, label: str, extra: int = 0, visibility: Visibility = "brief") -> None: ...
+    def hooks(self, event: str, subject: str) -> tuple[Hook, ...]: ...
+    def hook_tokens(self, hook: Hook) -> int: ...
+    def session_start_hooks(self, source: str) -> None: ...
+
+
+# --- the policies ------------------------------------------------------------------------------------
+class ThresholdPolicy(Protocol):
+    def thresholds(
+        self, window: int, max_output: int, autocompact: bool | int = True, autocompact_pct: float | None = None
+    ) -> Thresholds:
+        """Where warnings, auto-compaction (the trigger: ``autocompact``, None when off) and the blocking
+        limit sit for this window. ``autocompact`` is the scenario's on/off or a size capping the window the
+        trigger is computed from; ``autocompact_pct`` may only lower the trigger. Pure arithmetic."""
+        ...
+
+    def formula(self) -> str:
+        """The trigger's rule in words with this profile's numbers, e.g. "90% of the window"."""
+        ...
+
+
+class StartupPolicy(Protocol):
+    def startup(self, session: Session, hook_source: str) -> None:
+        """Add what the agent sends before the first prompt, in its request order, closing one
+        ``StepKind.STARTUP`` step per item (``session.close_step``): system prompt, tool definitions,
+        environment, a directory tree if the agent sends one (``session.scenario.tree_size()``), the
+        instruction files from ``session.profile.instructions``, and so on. A subagent's session
+        (``session.subagent_type`` set) gets the subagent's own payload. ``hook_source`` names the
+        SessionStart source (startup, clear)."""
+        ...
+
+
+class InstructionPolicy(Protocol):
+    def startup_files(self, session: Session) -> list[tuple[str, int]]:
+        """The instruction files loaded at startup as (path, tokens), in load order, chosen by name from
+        ``session.scenario.setup.memory`` (CLAUDE.md, AGENTS.md, GEMINI.md, …: only the names this agent
+        reads), after any caps (e.g. a total byte budget); a note for each file skipped or cut."""
+        ...
+
+    def nested(self, files: Iterable[str]) -> list[tuple[str, str]]:
+        """(folder, path) of each instruction file in a subfolder that loads when a file in that folder is
+        first touched; [] for an agent that loads none on demand."""
+        ...
+
+
+class MentionPolicy(Protocol):
+    def mention(self, session: Session, mention: Mention) -> None:
+        """What the agent sends for one ``@`` mention in a user prompt, added after the prompt's block with
+        a why-note: content read through the agent's limits (``session.read`` or its own sizing), a stub,
+        metadata only, or nothing beyond the path already in the prompt. ``mention.path`` is a file of
+        the scenario or a directory (ends with ``/``); the engine skips mentions of anything else."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOutcome:
+    kind: Literal["content", "error"]
+    tokens: int
+    why: str | None = None
+
+
+class ReadPolicy(Protocol):
+    @property
+    def unchanged_stub(self) -> int | None:
+        """Tokens of the stub for re-reading an unchanged file; None: the content again."""
+        ...
+
+    def read(self, path: str, size: Measure, lines: tuple[int, int] | None = None) -> ReadOutcome:
+        """The read tool's result for a file of ``size`` (``lines``: a 1-based inclusive range): the tokens
+        that enter, cut to the agent's line/byte/token limits, or a short error; ``why`` says what was cut."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class OutputOutcome:
+    tokens: int
+    spilled: bool  # True: the output went to a file and the context got a preview (block kind spilled-output)
+    why: str | None = None
+
+
+class OutputPolicy(Protocol):
+    @property
+    def turn_budget_chars(self) -> int | None:
+        """Chars of one model turn's results together; over it, the largest spill first. None: no budget."""
+        ...
+
+    def limit(self, tool: str) -> int | None:
+        """Chars of ``tool``'s output kept inline; None: no limit."""
+        ...
+
+    def result(self, tool: str, label: str, size: Measure, forced: bool) -> OutputOutcome:
+        """What enters for a tool's output of ``size``: whole, truncated (head/tail) or spilled to a file
+        with a preview. ``forced``: the turn's budget already chose to spill this one."""
+        ...
+
+
+class CompactionPolicy(Protocol):
+    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+        """Replace the history with what survives in this agent (a summary, restored files, recent
+        messages, …), using ``session.remove``/``session.add`` and notes with the numbers; return one
+        ``Fate`` per piece (or per kind of piece) saying what happened to it and why. The engine has
+        already noted the trigger and closes the step. The agent's memory of what it read or sent
+        (``session.state``) is reset here as the agent resets it."""
+        ...
+
+    def clear(self, session: Session) -> None:
+        """``/clear``: empty the history (what the agent rebuilds from startup comes back). The engine
+        resets ``session.state`` (background tasks keep running) and closes the step."""
+        ...
+
+
+class SubagentPolicy(Protocol):
+    @property
+    def types(self) -> tuple[str, ...]:
+        """The built-in subagent types; () = the agent has no subagents (the engine runs the work inline)."""
+        ...
+
+    def system_prompt(self, subagent_type: str) -> int:
+        """Tokens of the subagent's own system prompt."""
+        ...
+
+    def trailer(self, subagent_type: str) -> int:
+        """Tokens of metadata the parent gets with the subagent's answer."""
+        ...
+
+    def lean(self, subagent_type: str) -> bool:
+        """True when this type starts without the instruction files and git status."""
+        ...
+
+
+# --- the profile --------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Profile:
+    name: str  # "claude-code", "codex", …: what --agent and a scenario's agent: say
+    title: str  # "Claude Code"
+    reply_label: str  # the label of the model's reply blocks ("Claude's reply")
+    numbers: Any  # the frozen numbers dataclass this profile was built from (see ``number``)
+    build: Callable[[Any], Profile]  # numbers → profile; re-run with overridden numbers
+    models: Mapping[str, ModelSpec]
+    default_model: str
+    model_prefixes: tuple[str, ...]  # model families it runs; an unlisted model of a family gets unknown_model
+    unknown_model: ModelSpec
+    long_context: tuple[str, int] | None  # a model-name suffix and the window it means ("[1m]", 1,000,000)
+    chars_per_token: int
+    tool_call: int  # tokens of one tool call's envelope
+    mcp_schema_tokens: int  # a deferred MCP tool's schema, loaded by tool search before its first call
+    edit_result: int
+    tools: ToolNames
+    search: SearchCaps
+    hooks: HookRules
+    rule_triggers: tuple[str, ...]  # which touches (read, write, edit) load path-scoped rules and nested files
+    thresholds: ThresholdPolicy
+    startup: StartupPolicy
+    instructions: InstructionPolicy
+    mention: MentionPolicy
+    reads: ReadPolicy
+    output: OutputPolicy
+    compaction: CompactionPolicy
+    subagents: SubagentPolicy
+    background_launch: int  # the notice when a command or subagent starts in the background
+    notification: int  # the notification when it finishes
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Profile:
+        """The profile rebuilt with some numbers replaced (names not among its numbers are ignored)."""
+        known = {k: v for k, v in overrides.items() if k in self.number_names()}
+        return self.build(dataclasses.replace(self.numbers, **known)) if known else self
+
+    def number_names(self) -> frozenset[str]:
+        return frozenset(f.name for f in dataclasses.fields(self.numbers))
+
+    def runs(self, model: str) -> bool:
+        """Whether this agent can run ``model`` (a scenario's model applies only then)."""
+        base = self.base_model(model)
+        return base in self.models or base.startswith(self.model_prefixes)
+
+    def base_model(self, model: str) -> str:
+        return model.removesuffix(self.long_context[0]) if self.long_context else model
+
+    def model_window(self, model: str | None, window: int | None = None, *, foreign: bool = True) -> ModelWindow:
+        """The window for ``model`` (``window`` overrides it). A model this agent does not run is replaced by
+        its default model, with a notice; ``foreign=False`` (a transcript: the model is a fact) keeps it and
+        takes the unknown model's window."""
+        notice = None
+        if model is None or (foreign and not self.runs(model)):
+            if model is not None:
+                notice = f"{self.name} does not run {model}: its default model {self.default_model} is used"
+            model = self.default_model
+        spec = self.models.get(self.base_model(model))
+        known = spec is not None
+        if spec is None:
+            spec = self.unknown_model
+        long = self.long_context is not None and model.endswith(self.long_context[0])
+        chosen = window or (self.long_context[1] if long and self.long_context else spec.window)
+        return ModelWindow(model, chosen, spec.max_output, known, notice)

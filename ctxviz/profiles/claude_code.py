@@ -1,105 +1,229 @@
-"""The ``claude-code`` profile: MECHANICS.md §1–4 as data. Sources for each number are in
-shared/research/FACTS-claude-code.md (SRC = the 2.1.88 source; DOCS = code.claude.com docs)."""
+"""The ``claude-code`` profile: Claude Code's context rules as numbers (each with its source) and the
+policies built from them. SRC = Claude Code 2.1.88's published source; DOCS = code.claude.com docs."""
 
 from __future__ import annotations
 
-from ctxviz.profiles.base import ModelSpec, Profile
+from dataclasses import dataclass
+
+from ctxviz.profiles.base import Confidence, HookRules, ModelSpec, Profile, SearchCaps, ToolNames, number
+from ctxviz.profiles.policies.compaction import SummaryAndRecentFiles, SummarySize
+from ctxviz.profiles.policies.instructions import ImportingMemory
+from ctxviz.profiles.policies.mentions import ReadThroughTool
+from ctxviz.profiles.policies.output import SpillToFile
+from ctxviz.profiles.policies.reads import RefuseOverLimit
+from ctxviz.profiles.policies.startup import AutoMemoryRule, GitStatusRule, SkillListingRule, StandardStartup
+from ctxviz.profiles.policies.subagents import TaskSubagents
+from ctxviz.profiles.policies.thresholds import ReserveAndBuffer
+from ctxviz.tokens import CHARS_PER_TOKEN
 
 _200K_32K = ModelSpec(window=200_000, max_output=32_000)
 _200K_8K = ModelSpec(window=200_000, max_output=8_192)
-
-CLAUDE_CODE = Profile(
-    name="claude-code",
-    chars_per_token=4,  # Claude Code's own rough estimate (tokens.ts roughTokenCountEstimation)
-    # §1 — context.ts getContextWindowForModel / getModelMaxOutputTokens; autoCompact.ts
-    models={
-        "claude-opus-4-6": ModelSpec(window=200_000, max_output=64_000),
-        "claude-sonnet-4-6": _200K_32K,
-        "claude-opus-4-5": _200K_32K,
-        "claude-sonnet-4-5": _200K_32K,
-        "claude-haiku-4-5": _200K_32K,
-        "claude-sonnet-5": ModelSpec(window=1_000_000, max_output=64_000),
-        "claude-sonnet-4": _200K_32K,
-        "claude-opus-4-1": _200K_32K,
-        "claude-opus-4": _200K_32K,
-        "claude-haiku-4": _200K_32K,
-        "claude-3-7-sonnet": _200K_32K,
-        "claude-3-5-sonnet": _200K_8K,
-        "claude-3-5-haiku": _200K_8K,
-        "claude-3-opus": ModelSpec(window=200_000, max_output=4_096),
-    },
-    unknown_model=_200K_32K,
-    long_context_window=1_000_000,  # a "[1m]" model suffix
-    summary_reserve_cap=20_000,  # MAX_OUTPUT_TOKENS_FOR_SUMMARY
-    autocompact_buffer=13_000,  # AUTOCOMPACT_BUFFER_TOKENS
-    warning_buffer=20_000,  # WARNING_THRESHOLD_BUFFER_TOKENS
-    blocking_buffer=3_000,  # MANUAL_COMPACT_BUFFER_TOKENS
-    # §2 — DOCS-ctx illustrative sizes; tools from real /context output (13.5k–20.5k)
-    system_prompt=4_200,
-    environment=280,
-    tools=13_500,
-    mcp_deferred_tokens_per_tool=15,
-    mcp_schema_tokens_per_tool=400,
-    git_status_max_chars=2_000,  # context.ts MAX_STATUS_CHARS
-    git_status_header=60,
-    git_status_truncation_note=35,
-    git_status_commit_line=15,
-    git_status_max_commits=5,
-    memory_import_max_depth=4,  # claudemd.ts MAX_INCLUDE_DEPTH = 5 with the root at depth 0
-    memory_load_order=("~/", "CLAUDE.md", ".claude/CLAUDE.md", "<rules>", "CLAUDE.local.md"),  # claudemd.ts
-    nested_memory_names=("CLAUDE.md", "CLAUDE.local.md"),
-    config_folder=".claude/",
-    opt_in_memory_names=("AGENTS.md",),  # version-dependent (FACTS §1.3)
-    auto_memory_max_lines=200,  # memdir.ts MAX_ENTRYPOINT_LINES
-    auto_memory_max_bytes=25_000,  # memdir.ts MAX_ENTRYPOINT_BYTES
-    auto_memory_warning=40,
-    skill_listing_budget_fraction=0.01,  # 1% of the window, in chars (8,000 for 200k)
-    skill_description_max_chars=1_536,  # since 2.1.105
-    skill_entry_overhead_chars=4,  # "- " and ": " around name and description
-    # §3
-    tool_call=60,
-    read_max_lines=2_000,  # FileReadTool MAX_LINES_TO_READ
-    read_max_tokens=25_000,  # DEFAULT_MAX_OUTPUT_TOKENS
-    read_max_bytes=256 * 1024,
-    read_error=100,
-    read_unchanged_stub=40,  # FILE_UNCHANGED_STUB
-    rule_triggers=("read", "write", "edit"),  # 2.1.88 used ("read",)
-    edit_result=40,
-    glob_max_results=100,
-    grep_max_results=250,
-    glob_tokens_per_path=10,
-    grep_tokens_per_result=15,
-    spill_limits_chars={"Bash": 30_000, "Grep": 20_000},  # toolLimits.ts; Read is exempt
-    spill_default_chars=50_000,
-    spill_cap_chars=50_000,  # DEFAULT_MAX_RESULT_SIZE_CHARS
-    spill_preview_bytes=2_000,  # PREVIEW_SIZE_BYTES
-    spill_wrapper=50,
-    turn_results_budget_chars=200_000,  # MAX_TOOL_RESULTS_PER_MESSAGE_CHARS
-    hook_output_max_chars=10_000,
-    hook_stdout_events=("SessionStart", "UserPromptSubmit"),
-    hook_context_events=(
-        "SessionStart",
-        "UserPromptSubmit",
-        "PreToolUse",
-        "PostToolUse",
-        "PostToolUseFailure",
-        "SubagentStart",
-        "Setup",
-    ),
-    subagent_system_prompt=900,
-    subagent_trailer=60,
-    subagent_lean_types=("Explore", "Plan"),  # skip CLAUDE.md and git status
-    subagent_trailerless_types=("Explore", "Plan"),  # ONE_SHOT_BUILTIN_AGENT_TYPES
-    background_launch=40,
-    notification=60,
-    # §4 — compact.ts POST_COMPACT_* constants
-    summary_tokens=4_000,
-    summary_max_tokens=20_000,  # COMPACT_MAX_OUTPUT_TOKENS
-    restore_max_files=5,
-    restore_max_tokens_per_file=5_000,
-    restore_total_tokens=50_000,
-    file_reference=40,
-    restore_skill_max_tokens=5_000,
-    restore_skills_total_tokens=25_000,
-    task_status=40,
+_SRC: Confidence = "source"
+_DOCS: Confidence = "documented"
+_GUESS: Confidence = "assumed"
+_MODELS = {
+    "claude-opus-4-6": ModelSpec(window=200_000, max_output=64_000),
+    "claude-sonnet-4-6": _200K_32K,
+    "claude-opus-4-5": _200K_32K,
+    "claude-sonnet-4-5": _200K_32K,
+    "claude-haiku-4-5": _200K_32K,
+    "claude-sonnet-5": ModelSpec(window=1_000_000, max_output=64_000),
+    "claude-sonnet-4": _200K_32K,
+    "claude-opus-4-1": _200K_32K,
+    "claude-opus-4": _200K_32K,
+    "claude-haiku-4": _200K_32K,
+    "claude-3-7-sonnet": _200K_32K,
+    "claude-3-5-sonnet": _200K_8K,
+    "claude-3-5-haiku": _200K_8K,
+    "claude-3-opus": ModelSpec(window=200_000, max_output=4_096),
+}
+_HOOK_CONTEXT_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "SubagentStart",
+    "Setup",
 )
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeCodeNumbers:
+    """Every number of the claude-code profile. Sizes are tokens unless the name says chars/bytes/lines."""
+
+    chars_per_token: int = number(CHARS_PER_TOKEN, _SRC, "tokens.ts roughTokenCountEstimation")
+    # §1 window and thresholds
+    models: dict[str, ModelSpec] = number(_MODELS, _SRC, "context.ts getContextWindowForModel, getModelMaxOutputTokens")
+    default_model: str = number("claude-sonnet-4-6", _DOCS, "the default model of a Pro/Max plan")
+    unknown_model: ModelSpec = number(_200K_32K, _SRC, "context.ts: defaults for an unknown model")
+    long_context_window: int = number(1_000_000, _DOCS, "a [1m] model suffix")
+    summary_reserve_cap: int = number(20_000, _SRC, "autoCompact.ts MAX_OUTPUT_TOKENS_FOR_SUMMARY")
+    autocompact_buffer: int = number(13_000, _SRC, "autoCompact.ts AUTOCOMPACT_BUFFER_TOKENS")
+    warning_buffer: int = number(20_000, _SRC, "autoCompact.ts WARNING_THRESHOLD_BUFFER_TOKENS")
+    blocking_buffer: int = number(3_000, _SRC, "autoCompact.ts MANUAL_COMPACT_BUFFER_TOKENS")
+    # §2 startup (DOCS illustrative sizes; tools from real /context output, 13.5k–20.5k)
+    system_prompt: int = number(4_200, _DOCS, "context-window docs, illustrative size")
+    environment: int = number(280, _DOCS, "context-window docs, illustrative size")
+    tools: int = number(13_500, _GUESS, "real /context output shows 13.5k–20.5k")
+    mcp_deferred_tokens_per_tool: int = number(15, _GUESS, "a tool name in the deferred list")
+    mcp_schema_tokens_per_tool: int = number(400, _GUESS, "a typical MCP tool schema")
+    git_status_max_chars: int = number(2_000, _SRC, "context.ts MAX_STATUS_CHARS")
+    git_status_header: int = number(60, _GUESS, "the git status block's fixed text")
+    git_status_truncation_note: int = number(35, _GUESS, "the truncation line")
+    git_status_commit_line: int = number(15, _GUESS, "one recent commit line")
+    git_status_max_commits: int = number(5, _SRC, "context.ts: git log -n 5")
+    memory_import_max_depth: int = number(4, _SRC, "claudemd.ts MAX_INCLUDE_DEPTH = 5 with the root at depth 0")
+    memory_names: tuple[str, ...] = number(("CLAUDE.md", "CLAUDE.local.md"), _DOCS, "memory docs")
+    memory_load_order: tuple[str, ...] = number(
+        ("~/", "CLAUDE.md", ".claude/CLAUDE.md", "<rules>", "CLAUDE.local.md"), _SRC, "claudemd.ts"
+    )
+    nested_memory_names: tuple[str, ...] = number(("CLAUDE.md", "CLAUDE.local.md"), _DOCS, "memory docs")
+    config_folder: str = number(".claude/", _DOCS, "settings docs")
+    opt_in_memory_names: tuple[str, ...] = number(("AGENTS.md",), _GUESS, "version-dependent")
+    auto_memory_max_lines: int = number(200, _SRC, "memdir.ts MAX_ENTRYPOINT_LINES")
+    auto_memory_max_bytes: int = number(25_000, _SRC, "memdir.ts MAX_ENTRYPOINT_BYTES")
+    auto_memory_warning: int = number(40, _GUESS, "the truncation warning line")
+    skill_listing_budget_fraction: float = number(0.01, _SRC, "1% of the window, in chars")
+    skill_description_max_chars: int = number(1_536, _SRC, "since 2.1.105")
+    skill_entry_overhead_chars: int = number(4, _SRC, '"- " and ": " around name and description')
+    # §3 work
+    tool_call: int = number(60, _GUESS, "one tool call's envelope")
+    read_max_lines: int = number(2_000, _SRC, "FileReadTool MAX_LINES_TO_READ")
+    read_max_tokens: int = number(25_000, _SRC, "FileReadTool DEFAULT_MAX_OUTPUT_TOKENS")
+    read_max_bytes: int = number(256 * 1024, _SRC, "FileReadTool MAX_OUTPUT_SIZE 0.25 MB")
+    read_error: int = number(100, _GUESS, "the offset/limit error message")
+    read_unchanged_stub: int = number(40, _SRC, "FILE_UNCHANGED_STUB")
+    mention_listing_max_entries: int = number(1_000, _SRC, "attachments.ts: readdir, 1,000 entries")
+    rule_triggers: tuple[str, ...] = number(("read", "write", "edit"), _DOCS, "2.1.88 used read only")
+    edit_result: int = number(40, _GUESS, "the edit tool's short answer")
+    glob_max_results: int = number(100, _SRC, "GlobTool")
+    grep_max_results: int = number(250, _SRC, "GrepTool head_limit")
+    glob_tokens_per_path: int = number(10, _GUESS, "one path")
+    grep_tokens_per_result: int = number(15, _GUESS, "one matching line")
+    spill_limits_chars: dict[str, int] = number({"Bash": 30_000, "Grep": 20_000}, _SRC, "toolLimits.ts")
+    spill_default_chars: int = number(50_000, _SRC, "toolLimits.ts")
+    spill_cap_chars: int = number(50_000, _SRC, "DEFAULT_MAX_RESULT_SIZE_CHARS")
+    spill_preview_bytes: int = number(2_000, _SRC, "PREVIEW_SIZE_BYTES")
+    spill_wrapper: int = number(50, _GUESS, "the wrapper around a preview")
+    turn_results_budget_chars: int = number(200_000, _SRC, "MAX_TOOL_RESULTS_PER_MESSAGE_CHARS")
+    hook_output_max_chars: int = number(10_000, _DOCS, "hooks docs")
+    hook_stdout_events: tuple[str, ...] = number(("SessionStart", "UserPromptSubmit"), _DOCS, "hooks docs")
+    hook_context_events: tuple[str, ...] = number(_HOOK_CONTEXT_EVENTS, _DOCS, "hooks docs")
+    subagent_types: tuple[str, ...] = number(
+        ("general-purpose", "Explore", "Plan", "statusline-setup", "claude-code-guide"), _DOCS, "subagents docs"
+    )
+    subagent_system_prompt: int = number(900, _GUESS, "a built-in agent's prompt")
+    subagent_trailer: int = number(60, _SRC, "agentId + <usage> trailer")
+    subagent_lean_types: tuple[str, ...] = number(("Explore", "Plan"), _SRC, "skip CLAUDE.md and git status")
+    subagent_trailerless_types: tuple[str, ...] = number(("Explore", "Plan"), _SRC, "ONE_SHOT_BUILTIN_AGENT_TYPES")
+    background_launch: int = number(40, _GUESS, "the background-start notice")
+    notification: int = number(60, _GUESS, "a task notification")
+    # §4 compaction (compact.ts POST_COMPACT_* constants)
+    summary_tokens: int = number(4_000, _GUESS, "a typical summary")
+    summary_max_tokens: int = number(20_000, _SRC, "COMPACT_MAX_OUTPUT_TOKENS")
+    restore_max_files: int = number(5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE")
+    restore_max_tokens_per_file: int = number(5_000, _SRC, "POST_COMPACT_MAX_TOKENS_PER_FILE")
+    restore_total_tokens: int = number(50_000, _SRC, "POST_COMPACT_TOKEN_BUDGET")
+    file_reference: int = number(40, _GUESS, "a one-line file reference")
+    restore_skill_max_tokens: int = number(5_000, _SRC, "POST_COMPACT_MAX_TOKENS_PER_SKILL")
+    restore_skills_total_tokens: int = number(25_000, _SRC, "POST_COMPACT_SKILLS_TOKEN_BUDGET")
+    task_status: int = number(40, _GUESS, "a still-running task line")
+
+
+CLAUDE_CODE = ClaudeCodeNumbers()
+
+
+def build(n: ClaudeCodeNumbers) -> Profile:
+    spill = SpillToFile(
+        limits_chars=n.spill_limits_chars,
+        default_chars=n.spill_default_chars,
+        cap_chars=n.spill_cap_chars,
+        preview_bytes=n.spill_preview_bytes,
+        wrapper=n.spill_wrapper,
+        turn_budget_chars=n.turn_results_budget_chars,
+        chars_per_token=n.chars_per_token,
+    )
+    skills = SkillListingRule(
+        n.skill_listing_budget_fraction, n.skill_description_max_chars, n.skill_entry_overhead_chars, n.chars_per_token
+    )
+    return Profile(
+        name="claude-code",
+        title="Claude Code",
+        reply_label="Claude's reply",
+        numbers=n,
+        build=build,
+        models=n.models,
+        default_model=n.default_model,
+        model_prefixes=("claude-",),
+        unknown_model=n.unknown_model,
+        long_context=("[1m]", n.long_context_window),
+        chars_per_token=n.chars_per_token,
+        tool_call=n.tool_call,
+        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
+        edit_result=n.edit_result,
+        tools=ToolNames("Read", "Edit", "Write", "Grep", "Glob", "Bash", "Agent", "Skill", mcp_separator="__"),
+        search=SearchCaps(n.glob_max_results, n.grep_max_results, n.glob_tokens_per_path, n.grep_tokens_per_result),
+        hooks=HookRules(
+            n.hook_context_events,
+            n.hook_stdout_events,
+            n.hook_output_max_chars,
+            n.spill_preview_bytes,
+            spill.preview_tokens(),
+        ),
+        rule_triggers=n.rule_triggers,
+        thresholds=ReserveAndBuffer(n.summary_reserve_cap, n.autocompact_buffer, n.warning_buffer, n.blocking_buffer),
+        startup=StandardStartup(
+            system_prompt=n.system_prompt,
+            environment=n.environment,
+            tools=n.tools,
+            mcp_deferred_tokens_per_tool=n.mcp_deferred_tokens_per_tool,
+            mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+            git_status=GitStatusRule(
+                n.git_status_max_chars,
+                n.git_status_header,
+                n.git_status_truncation_note,
+                n.git_status_commit_line,
+                n.git_status_max_commits,
+                n.chars_per_token,
+            ),
+            auto_memory=AutoMemoryRule(n.auto_memory_max_lines, n.auto_memory_max_bytes, n.auto_memory_warning),
+            skills=skills,
+        ),
+        instructions=ImportingMemory(
+            names=n.memory_names,
+            load_order=n.memory_load_order,
+            nested_names=n.nested_memory_names,
+            config_folder=n.config_folder,
+            opt_in_names=n.opt_in_memory_names,
+            import_max_depth=n.memory_import_max_depth,
+        ),
+        mention=ReadThroughTool(n.tool_call, n.mention_listing_max_entries, n.glob_tokens_per_path),
+        reads=RefuseOverLimit(
+            n.read_max_lines, n.read_max_tokens, n.read_max_bytes, n.read_error, n.read_unchanged_stub
+        ),
+        output=spill,
+        compaction=SummaryAndRecentFiles(
+            summary=SummarySize(n.summary_tokens, n.summary_max_tokens),
+            max_files=n.restore_max_files,
+            max_tokens_per_file=n.restore_max_tokens_per_file,
+            total_tokens=n.restore_total_tokens,
+            file_reference=n.file_reference,
+            skill_max_tokens=n.restore_skill_max_tokens,
+            skills_total_tokens=n.restore_skills_total_tokens,
+            task_status=n.task_status,
+            skills=skills,
+        ),
+        subagents=TaskSubagents(
+            types=n.subagent_types,
+            prompt_tokens=n.subagent_system_prompt,
+            trailer_tokens=n.subagent_trailer,
+            lean_types=n.subagent_lean_types,
+            trailerless_types=n.subagent_trailerless_types,
+        ),
+        background_launch=n.background_launch,
+        notification=n.notification,
+    )
+
+
+PROFILE = build(CLAUDE_CODE)

@@ -13,8 +13,8 @@ from typing import Any
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
-from ctxviz.profiles import PROFILES
-from ctxviz.scenario.model import ParallelEvent, Scenario, event_kind
+from ctxviz.profiles import AGENT_NAMES, UnknownAgent
+from ctxviz.scenario.model import Scenario, event_kind
 from ctxviz.timeline import COMPACTION_STEP_KINDS, Step, Timeline
 from ctxviz.whatif import Settings, apply
 
@@ -29,7 +29,7 @@ class RunSpec:
 
 
 def agent_names() -> tuple[str, ...]:
-    return tuple(PROFILES)
+    return AGENT_NAMES
 
 
 def parse_run_specs(text: str | None, default: Sequence[str]) -> tuple[RunSpec, ...]:
@@ -41,8 +41,8 @@ def parse_run_specs(text: str | None, default: Sequence[str]) -> tuple[RunSpec, 
         label, agent = (label.strip(), agent.strip()) if equals else (part, part)
         if not label or not agent:
             raise InputError(f"expected AGENT or LABEL=AGENT in --agents, got {part!r}")
-        if agent not in PROFILES:
-            raise InputError(f"unknown agent {agent!r}; expected one of {', '.join(PROFILES)}")
+        if agent not in AGENT_NAMES:
+            raise InputError(UnknownAgent(agent).message)
         if any(spec.label == label for spec in specs):
             raise InputError(f"the run label {label!r} appears twice in --agents; name one LABEL={agent}")
         specs.append(RunSpec(label, agent))
@@ -88,27 +88,12 @@ class Comparison:
     runs: tuple[Run, ...]
 
 
-def _events_of(steps: Sequence[Step], scenario: Scenario) -> list[int | None]:
-    # TEMPORARY until Step.event lands from core
-    sizes = [len(e.parallel) if isinstance(e, ParallelEvent) else 1 for e in scenario.events]
-    owners = [n for n, size in enumerate(sizes) for _ in range(size)]
-    out: list[int | None] = []
-    k = 0
-    for step in steps:
-        if step.kind in ("startup", "auto-compact", "notification") or k >= len(owners):
-            out.append(None)
-        else:
-            out.append(owners[k])
-            k += 1
-    return out
-
-
-def _group_steps(steps: Sequence[Step], scenario: Scenario) -> tuple[tuple[int, ...], ...]:
-    groups: list[list[int]] = [[] for _ in range(len(scenario.events) + 1)]
+def _group_steps(steps: Sequence[Step], event_count: int) -> tuple[tuple[int, ...], ...]:
+    groups: list[list[int]] = [[] for _ in range(event_count + 1)]
     current = STARTUP
-    for step, event in zip(steps, _events_of(steps, scenario), strict=True):
-        if event is not None:
-            current = event
+    for step in steps:
+        if step.event is not None:
+            current = step.event
         groups[current + 1].append(step.index)
     return tuple(tuple(group) for group in groups)
 
@@ -128,8 +113,8 @@ def run_one(scenario: Scenario, spec: RunSpec, settings: Settings, source_path: 
     """One run: ``spec``'s agent over ``scenario`` with the settings that apply to it."""
     from ctxviz.engine import simulate
 
-    changed, _profile = apply(settings, scenario, spec.agent, spec.label)
-    timeline = simulate(changed, source_path=source_path)
+    changed, profile = apply(settings, scenario, spec.agent, spec.label)
+    timeline = simulate(changed, profile=profile, source_path=source_path)
     used = settings.as_json(spec.agent, spec.label)
     return Run(
         label=spec.label,
@@ -137,7 +122,7 @@ def run_one(scenario: Scenario, spec: RunSpec, settings: Settings, source_path: 
         settings=used,
         written=tuple(s.text for s in settings.for_run(spec.agent, spec.label)),
         timeline=timeline,
-        groups=_group_steps(timeline.steps, scenario),
+        groups=_group_steps(timeline.steps, len(scenario.events)),
         dropped=frozenset(used.get("drop", ())),
     )
 

@@ -11,6 +11,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
+from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.layout import FREE, FULL, PARTIAL, RESERVE, context_grid, humanize, percent
 from ctxviz.report.context_data import api_call_indices, calls_before, compactions_so_far, largest_items
 from ctxviz.timeline import FREE_SPACE, Timeline
@@ -45,7 +46,7 @@ def _header(timeline: Timeline, index: int) -> Text:
     text.append(f" ({percent(used, timeline.window):.0f}%)", style=style)
     text.append(f"  {_measured_label(timeline, index)}", style="dim")
     where = f"step {index} of 0–{timeline.last}"
-    if step.kind == "api-call":
+    if step.kind == StepKind.API_CALL:
         where = f"call {calls_before(timeline, index)} of {len(api_call_indices(timeline))}"
     text.append(f"  ·  {where}", style="dim")
     return text
@@ -59,7 +60,9 @@ def _rows(timeline: Timeline, index: int) -> Table:
     table.add_column(no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
-    overhead = [b for b in timeline.state_at(index) if b.kind == "overhead" and b.category.value == "System prompt"]
+    overhead = [
+        b for b in timeline.state_at(index) if b.kind == BlockKind.OVERHEAD and b.category.value == "System prompt"
+    ]
     for row, tokens in breakdown.items():
         if tokens <= 0 and row not in (FREE_SPACE, timeline.thresholds.buffer_label):
             continue
@@ -99,7 +102,7 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     table.add_column("since", justify="right", no_wrap=True, min_width=8)
     for block in largest_items(timeline, index, count):
         since = timeline.steps[block.entered]
-        when = f"call {calls_before(timeline, block.entered)}" if since.kind == "api-call" else since.kind
+        when = f"call {calls_before(timeline, block.entered)}" if since.kind == StepKind.API_CALL else since.kind
         table.add_row(f"{'~' if measured else ''}{block.tokens:,}", block.kind, block.label, when)
     return table
 

@@ -3,6 +3,7 @@ the pieces the Rich view shares. No Rich here, so the JSON path does not import 
 
 from __future__ import annotations
 
+from ctxviz.kinds import StepKind
 from ctxviz.timeline import Block, Timeline
 
 CONTEXT_FORMAT = "ctxviz.context/1"
@@ -10,11 +11,11 @@ CONTEXT_FORMAT = "ctxviz.context/1"
 
 def api_call_indices(timeline: Timeline) -> list[int]:
     """Step indices of the API calls (``--at N`` counts these, from 1)."""
-    return [s.index for s in timeline.steps if s.kind == "api-call"]
+    return [s.index for s in timeline.steps if s.kind == StepKind.API_CALL]
 
 
 def calls_before(timeline: Timeline, index: int) -> int:
-    return sum(1 for s in timeline.steps[: index + 1] if s.kind == "api-call")
+    return sum(1 for s in timeline.steps[: index + 1] if s.kind == StepKind.API_CALL)
 
 
 def largest_items(timeline: Timeline, index: int, count: int) -> list[Block]:
@@ -31,7 +32,7 @@ def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]
         step = timeline.steps[i]
         found.append(
             {
-                "trigger": "auto" if step.kind == "auto-compact" else "manual",
+                "trigger": "auto" if step.kind == StepKind.AUTO_COMPACT else "manual",
                 "at_call": calls_before(timeline, i),
                 "step": i,
                 "before": timeline.used_at(i - 1) if i > 0 else 0,

@@ -14,37 +14,51 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from ctxviz.profiles import PROFILES, Profile
-from ctxviz.scenario.model import TOOL_EVENT_KINDS, Scenario, event_kind
+from ctxviz.kinds import TOOL_EVENT_KINDS, EventKind
+from ctxviz.profiles import DEFAULT_AGENT, PROFILES, Profile
+from ctxviz.scenario.model import Scenario, event_kind
 
 Location = tuple[str | int, ...]
 Problem = tuple[Location, str]
-BUILTIN_SUBAGENTS = ("general-purpose", "Explore", "Plan", "statusline-setup", "claude-code-guide")
-PROFILE_ADAPTER: TypeAdapter[Profile] = TypeAdapter(Profile)
-PROFILE_FIELDS = frozenset(field.name for field in dataclasses.fields(Profile))
-_PATH_KEYS = {"read": "path", "edit": "path", "write": "path"}
+_PATH_KEYS = {EventKind.READ: "path", EventKind.EDIT: "path"}
 
 
-def resolve_profile(scenario: Scenario) -> Profile:
-    """The scenario's agent profile with its overrides applied (assumes ``problems`` found none)."""
-    base = PROFILES[scenario.agent]
-    if not scenario.profile:
-        return base
-    return PROFILE_ADAPTER.validate_python({**_as_dict(base), **scenario.profile})
+def numbers_adapter(profile: Profile) -> TypeAdapter[Any]:
+    return TypeAdapter(type(profile.numbers))
 
 
-def _as_dict(profile: Profile) -> dict[str, Any]:
-    return {field: getattr(profile, field) for field in PROFILE_FIELDS}
+def scenario_schema() -> dict[str, Any]:
+    """The scenario format's JSON schema, with ``profile:`` listing every profile's numbers."""
+    document = Scenario.model_json_schema()
+    properties: dict[str, Any] = {}
+    for profile in PROFILES.values():
+        numbers = numbers_adapter(profile).json_schema()
+        properties.update(_inline_refs(numbers["properties"], numbers.get("$defs", {})))
+    document["properties"]["profile"]["properties"] = properties
+    document["properties"]["profile"]["additionalProperties"] = False
+    return document
+
+
+def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            return _inline_refs(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
+        return {k: _inline_refs(v, defs) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_inline_refs(v, defs) for v in schema]
+    return schema
 
 
 def problems(document: dict[str, Any]) -> list[Problem]:
     """Every cross-reference problem of a raw scenario document."""
     found: list[Problem] = []
-    agent = document.get("agent", "claude-code")
+    agent = document.get("agent", DEFAULT_AGENT)
     if agent not in PROFILES:
         found.append((("agent",), f"unknown agent {agent!r}; expected one of {', '.join(PROFILES)}"))
+        subagent_types: set[str] = set()
     else:
         found += _profile_problems(PROFILES[agent], _mapping(document.get("profile")))
+        subagent_types = set(PROFILES[agent].subagents.types)
     setup = _mapping(document.get("setup"))
     files = _mapping(document.get("files"))
     memory = _mapping(setup.get("memory"))
@@ -56,26 +70,29 @@ def problems(document: dict[str, Any]) -> list[Problem]:
                     found.append(((*where, name, "imports", n), _unknown("file", target, known_files, "files")))
     skills = {s["name"] for s in _list(setup.get("skills")) if isinstance(s, dict) and isinstance(s.get("name"), str)}
     agents = {a["name"] for a in _list(setup.get("agents")) if isinstance(a, dict) and isinstance(a.get("name"), str)}
-    found += _event_problems(_list(document.get("events")), ("events",), set(files), skills, agents)
+    known_types = subagent_types | agents
+    found += _event_problems(_list(document.get("events")), ("events",), set(files), skills, known_types)
     return found
 
 
 def _profile_problems(base: Profile, overrides: dict[str, Any]) -> list[Problem]:
+    names = base.number_names()
     found: list[Problem] = [
         (("profile", key), f"unknown profile parameter {key!r}; see `ctxviz schema`")
         for key in overrides
-        if key not in PROFILE_FIELDS
+        if key not in names
     ]
-    known = {k: v for k, v in overrides.items() if k in PROFILE_FIELDS}
+    known = {k: v for k, v in overrides.items() if k in names}
     try:
-        PROFILE_ADAPTER.validate_python({**_as_dict(base), **known})
+        current = {f.name: getattr(base.numbers, f.name) for f in dataclasses.fields(base.numbers)}
+        numbers_adapter(base).validate_python({**current, **known})
     except ValidationError as error:
         found += [(("profile", *item["loc"]), item["msg"]) for item in error.errors()]
     return found
 
 
 def _event_problems(
-    events: list[Any], where: Location, files: set[str], skills: set[str], agents: set[str]
+    events: list[Any], where: Location, files: set[str], skills: set[str], known_types: set[str]
 ) -> Iterator[Problem]:
     for n, event in enumerate(events):
         kind = event_kind(event)
@@ -86,30 +103,35 @@ def _event_problems(
             path = value.get(_PATH_KEYS[kind]) if isinstance(value, dict) else value
             if isinstance(path, str) and path not in files:
                 yield at, _unknown("file", path, files, "files")
-        elif kind == "skill":
+        elif kind == EventKind.WRITE:
+            path = value.get("path") if isinstance(value, dict) else value
+            creates = isinstance(value, dict) and "content" in value
+            if isinstance(path, str) and path not in files:
+                if creates:
+                    files.add(path)  # later events may read or edit the new file
+                else:
+                    yield at, f"{path!r} is not under files: a write that creates it needs content: (its size)"
+        elif kind == EventKind.SKILL:
             name = value.get("name") if isinstance(value, dict) else value
             if isinstance(name, str) and name not in skills:
                 yield at, _unknown("skill", name, skills, "setup.skills")
-        elif kind == "subagent" and isinstance(value, dict):
-            known_types = set(BUILTIN_SUBAGENTS) | agents
+        elif kind == EventKind.SUBAGENT and isinstance(value, dict):
             subagent_type = value.get("type", "general-purpose")
             if isinstance(subagent_type, str) and subagent_type not in known_types:
                 yield (*at, "type"), _unknown("subagent type", subagent_type, known_types, "setup.agents")
             for r, path in enumerate(_list(value.get("reads"))):
                 if isinstance(path, str) and path not in files:
                     yield (*at, "reads", r), _unknown("file", path, files, "files")
-            yield from _event_problems(_list(value.get("events")), (*at, "events"), files, skills, agents)
-        elif kind == "parallel":
+            yield from _event_problems(_list(value.get("events")), (*at, "events"), files, skills, known_types)
+        elif kind == EventKind.PARALLEL:
             inner = _list(value)
             for p, call in enumerate(inner):
                 if event_kind(call) not in (*TOOL_EVENT_KINDS, None):
                     yield (
                         (*at, p),
-                        (
-                            f"only tool calls can run in parallel ({', '.join(TOOL_EVENT_KINDS)}), not {event_kind(call)}"
-                        ),
+                        f"only tool calls can run in parallel ({', '.join(TOOL_EVENT_KINDS)}), not {event_kind(call)}",
                     )
-            yield from _event_problems(inner, at, files, skills, agents)
+            yield from _event_problems(inner, at, files, skills, known_types)
 
 
 def _mapping(value: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -15,14 +15,15 @@ from pydantic import (
     Field,
     PrivateAttr,
     Tag,
-    TypeAdapter,
     WithJsonSchema,
     field_validator,
     model_validator,
 )
 
-from ctxviz.profiles.base import Profile
-from ctxviz.scenario.sizes import SIZE_KEYS, Measure, Size, parse_tokens
+from ctxviz.kinds import EventKind
+from ctxviz.scenario.measure import Measure
+from ctxviz.scenario.mentions import Mention, parse_mentions
+from ctxviz.scenario.sizes import SIZE_KEYS, Size, parse_tokens
 
 Visibility = Literal["hidden", "brief", "full"]
 
@@ -193,6 +194,7 @@ def _shorthand(key: str) -> Callable[[Any], Any]:
 
 
 class EventBase(Strict):
+    kind: ClassVar[EventKind]
     note: str | None = None
 
 
@@ -200,6 +202,11 @@ class PromptSpec(Strict):
     text: str
     size: Size  # the message's size; counted from the text unless given
     visibility: Visibility = "full"
+
+    @property
+    def mentions(self) -> tuple[Mention, ...]:
+        """The ``@`` mentions in the text (each agent's mention policy decides what they send)."""
+        return parse_mentions(self.text)
 
     @model_validator(mode="before")
     @classmethod
@@ -210,10 +217,12 @@ class PromptSpec(Strict):
 
 
 class PromptEvent(EventBase):
+    kind = EventKind.PROMPT
     prompt: Annotated[PromptSpec, BeforeValidator(_shorthand("text"), json_schema_input_type=str | PromptSpec)]
 
 
 class ReplyEvent(EventBase):
+    kind = EventKind.REPLY
     reply: Size
 
 
@@ -222,6 +231,7 @@ class ReadSpec(Strict):
 
 
 class ReadEvent(EventBase):
+    kind = EventKind.READ
     read: Annotated[ReadSpec, BeforeValidator(_shorthand("path"), json_schema_input_type=str | ReadSpec)]
 
 
@@ -232,6 +242,7 @@ class EditSpec(Strict):
 
 
 class EditEvent(EventBase):
+    kind = EventKind.EDIT
     edit: Annotated[EditSpec, BeforeValidator(_shorthand("path"), json_schema_input_type=str | EditSpec)]
 
 
@@ -241,6 +252,7 @@ class WriteSpec(Strict):
 
 
 class WriteEvent(EventBase):
+    kind = EventKind.WRITE
     write: Annotated[WriteSpec, BeforeValidator(_shorthand("path"), json_schema_input_type=str | WriteSpec)]
 
 
@@ -257,10 +269,12 @@ class SearchSpec(Strict):
 
 
 class GrepEvent(EventBase):
+    kind = EventKind.GREP
     grep: SearchSpec
 
 
 class GlobEvent(EventBase):
+    kind = EventKind.GLOB
     glob: SearchSpec
 
 
@@ -272,6 +286,7 @@ class BashSpec(Strict):
 
 
 class BashEvent(EventBase):
+    kind = EventKind.BASH
     bash: Annotated[BashSpec, BeforeValidator(_shorthand("command"), json_schema_input_type=str | BashSpec)]
 
 
@@ -282,6 +297,7 @@ class ToolSpec(Strict):
 
 
 class ToolEvent(EventBase):
+    kind = EventKind.TOOL
     tool: ToolSpec
 
 
@@ -297,6 +313,7 @@ class SubagentSpec(Strict):
 
 
 class SubagentEvent(EventBase):
+    kind = EventKind.SUBAGENT
     subagent: SubagentSpec
 
 
@@ -306,10 +323,12 @@ class SkillUse(Strict):
 
 
 class SkillEvent(EventBase):
+    kind = EventKind.SKILL
     skill: Annotated[SkillUse, BeforeValidator(_shorthand("name"), json_schema_input_type=str | SkillUse)]
 
 
 class PlanEvent(EventBase):
+    kind = EventKind.PLAN
     plan: Size
 
 
@@ -326,60 +345,28 @@ def _compact_focus(value: Any) -> Any:
 
 
 class CompactEvent(EventBase):
+    kind = EventKind.COMPACT
     compact: Annotated[CompactSpec, BeforeValidator(_compact_focus, json_schema_input_type=str | None | CompactSpec)]
 
 
 class ClearEvent(EventBase):
+    kind = EventKind.CLEAR
     clear: None = None
 
 
 class NoteEvent(Strict):
+    kind: ClassVar[EventKind] = EventKind.NOTE
     note: str
 
 
 class ParallelEvent(EventBase):
     """Tool calls made in one assistant message: their results share the per-message budget."""
 
+    kind = EventKind.PARALLEL
     parallel: tuple[Event, ...]
 
 
-EVENT_KINDS = (
-    "prompt",
-    "reply",
-    "read",
-    "edit",
-    "write",
-    "grep",
-    "glob",
-    "bash",
-    "tool",
-    "subagent",
-    "skill",
-    "plan",
-    "compact",
-    "clear",
-    "parallel",
-    "note",
-)
-_EVENT_MODELS: dict[str, type[BaseModel]] = {
-    "prompt": PromptEvent,
-    "reply": ReplyEvent,
-    "read": ReadEvent,
-    "edit": EditEvent,
-    "write": WriteEvent,
-    "grep": GrepEvent,
-    "glob": GlobEvent,
-    "bash": BashEvent,
-    "tool": ToolEvent,
-    "subagent": SubagentEvent,
-    "skill": SkillEvent,
-    "plan": PlanEvent,
-    "compact": CompactEvent,
-    "clear": ClearEvent,
-    "parallel": ParallelEvent,
-    "note": NoteEvent,
-}
-TOOL_EVENT_KINDS = ("read", "edit", "write", "grep", "glob", "bash", "tool", "subagent", "skill")
+EVENT_KINDS: tuple[str, ...] = tuple(EventKind)
 
 
 def event_kind(value: Any) -> str | None:
@@ -388,7 +375,7 @@ def event_kind(value: Any) -> str | None:
         value = {k: None for k in type(value).model_fields}
     if not isinstance(value, dict):
         return None
-    kinds = [k for k in value if k in EVENT_KINDS and k != "note"]
+    kinds: list[str] = [k for k in value if k in EVENT_KINDS and k != "note"]
     if kinds:
         return kinds[0]
     return "note" if "note" in value else None
@@ -419,22 +406,9 @@ Event = Annotated[
 ]
 
 
-def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
-    if isinstance(schema, dict):
-        if "$ref" in schema:
-            return _inline_refs(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
-        return {k: _inline_refs(v, defs) for k, v in schema.items()}
-    if isinstance(schema, list):
-        return [_inline_refs(v, defs) for v in schema]
-    return schema
-
-
-_profile_schema = TypeAdapter(Profile).json_schema()
 _PROFILE_SCHEMA = {
     "type": "object",
-    "description": "Overrides of the agent profile's parameters (every number the engine uses).",
-    "properties": _inline_refs(_profile_schema["properties"], _profile_schema.get("$defs", {})),
-    "additionalProperties": False,
+    "description": "Overrides of the agent profile's numbers, by name (see `ctxviz agents`).",
 }
 
 
@@ -446,10 +420,17 @@ def _autocompact(value: Any) -> Any:
     return parse_tokens(value)
 
 
+class TreeSize(Strict):
+    """The project's size for agents that send a directory tree (default: derived from ``files:``)."""
+
+    files: int = Field(ge=0)
+    dirs: int = Field(ge=0)
+
+
 class Scenario(Strict):
     name: str
     summary: str = ""
-    agent: str = "claude-code"
+    agent: str = "claude-code"  # the profile it runs under unless --agent says otherwise
     model: str = "claude-sonnet-4-6"
     window: int | None = None  # overrides the model's window (e.g. 1m)
     autocompact: bool | int = True  # on | off | a size capping the window used for the threshold
@@ -457,7 +438,16 @@ class Scenario(Strict):
     profile: Annotated[dict[str, Any], WithJsonSchema(_PROFILE_SCHEMA)] = {}  # overrides of profile parameters
     setup: Setup = Setup()
     files: dict[str, FileEntry] = {}
+    tree: TreeSize | None = None
     events: tuple[Event, ...] = ()
+
+    def tree_size(self) -> tuple[int, int]:
+        """(files, folders) of the project: ``tree:`` if given, else counted from ``files:``."""
+        if self.tree is not None:
+            return self.tree.files, self.tree.dirs
+        folders = {path.rsplit("/", 1)[0] for path in self.files if "/" in path}
+        parents = {"/".join(folder.split("/")[: n + 1]) for folder in folders for n in range(folder.count("/") + 1)}
+        return len(self.files), len(parents)
 
     @field_validator("window", mode="before")
     @classmethod

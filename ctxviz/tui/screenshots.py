@@ -8,6 +8,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from ctxviz.kinds import StepKind
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
@@ -17,7 +18,9 @@ Scene = Callable[[Pilot[None], TimelineScreen], Awaitable[None]]
 
 
 async def _mid_session(pilot: Pilot[None], screen: TimelineScreen) -> None:
-    screen.index = _first(screen.timeline, lambda s: bool(s.notes) and s.kind == "read", screen.timeline.last // 2)
+    screen.index = _first(
+        screen.timeline, lambda s: bool(s.notes) and s.kind == StepKind.READ, screen.timeline.last // 2
+    )
 
 
 async def _compaction(pilot: Pilot[None], screen: TimelineScreen) -> None:

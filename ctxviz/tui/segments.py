@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ctxviz.kinds import BlockKind as K
 from ctxviz.timeline import Block, Category, Timeline
 
 
@@ -32,16 +33,16 @@ SEGMENTS: tuple[Segment, ...] = (
     Segment("custom-agents", "Custom agents", Category.CUSTOM_AGENTS),
     Segment("memory-files", "Memory files", Category.MEMORY_FILES),
     Segment("skills", "Skills", Category.SKILLS),
-    _messages("prompts", "Prompts", "prompt"),
-    _messages("replies", "Replies", "reply", "tool-call", "plan", "notification"),
-    _messages("file-reads", "Files", "file-read", "restored-file", "file-reference", "edit"),  # read or written
-    _messages("rules", "Rules", "rule", "nested-memory"),
-    _messages("hooks", "Hooks", "hook-output"),
-    _messages("tool-output", "Tool output", "tool-output", "spilled-output"),
-    _messages("subagents", "Subagent results", "subagent-result"),
-    _messages("skill-bodies", "Skill bodies", "skill-body"),
-    _messages("summary", "Summary", "summary"),
-    _messages("overhead", "Unrecorded", "overhead"),
+    _messages("prompts", "Prompts", K.PROMPT),
+    _messages("replies", "Replies", K.REPLY, K.TOOL_CALL, K.PLAN, K.NOTIFICATION),
+    _messages("file-reads", "Files", K.FILE_READ, K.RESTORED_FILE, K.FILE_REFERENCE, K.EDIT),  # read or written
+    _messages("rules", "Rules", K.RULE, K.NESTED_MEMORY),
+    _messages("hooks", "Hooks", K.HOOK_OUTPUT),
+    _messages("tool-output", "Tool output", K.TOOL_OUTPUT, K.SPILLED_OUTPUT),
+    _messages("subagents", "Subagent results", K.SUBAGENT_RESULT),
+    _messages("skill-bodies", "Skill bodies", K.SKILL_BODY),
+    _messages("summary", "Summary", K.SUMMARY),
+    _messages("overhead", "Unrecorded", K.OVERHEAD),
     # Whatever kind a future source adds still counts, so the segments always sum to the category.
     _messages("other", "Other messages", *()),
 )

@@ -1,0 +1,202 @@
+"""The replay: startup, then each scenario event as one step (tagged with the event's index), with
+auto-compaction checked before each model call, as Claude Code and its peers check it. Each event kind is
+handled by one entry of ``HANDLERS``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ctxviz.engine import events as handle
+from ctxviz.engine.session import EngineSession, M, short
+from ctxviz.engine.subagents import child_scenario
+from ctxviz.kinds import BlockKind, EventKind, StepKind
+from ctxviz.profiles.base import Background, SessionState
+from ctxviz.scenario.measure import Measure
+from ctxviz.scenario.model import (
+    BashEvent,
+    ClearEvent,
+    CompactEvent,
+    Event,
+    GlobEvent,
+    GrepEvent,
+    ParallelEvent,
+    SubagentEvent,
+    ToolEvent,
+)
+from ctxviz.timeline import Source, Timeline
+
+Handler = Callable[[EngineSession, Any, bool], handle.Outcome]
+
+
+def replay(session: EngineSession) -> Timeline:
+    session.profile.startup.startup(session, "startup")
+    for index, event in enumerate(session.scenario.events):
+        session.event_index = index
+        run_event(session, event)
+    return session.finish()
+
+
+def run_event(session: EngineSession, event: Event, spilled: bool = False, last: bool = True) -> None:
+    """One event as one step; ``last`` is False inside a parallel group, whose results all arrive before
+    the next model call (so auto-compaction is checked once, after the group)."""
+    kind = event.kind
+    if kind is EventKind.NOTE:
+        session.close_step(StepKind.NOTE, short(event.note or ""), note=event.note)
+        return
+    if isinstance(event, ParallelEvent):
+        parallel(session, event)
+        return
+    if isinstance(event, CompactEvent):
+        compact(session, manual=True, focus=event.compact.focus, summary=event.compact.summary, note=event.note)
+        return
+    if isinstance(event, ClearEvent):
+        clear(session, note=event.note)
+        return
+    step_kind, label = HANDLERS[kind](session, event, spilled)
+    session.check_warning()
+    session.close_step(step_kind, label, note=event.note)
+    if last:
+        after_event(session)
+
+
+def after_event(session: EngineSession) -> None:
+    if session.state.background:
+        session.finish_background()
+    limit = session.thresholds.autocompact
+    if limit is not None and session.used >= limit:
+        compact(session, manual=False, focus=None, summary=None, note=None)
+
+
+def compact(
+    session: EngineSession, *, manual: bool, focus: str | None, summary: Measure | None, note: str | None
+) -> None:
+    before, threshold = session.used, session.thresholds.autocompact
+    if manual:
+        session.note(f"/compact at {before:,} tokens" + (f", focus: {focus}" if focus else ""))
+    else:
+        session.note(
+            f"auto-compaction: {before:,} ≥ {threshold or 0:,} ({session.profile.thresholds.formula()}), "
+            "checked before the next model call"
+        )
+    fates = session.profile.compaction.compact(session, manual=manual, focus=focus, summary=summary)
+    session.note(f"{before:,} → {session.used:,} tokens")
+    kind = StepKind.COMPACT if manual else StepKind.AUTO_COMPACT
+    label = "/compact" + (f" {focus}" if focus else "") if manual else "auto-compaction"
+    session.close_step(kind, label, note=note, fates=tuple(fates), automatic=not manual)
+    if manual and threshold is not None and session.used >= threshold:
+        compact(session, manual=False, focus=None, summary=None, note=None)  # still over: the next call compacts
+
+
+def clear(session: EngineSession, note: str | None) -> None:
+    """``/clear``: the history is emptied and the session starts over from its startup content."""
+    before = session.used
+    session.profile.compaction.clear(session)
+    # all else starts over; background tasks keep running, and each policy keeps its own memory
+    session.state = SessionState(background=session.state.background, policy=session.state.policy)
+    session.session_start_hooks("clear")
+    session.note(f"/clear: the history is emptied; {before:,} → {session.used:,} tokens")
+    session.close_step(StepKind.CLEAR, "/clear", note=note)
+
+
+def parallel(session: EngineSession, event: ParallelEvent) -> None:
+    """Results of one assistant message share a budget: over it, the largest spill first (frozen)."""
+    budget = session.profile.output.turn_budget_chars
+    sizes: dict[int, int] = {}
+    for n, inner in enumerate(event.parallel):
+        tool, size = _result_of(session, inner)
+        limit = session.profile.output.limit(tool)
+        if size is not None and (limit is None or size.chars <= limit):
+            sizes[n] = size.chars
+    total = sum(sizes.values())
+    forced: set[int] = set()
+    for n in sorted(sizes, key=lambda k: (-sizes[k], k)):
+        if budget is None or total <= budget:
+            break
+        forced.add(n)
+        total -= sizes[n]
+    for n, inner in enumerate(event.parallel):
+        run_event(session, inner, n in forced, last=n == len(event.parallel) - 1)
+
+
+def _result_of(session: EngineSession, event: Event) -> tuple[str, Measure | None]:
+    """The tool and result size of a parallel call, where the result is known before it runs."""
+    tools = session.profile.tools
+    if isinstance(event, BashEvent) and not event.bash.background:
+        return tools.bash, event.bash.output
+    if isinstance(event, ToolEvent):
+        return event.tool.name, event.tool.output
+    if isinstance(event, GrepEvent):
+        return tools.grep, handle.search_size(session, StepKind.GREP, event.grep)
+    if isinstance(event, GlobEvent):
+        return tools.glob, handle.search_size(session, StepKind.GLOB, event.glob)
+    return "", None
+
+
+def subagent(session: EngineSession, event: SubagentEvent, spilled: bool) -> handle.Outcome:
+    spec, p = event.subagent, session.profile
+    label = f"{spec.type} subagent"
+    if not p.subagents.types:
+        return _inline(session, event)
+    tool = p.tools.subagent
+    task = p.tool_call + spec.prompt.tokens
+    session.add(M, BlockKind.TOOL_CALL, f"{tool}({spec.type}): task prompt", task, "brief")
+    for hook in session.hooks("PreToolUse", tool):
+        session.hook_block(hook, f"PreToolUse:{tool}")
+    source = Source(kind=session.source.kind, name=label, path=session.source.path)
+    child_session = EngineSession(
+        child_scenario(session.scenario, event), p, source=source, subagent_type=spec.type, parent=session
+    )
+    child = replay(child_session)
+    trailer = p.subagents.trailer(spec.type)
+    result = spec.returns.tokens + trailer
+    work = child.category_totals_at(child.last)[M] - spec.prompt.tokens - spec.returns.tokens
+    back = (
+        f" and a {trailer}-token trailer (agentId, usage) come back"
+        if trailer
+        else f" comes back (no trailer for {spec.type})"
+    )
+    why = (
+        f"{work:,} tokens of the subagent's work stayed in its own window (peak {child.peak:,}); "
+        f"only its answer ({spec.returns.tokens:,}){back}"
+    )
+    if spec.background:
+        session.add(M, BlockKind.TOOL_OUTPUT, f"{label} (started in background)", p.background_launch, "brief")
+        session.note(f"runs in the background: a {p.background_launch}-token notice now, its result when it finishes")
+        session.state.background.append(
+            Background(f"{label} finished", spec.finishes_after + 1, p.notification + result, why)
+        )
+    else:
+        session.output(tool, f"{label} result", Measure.of_tokens(result), spilled, kind=BlockKind.SUBAGENT_RESULT)
+        session.note(why)
+    session.post_tool_hooks(tool)
+    session.child = child
+    return StepKind.SUBAGENT, label
+
+
+def _inline(session: EngineSession, event: SubagentEvent) -> handle.Outcome:
+    """An agent without subagents does the work itself: the reads and events land in the main window."""
+    spec = event.subagent
+    session.note(f"{session.profile.name} has no subagents: the {spec.type} task's work happens in the main window")
+    for path in spec.reads:
+        handle.read_file(session, path)
+    for inner in spec.events:
+        HANDLERS[inner.kind](session, inner, False)
+    session.add(M, BlockKind.REPLY, session.profile.reply_label, spec.returns.tokens, "full")
+    return StepKind.SUBAGENT, f"{spec.type} task (inline)"
+
+
+HANDLERS: dict[EventKind, Handler] = {
+    EventKind.PROMPT: handle.prompt,
+    EventKind.REPLY: handle.reply,
+    EventKind.READ: handle.read,
+    EventKind.EDIT: handle.edit,
+    EventKind.WRITE: handle.write,
+    EventKind.GREP: handle.grep,
+    EventKind.GLOB: handle.glob,
+    EventKind.BASH: handle.bash,
+    EventKind.TOOL: handle.tool,
+    EventKind.SUBAGENT: subagent,
+    EventKind.SKILL: handle.skill,
+    EventKind.PLAN: handle.plan,
+}

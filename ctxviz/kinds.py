@@ -1,0 +1,105 @@
+"""The vocabularies of a Timeline, in one place: what a step is, what a block is, what a scenario event is.
+
+StrEnums, so a member equals the string written in ``ctxviz.timeline/1`` JSON (``StepKind.READ == "read"``)
+and code that reads timelines from elsewhere (transcripts, JSON) may still compare with plain strings.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class EventKind(StrEnum):
+    """A scenario event's kind: the key that names it in the YAML."""
+
+    PROMPT = "prompt"
+    REPLY = "reply"
+    READ = "read"
+    EDIT = "edit"
+    WRITE = "write"
+    GREP = "grep"
+    GLOB = "glob"
+    BASH = "bash"
+    TOOL = "tool"
+    SUBAGENT = "subagent"
+    SKILL = "skill"
+    PLAN = "plan"
+    COMPACT = "compact"
+    CLEAR = "clear"
+    PARALLEL = "parallel"
+    NOTE = "note"
+
+
+# The events that are tool calls (the only ones a ``parallel:`` group may hold).
+TOOL_EVENT_KINDS: tuple[EventKind, ...] = (
+    EventKind.READ,
+    EventKind.EDIT,
+    EventKind.WRITE,
+    EventKind.GREP,
+    EventKind.GLOB,
+    EventKind.BASH,
+    EventKind.TOOL,
+    EventKind.SUBAGENT,
+    EventKind.SKILL,
+)
+
+
+class StepKind(StrEnum):
+    """A step's kind: the event kinds that make steps, plus what happens on its own."""
+
+    STARTUP = "startup"
+    PROMPT = "prompt"
+    REPLY = "reply"
+    READ = "read"
+    EDIT = "edit"
+    WRITE = "write"
+    GREP = "grep"
+    GLOB = "glob"
+    BASH = "bash"
+    TOOL = "tool"
+    SUBAGENT = "subagent"
+    SKILL = "skill"
+    PLAN = "plan"
+    COMPACT = "compact"
+    AUTO_COMPACT = "auto-compact"
+    CLEAR = "clear"
+    NOTE = "note"
+    NOTIFICATION = "notification"
+    API_CALL = "api-call"  # transcripts: one model call
+
+
+class BlockKind(StrEnum):
+    """What a block of the window is, finer than its ``/context`` category."""
+
+    SYSTEM_PROMPT = "system-prompt"
+    ENVIRONMENT = "environment"
+    TOOLS = "tools"
+    MCP_TOOLS = "mcp-tools"
+    AGENTS = "agents"
+    MEMORY_FILE = "memory-file"
+    AUTO_MEMORY = "auto-memory"
+    SKILL_LISTING = "skill-listing"
+    DIRECTORY_TREE = "directory-tree"
+    RULE = "rule"
+    NESTED_MEMORY = "nested-memory"
+    PROMPT = "prompt"
+    REPLY = "reply"
+    TOOL_CALL = "tool-call"
+    FILE_READ = "file-read"
+    EDIT = "edit"
+    TOOL_OUTPUT = "tool-output"
+    SPILLED_OUTPUT = "spilled-output"
+    HOOK_OUTPUT = "hook-output"
+    SKILL_BODY = "skill-body"
+    SUBAGENT_RESULT = "subagent-result"
+    PLAN = "plan"
+    SUMMARY = "summary"
+    RESTORED_FILE = "restored-file"
+    FILE_REFERENCE = "file-reference"
+    MENTION = "mention"  # what an @-mention sent: a path, a stub, metadata
+    NOTIFICATION = "notification"
+    OVERHEAD = "overhead"  # transcripts: what the transcript does not record
+
+
+USER_STEP_KINDS = frozenset({StepKind.PROMPT, StepKind.COMPACT, StepKind.CLEAR})
+COMPACTION_STEP_KINDS = frozenset({StepKind.COMPACT, StepKind.AUTO_COMPACT})

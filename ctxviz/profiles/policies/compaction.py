@@ -1,0 +1,205 @@
+"""Compaction: what survives when the history is replaced. ``SummaryAndRecentFiles`` is Claude Code's
+(MECHANICS.md §4): a summary, then up to N recent files re-read, invoked skills, the plan, the instruction
+files and the skill listing re-injected, each with its fate and the reason."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ctxviz.fates import summarised_by_kind
+from ctxviz.kinds import BlockKind
+from ctxviz.profiles.base import Session
+from ctxviz.profiles.policies.startup import GIT_STATUS_BLOCK, SkillListingRule
+from ctxviz.scenario.measure import Measure
+from ctxviz.timeline import Category, Fate
+
+M = Category.MESSAGES
+Fits = Callable[[int], bool]
+_WHY_GONE = {
+    BlockKind.RULE: "path-scoped rule: gone until a matching file is touched again",
+    BlockKind.NESTED_MEMORY: "nested instruction file: gone until a file in its folder is touched again",
+    BlockKind.SPILLED_OUTPUT: "the full outputs stay on disk",
+    BlockKind.HOOK_OUTPUT: "summarised with the rest",
+    BlockKind.SKILL_BODY: "invoked skills come back below",
+    BlockKind.FILE_READ: "recent files are re-read below",
+    BlockKind.PLAN: "the plan file comes back below",
+    BlockKind.SUMMARY: "summarised again",
+}
+_WHY_KEPT = {
+    Category.SYSTEM_PROMPT: "not history: sent with every request",
+    Category.SYSTEM_TOOLS: "not history: sent with every request",
+    Category.MCP_TOOLS: "not history: sent with every request",
+    Category.CUSTOM_AGENTS: "not history: sent with every request",
+    Category.MEMORY_FILES: "read from disk again (current content)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SummarySize:
+    default: int
+    max: int
+
+    def of(self, requested: Measure | None) -> tuple[int, str | None]:
+        tokens = requested.tokens if requested is not None else self.default
+        if tokens > self.max:
+            return self.max, f"summary capped at {self.max:,} tokens, the compaction call's max output"
+        return tokens, None
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryAndRecentFiles:
+    summary: SummarySize
+    max_files: int
+    max_tokens_per_file: int
+    total_tokens: int
+    file_reference: int
+    skill_max_tokens: int
+    skills_total_tokens: int
+    task_status: int
+    skills: SkillListingRule | None
+
+    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+        state, threshold = session.state, session.thresholds.autocompact
+        fates: list[Fate] = []
+        history = 0
+        summarised: list[tuple[str, int]] = []
+        git_status = state.policy.get(GIT_STATUS_BLOCK)
+        for block in session.live():
+            if block.category is M or block.kind == BlockKind.SKILL_LISTING:
+                if block.category is M:
+                    history += block.tokens
+                session.remove(block.id)
+                if block.kind == BlockKind.SKILL_LISTING:
+                    fates.append(
+                        Fate(block.label, block.kind, "reinjected", block.tokens, "rebuilt from current skills")
+                    )
+                elif block.kind in (BlockKind.RULE, BlockKind.NESTED_MEMORY):
+                    fates.append(
+                        Fate(block.label, block.kind, "dropped", block.tokens, _WHY_GONE[BlockKind(block.kind)])
+                    )
+                else:
+                    summarised.append((block.kind, block.tokens))
+            else:
+                kept = "a fresh snapshot" if block.id == git_status else _WHY_KEPT[block.category]
+                if block.category is Category.MEMORY_FILES:
+                    fates.append(Fate(block.label, block.kind, "reinjected", block.tokens, kept))
+                else:
+                    fates.append(Fate(block.label, block.kind, "kept", block.tokens, kept))
+        fates += summarised_by_kind(summarised, lambda kind: _WHY_GONE.get(BlockKind(kind), "replaced by the summary"))
+        state.loaded_rules.clear()
+        state.loaded_nested.clear()
+        state.current.clear()
+        state.crossed_warning = False
+
+        tokens, capped = self.summary.of(summary)
+        label = "Summary of the conversation" + (f" (focus: {focus})" if focus else "")
+        session.add(M, BlockKind.SUMMARY, label, tokens, "brief")
+        fates.append(Fate("Summary", BlockKind.SUMMARY, "restored", tokens, capped or "the new start of the history"))
+        session.note(f"{history:,} tokens of history replaced by a {tokens:,}-token summary")
+        if capped:
+            session.note(capped)
+
+        # what is re-injected in any case, added after the files and skills that must leave room for it
+        setup = session.scenario.setup
+        listing = self.skills.listing(setup.skills, session.window).tokens if self.skills else 0
+        hooks = sum(session.hook_tokens(hook) for hook in session.hooks("SessionStart", "compact"))
+        later = [self.task_status * len(state.background) + (state.plan or 0) + listing + hooks]
+
+        def fits(tokens: int) -> bool:
+            """Re-injected content must not put an automatic compaction straight back over its threshold."""
+            return manual or threshold is None or session.used + tokens + later[0] < threshold
+
+        self._restore_files(session, fates, fits)
+        for task in state.background:
+            session.add(M, BlockKind.NOTIFICATION, f"Still running: {task.label}", self.task_status, "hidden")
+            fates.append(
+                Fate(
+                    task.label,
+                    BlockKind.NOTIFICATION,
+                    "reinjected",
+                    self.task_status,
+                    "still running: the model is told",
+                )
+            )
+        if state.plan is not None:
+            state.plan_block = session.add(M, BlockKind.PLAN, "Plan (from disk)", state.plan, "hidden")
+            fates.append(Fate("Plan", BlockKind.PLAN, "reinjected", state.plan, "the plan file is re-read from disk"))
+        later[0] = listing + hooks
+        self._restore_skills(session, fates, fits)
+        if setup.skills and self.skills is not None:
+            self.skills.add(session)
+        session.session_start_hooks("compact")
+        return fates
+
+    def _restore_files(self, session: Session, fates: list[Fate], fits: Fits) -> None:
+        state = session.state
+        memory = set(session.scenario.setup.memory)
+        touched = state.touched
+        recent = sorted((path for path in touched if path not in memory), key=lambda f: -touched[f])
+        state.touched = {}  # the read-file cache starts over with just the files restored
+        total = 0
+        for n, path in enumerate(recent):
+            size = session.file_size(path).tokens
+            if n >= self.max_files:
+                why = f"only the {self.max_files} most recent files are re-read"
+                fates.append(Fate(path, BlockKind.FILE_READ, "dropped", 0, why))
+                continue
+            referenced = size > self.max_tokens_per_file
+            tokens = self.file_reference if referenced else size
+            # a restored file goes through the read path: the rules and nested memory it brings count too
+            brings = 0 if referenced else sum(t.tokens for t in session.triggered_by(path, "read"))
+            if total + tokens > self.total_tokens or not fits(tokens + brings):
+                why = (
+                    f"restored files are capped at {self.total_tokens:,} in all"
+                    if total + tokens > self.total_tokens
+                    else "would put the context back over the threshold"
+                )
+                fates.append(Fate(path, BlockKind.FILE_READ, "dropped", 0, why))
+                continue
+            total += tokens
+            if referenced:
+                session.add(M, BlockKind.FILE_REFERENCE, f"Referenced file {path}", tokens, "hidden")
+                why = f"{size:,} > {self.max_tokens_per_file:,} tokens: a one-line reference, no content"
+                fates.append(Fate(path, BlockKind.FILE_REFERENCE, "referenced", tokens, why))
+                continue
+            session.read(path, label=f"Restored {path}", mention=True, kind=BlockKind.RESTORED_FILE)
+            state.touched[path] = touched[path]  # keeps its place in the recency order
+            why = f"recently read or edited (#{n + 1} most recent), ≤ {self.max_tokens_per_file:,}"
+            fates.append(Fate(path, BlockKind.RESTORED_FILE, "restored", tokens, why))
+        if recent:
+            session.note(
+                f"{min(len(recent), self.max_files)} recent files considered for re-reading, most recent "
+                f"first ({total:,} tokens restored)"
+            )
+
+    def _restore_skills(self, session: Session, fates: list[Fate], fits: Fits) -> None:
+        state = session.state
+        bodies = {s.name: s.body.tokens for s in session.scenario.setup.skills}
+        total = 0
+        for name in sorted(state.invoked_skills, key=lambda s: -state.invoked_skills[s]):
+            body = bodies[name]
+            tokens = min(body, self.skill_max_tokens)
+            if total + tokens > self.skills_total_tokens or not fits(tokens):
+                why = (
+                    f"skills are capped at {self.skills_total_tokens:,} in all; older ones are dropped first"
+                    if total + tokens > self.skills_total_tokens
+                    else "would put the context back over the threshold"
+                )
+                fates.append(Fate(f"Skill: {name}", BlockKind.SKILL_BODY, "dropped", 0, why))
+                continue
+            total += tokens
+            session.add(M, BlockKind.SKILL_BODY, f"Skill: {name} (re-injected)", tokens, "hidden")
+            if tokens < body:
+                why = f"{body:,} > {self.skill_max_tokens:,} per skill: the start is kept"
+                fates.append(Fate(f"Skill: {name}", BlockKind.SKILL_BODY, "truncated", tokens, why))
+            else:
+                why = "invoked skill, re-injected whole"
+                fates.append(Fate(f"Skill: {name}", BlockKind.SKILL_BODY, "reinjected", tokens, why))
+
+    def clear(self, session: Session) -> None:
+        for block in session.live():
+            if block.category is M or block.kind == BlockKind.SKILL_LISTING:
+                session.remove(block.id)
+        if session.scenario.setup.skills and self.skills is not None:
+            self.skills.add(session)

@@ -1,0 +1,99 @@
+"""Where auto-compaction triggers: pure arithmetic from the window, shared by the engine and the readers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ctxviz.timeline import AUTOCOMPACT_BUFFER, COMPACT_BUFFER, Thresholds
+
+
+@dataclass(frozen=True, slots=True)
+class ReserveAndBuffer:
+    """The trigger sits below the window by a reserve for the summary (min(max output, reserve cap)) and
+    a buffer: Claude Code's autoCompact.ts. Warning is a further buffer below it; with auto-compaction
+    off, requests fail above the effective window minus the blocking buffer."""
+
+    summary_reserve_cap: int
+    autocompact_buffer: int
+    warning_buffer: int
+    blocking_buffer: int
+
+    def thresholds(
+        self, window: int, max_output: int, autocompact: bool | int = True, autocompact_pct: float | None = None
+    ) -> Thresholds:
+        reserve = min(max_output, self.summary_reserve_cap)
+        effective = window - reserve
+        blocking = effective - self.blocking_buffer
+        if autocompact is False:
+            return Thresholds(
+                autocompact=None,
+                warning=effective - self.warning_buffer,
+                blocking=blocking,
+                buffer=self.blocking_buffer,
+                buffer_label=COMPACT_BUFFER,
+            )
+        capped_window = window if autocompact is True else min(window, autocompact)
+        capped_effective = capped_window - reserve
+        threshold = capped_effective - self.autocompact_buffer
+        if autocompact_pct is not None:
+            threshold = min(int(capped_effective * autocompact_pct // 100), threshold)
+        return Thresholds(
+            autocompact=threshold,
+            warning=threshold - self.warning_buffer,
+            blocking=blocking,
+            buffer=window - threshold,
+            buffer_label=AUTOCOMPACT_BUFFER,
+        )
+
+    def formula(self) -> str:
+        return (
+            f"window − min(max output, {self.summary_reserve_cap:,}) − {self.autocompact_buffer:,}; "
+            f"warning {self.warning_buffer:,} below"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FractionOfWindow:
+    """The trigger at a fraction of the window (Codex 90%, gemini-cli 50%, grok-build 85%); the warning
+    ``warning_below`` tokens under it; requests fail above the window minus ``blocking_buffer``."""
+
+    fraction: float
+    warning_below: int
+    blocking_buffer: int
+
+    def thresholds(
+        self, window: int, max_output: int, autocompact: bool | int = True, autocompact_pct: float | None = None
+    ) -> Thresholds:
+        blocking = window - self.blocking_buffer
+        if autocompact is False:
+            return Thresholds(None, blocking - self.warning_below, blocking, self.blocking_buffer, COMPACT_BUFFER)
+        capped_window = window if autocompact is True else min(window, autocompact)
+        threshold = int(capped_window * self.fraction)
+        if autocompact_pct is not None:
+            threshold = min(int(capped_window * autocompact_pct // 100), threshold)
+        return Thresholds(threshold, threshold - self.warning_below, blocking, window - threshold, AUTOCOMPACT_BUFFER)
+
+    def formula(self) -> str:
+        return f"{self.fraction:.0%} of the window"
+
+
+@dataclass(frozen=True, slots=True)
+class WindowMinus:
+    """The trigger a fixed number of tokens below the window (pi: window − 16,384)."""
+
+    below: int
+    warning_below: int
+
+    def thresholds(
+        self, window: int, max_output: int, autocompact: bool | int = True, autocompact_pct: float | None = None
+    ) -> Thresholds:
+        if autocompact is False:
+            return Thresholds(None, window - self.below - self.warning_below, window, 0, COMPACT_BUFFER)
+        capped_window = window if autocompact is True else min(window, autocompact)
+        threshold = capped_window - self.below
+        if autocompact_pct is not None:
+            threshold = min(int(capped_window * autocompact_pct // 100), threshold)
+        return Thresholds(threshold, threshold - self.warning_below, window, window - threshold, AUTOCOMPACT_BUFFER)
+
+    def formula(self) -> str:
+        return f"window − {self.below:,}"

@@ -1,0 +1,136 @@
+"""The profile layer: registry, provenance of every number, overrides, and why-notes that print the numbers
+actually in use. Expected numbers are worked out by hand from the claude-code profile's parameters."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+from engine_helpers import STARTUP_200K, added, event_steps, scenario, timeline
+
+from ctxviz.engine import simulate
+from ctxviz.kinds import BlockKind, EventKind, StepKind
+from ctxviz.profiles import AGENT_NAMES, PROFILES, UnknownAgent, get_profile
+from ctxviz.profiles.base import provenance
+from ctxviz.profiles.claude_code import CLAUDE_CODE, PROFILE
+from ctxviz.profiles.policies.subagents import NoSubagents
+
+
+def test_kinds_are_the_json_strings() -> None:
+    assert StepKind.AUTO_COMPACT == "auto-compact"
+    assert BlockKind.SPILLED_OUTPUT == "spilled-output"
+    assert [k.value for k in EventKind][:3] == ["prompt", "reply", "read"]
+
+
+def test_registry_and_unknown_agent() -> None:
+    assert "claude-code" in AGENT_NAMES
+    assert get_profile("claude-code") is PROFILES["claude-code"] is PROFILE
+    with pytest.raises(UnknownAgent) as raised:
+        get_profile("emacs")
+    assert str(raised.value) == f"unknown agent 'emacs'; expected one of {', '.join(AGENT_NAMES)}"
+
+
+def test_every_number_has_a_provenance() -> None:
+    rows = provenance(CLAUDE_CODE)
+    assert set(rows) == {f.name for f in dataclasses.fields(CLAUDE_CODE)}
+    assert {p.confidence for _, p in rows.values()} <= {"documented", "source", "assumed"}
+    assert all(p.source and p.source != "not recorded" for _, p in rows.values())
+    value, origin = rows["restore_max_files"]
+    assert (value, origin.confidence) == (5, "source")
+
+
+def test_overrides_rebuild_the_policies() -> None:
+    changed = PROFILE.with_overrides({"read_max_lines": 10, "not_a_number_of_this_agent": 3})
+    assert changed.reads.read("a.py", scenario("files: {a.py: {lines: 20}}\n").files["a.py"].size).tokens == 100
+    assert PROFILE.reads.read("a.py", scenario("files: {a.py: {lines: 20}}\n").files["a.py"].size).tokens == 200
+    assert PROFILE.with_overrides({}) is PROFILE
+
+
+def test_timeline_names_the_profile_and_agent_argument_wins() -> None:
+    s = scenario("events:\n  - reply: 10\n")
+    assert simulate(s).agent == "claude-code"
+    assert simulate(s, agent="claude-code").agent == "claude-code"
+    with pytest.raises(UnknownAgent):
+        simulate(s, agent="emacs")
+
+
+def test_steps_carry_their_event_index() -> None:
+    tl = timeline(
+        """
+        files: {a.py: 1000}
+        events:
+          - prompt: go
+          - parallel: [{read: a.py}, {bash: {command: ls, output: 10}}]
+          - note: "just narration"
+          - bash: {command: sleep, background: true}
+          - reply: 5
+        """
+    )
+    startup = [s.event for s in tl.steps if s.kind == StepKind.STARTUP]
+    assert set(startup) == {None}
+    assert [(s.kind, s.event) for s in event_steps(tl)] == [
+        ("prompt", 0),
+        ("read", 1),
+        ("bash", 1),
+        ("note", 2),
+        ("bash", 3),
+        ("reply", 4),
+        ("notification", None),  # automatic: the background command finished
+    ]
+
+
+def test_auto_compaction_step_has_no_event() -> None:
+    tl = timeline("events:\n  - reply: 170000\n  - reply: 10\n")
+    assert [(s.kind, s.event) for s in event_steps(tl)] == [("reply", 0), ("auto-compact", None), ("reply", 1)]
+    # the note gives the trigger and the rule with this profile's numbers
+    notes = event_steps(tl)[1].notes
+    assert notes[0] == (
+        f"auto-compaction: {STARTUP_200K + 170_000:,} ≥ 167,000 (window − min(max output, 20,000) − 13,000; "
+        "warning 20,000 below), checked before the next model call"
+    )
+
+
+def test_why_note_prints_the_overridden_read_limit() -> None:
+    # 2,000 bytes > an overridden 1,024-byte limit: the note names 1,024, not Claude Code's 256 KB
+    tl = timeline("profile: {read_max_bytes: 1024}\nfiles: {a.txt: {chars: 2000}}\nevents:\n  - read: a.txt\n")
+    read = event_steps(tl)[0]
+    assert [b.tokens for b in added(tl, read.index)] == [60, 100]
+    assert read.notes == (
+        "a.txt not read: 2,000 bytes > 1,024; the model gets a 100-token error telling it to use offset/limit",
+    )
+
+
+def test_why_note_prints_the_overridden_listing_budget() -> None:
+    # budget = 200,000 × 4 × 0.001 = 800 chars; two skills of 2 + 4 + 500 chars = 1,012 > 800:
+    # the least used (b, listed last among equals) keeps its name only: 1,012 − 500 = 512 chars
+    tl = timeline(
+        "profile: {skill_listing_budget_fraction: 0.001}\n"
+        "setup: {skills: [{name: a, description: {chars: 500}}, {name: b, description: {chars: 500}}]}\n"
+    )
+    listing = [b for b in tl.blocks if b.kind == "skill-listing"]
+    assert [b.tokens for b in listing] == [math.ceil(512 / 4)]
+    notes = [n for s in tl.steps for n in s.notes]
+    assert (
+        "skill listing over its budget of 800 chars (0.001 × the window × 4 chars a token): "
+        "b listed by name only (least used first)" in notes
+    )
+
+
+def test_agent_without_subagents_does_the_work_inline() -> None:
+    s = scenario("files: {a.py: 1000}\nevents:\n  - subagent: {reads: [a.py], returns: 300}\n")
+    tl = simulate(s, profile=dataclasses.replace(PROFILE, subagents=NoSubagents()))
+    only = event_steps(tl)[0]
+    assert only.child is None
+    assert [(b.kind, b.tokens) for b in added(tl, only.index)] == [
+        ("tool-call", 60),
+        ("file-read", 1_000),
+        ("reply", 300),
+    ]
+    assert only.used == STARTUP_200K + 60 + 1_000 + 300
+
+
+def test_a_model_the_agent_does_not_run_gives_its_default() -> None:
+    tl = timeline("model: gpt-5.4\n")
+    assert (tl.model, tl.window) == ("claude-sonnet-4-6", 200_000)
+    assert tl.notices == ("claude-code does not run gpt-5.4: its default model claude-sonnet-4-6 is used",)
