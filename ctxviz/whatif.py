@@ -19,8 +19,9 @@ from typing import Any
 from ctxviz.engine import resolve_profile
 from ctxviz.errors import InputError
 from ctxviz.profiles import AGENT_NAMES, Profile, UnknownAgent, get_profile
+from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import BashEvent, NoteEvent, ParallelEvent, Scenario, ToolEvent, event_kind
-from ctxviz.scenario.sizes import Measure, parse_tokens
+from ctxviz.scenario.sizes import parse_tokens
 
 
 @dataclass(frozen=True, slots=True)
