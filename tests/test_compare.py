@@ -157,12 +157,15 @@ def test_missing_scenario_is_bad_input() -> None:
     assert code == 1 and out == "" and "no-such-scenario.yaml" in err
 
 
-def test_run_and_play_take_set(tiny_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, _ = invoke("run", str(tiny_file), "--set", "window=1m", "--json")
+def test_run_takes_set_and_agent(tiny_file: Path) -> None:
+    code, out, _ = invoke("run", str(tiny_file), "--set", "window=1m", "--agent", "claude-code", "--json")
     assert code == 0 and json.loads(out)["window"] == 1_000_000
     code, _, err = invoke("run", str(tiny_file), "--set", "nope=1")
     assert code == 2 and "unknown setting 'nope'" in err
-    opened = []
-    monkeypatch.setattr("ctxviz.tui.app.run_app", lambda timeline, **_: opened.append(timeline))
-    code, _, _ = invoke("play", str(tiny_file), "--set", "autocompact=off")
-    assert code == 0 and opened[0].thresholds.autocompact is None
+    code, _, err = invoke("run", str(tiny_file), "--set", "drop=4")
+    assert code == 1 and err == "drop=4: the scenario has events 0–3, not 4\n"
+
+
+def test_compare_tui_needs_a_terminal(tiny_file: Path) -> None:
+    code, out, err = invoke("compare", str(tiny_file), "--tui")
+    assert code == 1 and out == "" and "needs a terminal" in err

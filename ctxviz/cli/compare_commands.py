@@ -168,7 +168,10 @@ def compare(
 
         sys.stdout.buffer.write(dump_bytes(comparison))
         return
-    if tui if tui is not None else sys.stdout.isatty():
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if tui and not terminal:
+        fail("ctxviz compare --tui needs a terminal (its input or output is not one); try --table or --json")
+    if tui or (tui is None and terminal):
         from ctxviz.tui.compare_app import run_compare
 
         run_compare(comparison)

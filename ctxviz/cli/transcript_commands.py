@@ -17,12 +17,17 @@ _DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
 
 
-def _report_problems(problems: tuple[str, ...] | list[str], verbose: bool) -> None:
+def _report_problems(problems: tuple[str, ...] | list[str], verbose: bool, *, counted: bool = False) -> None:
+    """``counted``: the report already said how many lines were skipped (its notices); say it once."""
     if not problems:
         return
     if verbose:
         for problem in problems:
             click.echo(problem, err=True)
+    if counted:
+        if not verbose:
+            click.echo("ctxviz: --verbose lists the skipped lines", err=True)
+        return
     more = "" if verbose else " (--verbose lists them)"
     click.echo(f"ctxviz: {len(problems)} damaged or unknown lines skipped{more}", err=True)
 
@@ -96,7 +101,7 @@ def context(
         from ctxviz.report.context import context_renderable
 
         Console().print(context_renderable(timeline, index, top_items=top))
-    _report_problems(reading.problems, verbose)
+    _report_problems(reading.problems, verbose, counted=not as_json)
     sys.exit(EXIT_OK)
 
 

@@ -57,7 +57,7 @@ def _rows(timeline: Timeline, index: int) -> Table:
     measured = timeline.steps[index].measured
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True)
-    table.add_column(no_wrap=True)
+    table.add_column()  # the names wrap before a figure is cut ("13.…" at 80 columns)
     table.add_column(justify="right", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
     overhead = [
@@ -102,7 +102,11 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     table.add_column("since", justify="right", no_wrap=True, min_width=8)
     for block in largest_items(timeline, index, count):
         since = timeline.steps[block.entered]
-        when = f"call {calls_before(timeline, block.entered)}" if since.kind == StepKind.API_CALL else since.kind
+        when = (
+            f"call {calls_before(timeline, block.entered)}"
+            if since.kind == StepKind.API_CALL
+            else f"step {since.index}"
+        )
         table.add_row(f"{'~' if measured else ''}{block.tokens:,}", block.kind, block.label, when)
     return table
 
@@ -133,7 +137,9 @@ class _Breakdown:
         narrow = options.max_width < _NARROW_COLUMNS
         grid = _grid(self.timeline, self.index, narrow and self.timeline.window < 1_000_000)
         rows = _rows(self.timeline, self.index)
-        if narrow:
+        # side by side only when both fit whole (a 1M grid beside the rows is ~85 columns)
+        beside = console.measure(grid).maximum + 3 + console.measure(rows).maximum
+        if narrow or beside > options.max_width:
             yield Group(grid, Text(""), rows)
             return
         side = Table.grid(padding=(0, 3))

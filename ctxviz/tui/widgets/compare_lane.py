@@ -16,9 +16,9 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from ctxviz.layout import humanize, percent
-from ctxviz.report.compare_runs import STARTUP, Run, cell
+from ctxviz.report.compare_runs import STARTUP, Run, cell, compactions_of
 from ctxviz.tui.palette import color
-from ctxviz.tui.renderables.chart import Line, UsageChart, column_of, downsample
+from ctxviz.tui.renderables.chart import Line, UsageChart, column_of, downsample, nice_top
 from ctxviz.tui.segments import SegmentTotals
 from ctxviz.tui.widgets.token_bar import TokenBarWidget, markers_of, slices_at
 
@@ -33,23 +33,34 @@ def event_peaks(run: Run) -> list[int]:
 
 
 class EventChart(Widget):
-    """The run's usage per scenario event, with its warning and compaction lines."""
+    """The run's usage per scenario event, with its warning and compaction lines. The scale reaches
+    the run's compaction (or blocking) line, so every lane shows its own limit, and how near it came."""
 
     def __init__(self, run: Run, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._run = run
         self._peaks = event_peaks(run)
+        limits = run.timeline.thresholds
+        self._top = nice_top(
+            max(max(self._peaks, default=0), limits.autocompact or limits.blocking), run.timeline.window
+        )
+        self._axis = len(humanize(self._top)) + 1
+        self._compactions = [c.event + 1 for c in compactions_of(run)]
         self._position = 0
         self._columns: tuple[int, list[int]] = (-1, [])
 
+    def _width(self) -> int:
+        return max(0, self.content_size.width - self._axis)
+
     def show(self, position: int) -> None:
         previous, self._position = self._position, position
-        width = self.content_size.width
-        if not width or column_of(previous, len(self._peaks), width) != column_of(position, len(self._peaks), width):
+        width, count = self._width(), len(self._peaks)
+        if not width or column_of(previous, count, width) != column_of(position, count, width):
             self.refresh()
 
     def render(self) -> RenderableType:
-        width, height = self.content_size
+        width, height = self._width(), self.content_size.height
+        count = len(self._peaks)
         if self._columns[0] != width:
             self._columns = (width, downsample(self._peaks, width))
         limits = self._run.timeline.thresholds
@@ -57,14 +68,19 @@ class EventChart(Widget):
             Line(limits.warning, color(self.app, "warning")),
             Line(limits.autocompact or limits.blocking, color(self.app, "error")),
         ]
+        marks = frozenset(c for p in self._compactions for c in column_of(p, count, width)) if width else frozenset()
         return UsageChart(
             peaks=self._columns[1],
-            window=self._run.timeline.window,
-            current=column_of(self._position, len(self._peaks), width) if width else range(0),
+            top=self._top,
+            current=column_of(self._position, count, width) if width else range(0),
             lines=lines,
             height=height,
             bar_style=color(self.app, "primary"),
             current_style=color(self.app, "accent"),
+            marks=marks,
+            mark_style=color(self.app, "error"),
+            axis_width=self._axis,
+            axis_style=color(self.app, "foreground-darken-2"),
         )
 
 
