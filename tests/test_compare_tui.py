@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
+import click
 import pytest
 from textual.pilot import Pilot
 
-from ctxviz.cli.compare_commands import load_input
+from ctxviz.cli import main
+from ctxviz.cli.compare_commands import load_input, open_what_if
+from ctxviz.profiles import AGENT_NAMES
 from ctxviz.report.compare_runs import Comparison, compare, parse_run_specs
-from ctxviz.tui.app import DARK
-from ctxviz.tui.compare_app import CompareApp
+from ctxviz.sources import open_timeline
+from ctxviz.timeline import Source
+from ctxviz.tui.app import DARK, CtxvizApp
+from ctxviz.tui.compare_actions import comparable
+from ctxviz.tui.compare_app import CompareApp, WhatIfApp
 from ctxviz.tui.screens.compare_screen import CompareScreen
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
 from ctxviz.tui.widgets.compare_lane import EventChart, Lane, event_peaks
+from ctxviz.tui.widgets.reference_chart import ReferenceChartWidget, downsample_reference
 from ctxviz.whatif import parse_settings
 
 SnapCompare = Callable[..., bool]
@@ -148,3 +156,79 @@ def test_snapshot_80x24_at_the_compaction(snap_compare: SnapCompare, four: Compa
 
 def test_snapshot_160x50(snap_compare: SnapCompare, four: Comparison) -> None:
     assert snap_compare(CompareApp(four, theme=DARK), press=["n", "n"], terminal_size=SIZE_LARGE)
+
+
+def test_c_from_a_scenario_opens_every_agent_and_escape_returns() -> None:
+    timeline = open_timeline("explore-context-window", tokenizer="chars4")
+
+    async def run() -> None:
+        app = CtxvizApp(timeline)
+        async with app.run_test(size=(120, 36)) as pilot:
+            first = app.screen
+            await pilot.press("c")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, CompareScreen) and screen.is_child
+            assert [run.agent for run in screen.comparison.runs] == list(AGENT_NAMES)
+            assert screen.comparison.runs[0].timeline.used_at(
+                screen.comparison.runs[0].timeline.last
+            ) == timeline.used_at(timeline.last)
+            await pilot.press("escape")
+            assert app.screen is first
+
+    asyncio.run(run())
+
+
+def test_c_is_not_offered_on_a_transcript_or_a_subagent() -> None:
+    scenario = open_timeline("explore-context-window", tokenizer="chars4")
+    transcript = replace(scenario, source=Source(kind="transcript", name="a session", path="s.jsonl"))
+    assert comparable(TimelineScreen(scenario)) is scenario
+    assert comparable(TimelineScreen(transcript)) is None
+    assert comparable(TimelineScreen(scenario, is_child=True)) is None
+
+
+def test_play_set_shows_the_what_if_over_the_scenario_as_written() -> None:
+    ctx = click.Context(main, obj={"tokenizer": "chars4"})
+    what_if = open_what_if(ctx, "compaction-deep-dive", parse_settings(["window=1m"]), False)
+    as_written = open_timeline("compaction-deep-dive", tokenizer="chars4")
+    assert what_if.timeline.window == 1_000_000 and what_if.reference_name == "as written"
+    # the reference is the scenario as written, after each event (and what it set off, such as a
+    # compaction), laid over the what-if's steps
+    after: dict[int, int] = {}
+    current = None
+    for step in as_written.steps:
+        current = step.event if step.event is not None else current
+        if current is not None:
+            after[current] = step.used
+    expected, current = [], None
+    for step in what_if.timeline.steps:
+        current = step.event if step.event is not None else current
+        expected.append(None if current is None else after[current])
+    assert what_if.reference == expected
+    assert after[27] == 60_671  # as written, event 27 set off the compaction (170,772 → 60,671)
+
+    async def run() -> None:
+        app = WhatIfApp(what_if, ("window=1m",))
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            chart = app.screen.query_one(ReferenceChartWidget)
+            assert chart.border_title is not None and chart.border_title.startswith("▇ simulated · • as written")
+            assert "what-if window=1m" in str(app.screen.title)
+            await pilot.press("c")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, CompareScreen)
+            assert [(r.label, r.settings) for r in screen.comparison.runs] == [
+                ("as-written", {}),
+                ("what-if", {"window": 1_000_000}),
+            ]
+
+    asyncio.run(run())
+
+
+def test_reference_downsampling_keeps_the_highest_known_value() -> None:
+    assert downsample_reference([None, 5, 9, None, 4, None], 3) == [5, 9, 4]
+    assert downsample_reference([None, None, 7], 6) == [None, None, None, None, 7, 7]
+    assert downsample_reference([], 4) == []

@@ -7,14 +7,14 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ctxviz.cli.common import fail, tokenizer_name
 
 if TYPE_CHECKING:
-    from ctxviz.report.compare_runs import Comparison, RunSpec
+    from ctxviz.report.compare_runs import Comparison
     from ctxviz.scenario.model import Scenario
     from ctxviz.timeline import Timeline
     from ctxviz.whatif import Settings
@@ -22,11 +22,22 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Loaded:
-    """A scenario ready to simulate, with how its timelines must be finished (tokenizer, notices)."""
+    """A scenario ready to simulate, with how its timelines must be finished (tokenizer, notices), and
+    for an imported session the context it measured after each event."""
 
     scenario: Scenario
     display: str
     finish: Callable[[Timeline], Timeline]
+    measured: tuple[int | None, ...] | None = None
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """A what-if's timeline and the curve to set against it: measured (a session) or as written."""
+
+    timeline: Timeline
+    reference: list[int | None]
+    reference_name: str
 
 
 def load_input(path: str | None, tokenizer: str, allow_outside: bool = False) -> Loaded:
@@ -38,7 +49,7 @@ def load_input(path: str | None, tokenizer: str, allow_outside: bool = False) ->
     display = path if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
     file = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
     if file.suffix in TRANSCRIPT_SUFFIXES:
-        return Loaded(_import_session(file), display, lambda timeline: timeline)
+        return _import_session(file, display)
     if not file.exists() and (named := builtin_scenario(file.name)).exists():
         file, display = named, f"scenarios/{named.name}"
     counter = get_counter(tokenizer)
@@ -52,14 +63,18 @@ def load_input(path: str | None, tokenizer: str, allow_outside: bool = False) ->
     return Loaded(scenario, display, finish)
 
 
-def _import_session(path: Path) -> Scenario:
+def _import_session(path: Path, display: str) -> Loaded:
     from ctxviz.errors import InputError
 
     try:
         from ctxviz.importer import session_to_scenario  # type: ignore[import-not-found]
     except ImportError:
         raise InputError(f"{path}: replaying a real session needs `ctxviz import`, not in this build") from None
-    return session_to_scenario(path).scenario  # type: ignore[no-any-return]
+    imported: Any = session_to_scenario(path)
+    calls = imported.draft.session.segments
+    # each imported event names the measured call that follows it: the context the session had then
+    measured = tuple(calls[event.segment].used for event in imported.draft.events)
+    return Loaded(imported.scenario, display, lambda timeline: timeline, measured)
 
 
 def parse_settings_option(values: Sequence[str]) -> Settings:
@@ -75,51 +90,49 @@ def parse_settings_option(values: Sequence[str]) -> Settings:
 
 def open_what_if(
     ctx: click.Context, path: str | None, settings: Settings, allow_outside: bool, agent: str | None = None
-) -> Timeline:
-    """The timeline of ``path`` replayed under ``settings`` (for ``run --set`` and ``play --set``), by
-    ``agent`` (default: the scenario's)."""
+) -> WhatIf:
+    """``path`` replayed under ``settings`` (for ``run --set`` and ``play --set``) by ``agent`` (default:
+    the scenario's), with the curve to compare it to: what the session measured, or the scenario as
+    written."""
     from ctxviz.errors import InputError
-    from ctxviz.report.compare_runs import RunSpec, check_scopes, run_one
+    from ctxviz.report.compare_runs import check_scopes, compare, per_step, used_per_event, what_if_pair
 
     try:
         loaded = load_input(path, tokenizer_name(ctx), allow_outside)
-        name = agent or loaded.scenario.agent
-        spec = RunSpec(name, name)
-        check_scopes(settings, [spec])
-        run = run_one(loaded.scenario, spec, settings, loaded.display)
+        specs, rescoped = what_if_pair(agent or loaded.scenario.agent, settings)
+        check_scopes(settings, specs[:1])
+        if loaded.measured is not None:
+            comparison = compare(loaded.scenario, specs[1:], rescoped, loaded.display)
+            per_event, name = list(loaded.measured), "measured"
+        else:
+            comparison = compare(loaded.scenario, specs, rescoped, loaded.display)
+            per_event, name = list(used_per_event(comparison.runs[0])), "as written"
     except InputError as error:
         fail(error.message)
-    return loaded.finish(run.timeline)
-
-
-def default_runs(scenario: Scenario, agents: str | None, settings: Settings) -> tuple[RunSpec, ...]:
-    """``--agents`` as given; else, with unscoped what-ifs, the scenario's agent as written against the
-    same agent with the settings; else every profile."""
-    from ctxviz.report.compare_runs import RunSpec, agent_names, parse_run_specs
-
-    if agents is None and settings and not settings.scopes:
-        return (RunSpec("as-written", scenario.agent), RunSpec("what-if", scenario.agent))
-    return parse_run_specs(agents, agent_names())
+    timeline = loaded.finish(comparison.runs[-1].timeline)
+    return WhatIf(timeline, per_step(timeline, per_event), name)
 
 
 def build_comparison(
     ctx: click.Context, path: str | None, agents: str | None, settings: Settings, allow_outside: bool
 ) -> Comparison:
+    """``--agents`` as given; else, with unscoped what-ifs, the scenario's agent as written against the
+    same agent with the settings; else every profile."""
     from ctxviz.errors import InputError
-    from ctxviz.report.compare_runs import check_scopes, compare
-    from ctxviz.whatif import Settings as AllSettings
+    from ctxviz.report.compare_runs import agent_names, check_scopes, compare, parse_run_specs, what_if_pair
 
     try:
         loaded = load_input(path, tokenizer_name(ctx), allow_outside)
     except InputError as error:
         fail(error.message)
     try:
-        specs = default_runs(loaded.scenario, agents, settings)
-        check_scopes(settings, specs)
+        if agents is None and settings and not settings.scopes:
+            specs, settings = what_if_pair(loaded.scenario.agent, settings)
+        else:
+            specs = parse_run_specs(agents, agent_names())
+            check_scopes(settings, specs)
     except InputError as error:
         raise click.UsageError(error.message) from None
-    if specs and specs[0].label == "as-written":  # the settings go to the what-if run only
-        settings = AllSettings(tuple(replace(s, scope="what-if") for s in settings.items))
     try:
         comparison = compare(loaded.scenario, specs, settings, loaded.display)
     except InputError as error:

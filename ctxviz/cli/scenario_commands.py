@@ -46,7 +46,7 @@ def run(
     if set_values:
         from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
 
-        timeline = open_what_if(ctx, scenario, parse_settings_option(set_values), allow_outside, agent)
+        timeline = open_what_if(ctx, scenario, parse_settings_option(set_values), allow_outside, agent).timeline
     else:
         timeline = _open(ctx, scenario, allow_outside, agent)
     if at is not None and not 0 <= at <= timeline.last:

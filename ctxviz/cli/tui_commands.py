@@ -30,13 +30,14 @@ def play(
 
     if set_values:
         from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
+        from ctxviz.tui.compare_app import run_what_if
 
-        timeline = open_what_if(ctx, path, parse_settings_option(set_values), allow_outside, agent)
-    else:
-        try:
-            timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
-        except InputError as error:
-            fail(error.message)
+        run_what_if(open_what_if(ctx, path, parse_settings_option(set_values), allow_outside, agent), set_values)
+        return
+    try:
+        timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
+    except InputError as error:
+        fail(error.message)
     from ctxviz.tui.app import run_app
 
     run_app(timeline)

@@ -8,7 +8,7 @@ set them off. The start-up steps form a group of their own, before event 0.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ctxviz.allocation import without_cycle_collection
@@ -98,6 +98,15 @@ def _group_steps(steps: Sequence[Step], event_count: int) -> tuple[tuple[int, ..
     return tuple(tuple(group) for group in groups)
 
 
+AS_WRITTEN, WHAT_IF = "as-written", "what-if"
+
+
+def what_if_pair(agent: str, settings: Settings) -> tuple[tuple[RunSpec, ...], Settings]:
+    """Two runs of ``agent``: the scenario as written, and with every setting (rescoped to that run)."""
+    rescoped = Settings(tuple(replace(s, scope=WHAT_IF) for s in settings.items))
+    return (RunSpec(AS_WRITTEN, agent), RunSpec(WHAT_IF, agent)), rescoped
+
+
 def check_scopes(settings: Settings, specs: Iterable[RunSpec]) -> None:
     """Every scope names a run label or an agent in the comparison (a typo must not pass silently)."""
     specs = tuple(specs)
@@ -146,6 +155,23 @@ def compare(
 def _event_label(run: Run, event: int) -> str:
     group = run.steps_of(event)
     return run.timeline.steps[group[0]].label if group else ""
+
+
+def per_step(timeline: Timeline, per_event: Sequence[int | None]) -> list[int | None]:
+    """A value per scenario event spread over a timeline's steps: each step takes its event's value
+    (an automatic step, the event's before it); the start-up has none."""
+    values: list[int | None] = []
+    current: int | None = None
+    for step in timeline.steps:
+        if step.event is not None:
+            current = step.event
+        values.append(None if current is None else per_event[current])
+    return values
+
+
+def used_per_event(run: Run) -> list[int]:
+    """What the window held after each event (and what it set off) in ``run``."""
+    return [run.timeline.used_at(run.step_after(event)) for event in range(len(run.groups) - 1)]
 
 
 # --- what one event did in one run ---------------------------------------------------------------

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.screen import Screen
 
 from ctxviz.report.compare_runs import Comparison
 from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.screens.compare_screen import CompareScreen
+from ctxviz.tui.screens.what_if_screen import WhatIfScreen
+
+if TYPE_CHECKING:
+    from ctxviz.cli.compare_commands import WhatIf
 
 
 class CompareApp(CtxvizApp):
@@ -24,3 +30,21 @@ class CompareApp(CtxvizApp):
 
 def run_compare(comparison: Comparison) -> None:
     CompareApp(comparison).run()
+
+
+class WhatIfApp(CtxvizApp):
+    """Opened by ``play --set``: the what-if's timeline with its reference curve; the compare key sets
+    the scenario as written beside the what-if."""
+
+    def __init__(self, what_if: WhatIf, what_ifs: tuple[str, ...], *, theme: str = DARK) -> None:
+        super().__init__(what_if.timeline, theme=theme)
+        self.what_if = what_if
+        self.what_ifs = what_ifs
+
+    def get_default_screen(self) -> Screen[None]:
+        w = self.what_if
+        return WhatIfScreen(w.timeline, self.what_ifs, w.reference, w.reference_name)
+
+
+def run_what_if(what_if: WhatIf, what_ifs: tuple[str, ...]) -> None:
+    WhatIfApp(what_if, what_ifs).run()
