@@ -134,3 +134,20 @@ def test_a_model_the_agent_does_not_run_gives_its_default() -> None:
     tl = timeline("model: gpt-5.4\n")
     assert (tl.model, tl.window) == ("claude-sonnet-4-6", 200_000)
     assert tl.notices == ("claude-code does not run gpt-5.4: its default model claude-sonnet-4-6 is used",)
+
+
+def test_no_model_means_the_agents_default() -> None:
+    tl = timeline("events:\n  - reply: 1\n")
+    assert (tl.model, tl.window, tl.notices) == ("claude-sonnet-4-6", 200_000, ())
+
+
+def test_file_versions_count_edits_and_writes() -> None:
+    from ctxviz.engine.session import EngineSession
+    from ctxviz.timeline import Source
+
+    s = scenario("files: {a.py: 10}\n")
+    session = EngineSession(s, PROFILE, source=Source(kind="scenario", name="t"))
+    assert session.file_version("a.py") == 0
+    session.changed("a.py", "edit")
+    session.changed("a.py", "write")
+    assert (session.file_version("a.py"), session.file_version("b.py")) == (2, 0)

@@ -29,6 +29,9 @@ Outcome = tuple[StepKind, str]
 def prompt(session: EngineSession, event: PromptEvent, spilled: bool) -> Outcome:
     spec = event.prompt
     label = short(spec.text)
+    between_turns = getattr(session.profile.compaction, "between_turns", None)
+    if between_turns is not None:  # what an agent does to old history as a new turn starts (prune, masking)
+        between_turns(session)
     session.add(M, BlockKind.PROMPT, label, spec.size.tokens, spec.visibility)
     if session.subagent_type is None:  # a subagent's task prompt is not a user prompt
         for hook in session.hooks("UserPromptSubmit", ""):

@@ -55,15 +55,19 @@ class EngineSession:
         self.event_index: int | None = None  # the scenario event being replayed (None: startup, automatic)
         self.child: Timeline | None = None  # a subagent's timeline, attached to the step that ran it
         self._created: dict[str, Measure] = {}  # files a write created
+        self._versions: dict[str, int] = {}  # edits and writes so far, by path
         self.nested: list[tuple[str, str]]  # (folder, path) of each nested instruction file
         self.scoped_rules: dict[str, RuleEntry]
         self._hooks: dict[tuple[str, str], tuple[Hook, ...]]
         if parent is not None:  # a subagent works on the same project: share what was derived from it
             self.nested, self.scoped_rules, self._hooks = parent.nested, parent.scoped_rules, parent._hooks
-            self._created = parent._created
+            self._created, self._versions = parent._created, parent._versions
             return
         self.nested = profile.instructions.nested(scenario.files)
-        self.scoped_rules = {p: r for p, r in scenario.setup.rules.items() if r.paths}
+        scoped = {p: r for p, r in scenario.setup.rules.items() if r.paths}
+        # an agent reads only its own rule folders (Cursor .cursor/rules, none for Codex); by default all
+        chosen = getattr(profile.instructions, "scoped_rules", None)
+        self.scoped_rules = chosen(scoped) if chosen is not None else scoped
         self._hooks = {}
 
     # --- the window -----------------------------------------------------------------------------------
@@ -114,6 +118,9 @@ class EngineSession:
     def file_size(self, path: str) -> Measure:
         created = self._created.get(path)
         return created if created is not None else self.scenario.files[path].size
+
+    def file_version(self, path: str) -> int:
+        return self._versions.get(path, 0)
 
     def exists(self, path: str) -> bool:
         return path in self.scenario.files or path in self._created
@@ -184,6 +191,7 @@ class EngineSession:
             self.note(f"{item.path} loaded ({fmt(item.tokens)} tokens): {item.why}")
 
     def changed(self, path: str, how: str) -> None:
+        self._versions[path] = self._versions.get(path, 0) + 1
         self.state.current.discard(path)
         self.touch(path)
         if how in self.profile.rule_triggers:

@@ -173,6 +173,9 @@ class Session(Protocol):
         ...
 
     def exists(self, path: str) -> bool: ...
+    def file_version(self, path: str) -> int:
+        """How many times an edit or write changed ``path`` (its content differs between versions)."""
+        ...
 
     def add(
         self, category: Category, kind: BlockKind, label: str, tokens: int, visibility: Visibility = "hidden"

@@ -21,6 +21,8 @@ from ctxviz.report.compare_runs import STARTUP, Comparison, Run, cell, compactio
 from ctxviz.timeline import CATEGORIES, FREE_SPACE
 
 RUN_WIDTH = 24
+MAX_RUN_WIDTH = 44
+BREAKDOWN_NAME_WIDTH, BREAKDOWN_WIDTH = 20, 17
 EVENT_WIDTH = 28  # the event number and label
 
 
@@ -63,20 +65,25 @@ class FixedLines:
             yield Segment.line()
 
 
-def _cell_pieces(run: Run, event: int) -> tuple[Line, Piece]:
+def _cell_pieces(run: Run, event: int, width: int) -> tuple[Line, Piece]:
     """One run's column: the figures, and the reason for the second line (blank when there is none)."""
     values = cell(run, event)
     added = f"+{values.added:,}" if values.added else "·"
     removed = f" −{values.removed:,}" if values.removed else ""
-    total = _fit(f" = {values.total:,}", RUN_WIDTH - len(added) - len(removed))
+    total = _fit(f" = {values.total:,}", width - len(added) - len(removed))
     figures = [(added, "green" if values.added else "dim"), (removed, "red")]
     figures.append((total, "bold magenta" if values.compacted else ""))
-    return figures, (_fit(values.why, RUN_WIDTH), "magenta" if values.compacted else "dim")
+    return figures, (_fit(values.why, width), "magenta" if values.compacted else "dim")
 
 
-def _chunks(runs: Sequence[Run], width: int) -> list[Sequence[Run]]:
-    per_table = max(1, (width - EVENT_WIDTH) // (RUN_WIDTH + 1))
-    return [runs[n : n + per_table] for n in range(0, len(runs), per_table)]
+def _chunks(runs: Sequence[Run], width: int) -> tuple[list[Sequence[Run]], int]:
+    """The runs in tables that fit ``width``, and the width of a run's column (at least RUN_WIDTH;
+    wider when there is room, so the reasons are cut less)."""
+    fits = max(1, (width - EVENT_WIDTH) // (RUN_WIDTH + 1))
+    tables = -(-len(runs) // fits)
+    per_table = -(-len(runs) // tables)  # as even as the tables can be: 8 runs in 4 + 4, not 5 + 3
+    column = max(RUN_WIDTH, min(MAX_RUN_WIDTH, (width - EVENT_WIDTH) // per_table - 1))
+    return [runs[n : n + per_table] for n in range(0, len(runs), per_table)], column
 
 
 def events_tables(comparison: Comparison, width: int = 120) -> list[FixedLines]:
@@ -87,20 +94,21 @@ def events_tables(comparison: Comparison, width: int = 120) -> list[FixedLines]:
     positions = [(STARTUP, "", "start-up", "")]
     positions += [(e.index, str(e.index), e.kind, e.label) for e in comparison.events]
     tables = []
-    for runs in _chunks(comparison.runs, width):
+    chunks, column = _chunks(comparison.runs, width)
+    for runs in chunks:
         lines: list[Line] = []
         headers = [_run_header(run) for run in runs]
         for row in range(len(headers[0])):
             last = row == len(headers[0]) - 1
             line: Line = [(" " * (digits + 1) + _fit("event" if last else "", label_width + 1), "bold")]
-            line += [(" " + _fit(header[row], RUN_WIDTH), "bold" if row == 0 else "dim") for header in headers]
+            line += [(" " + _fit(header[row], column), "bold" if row == 0 else "dim") for header in headers]
             lines.append(line)
         for event, number, kind, label in positions:
             line = [(number.rjust(digits) + " ", "dim"), (kind, "cyan")]
             line.append((_fit(f" {label}" if label else "", label_width - len(kind)) + " ", ""))
             reasons: Line = [(" " * (digits + 1 + label_width + 1), "")]
             for run in runs:
-                figures, reason = _cell_pieces(run, event)
+                figures, reason = _cell_pieces(run, event, column)
                 line += [(" ", ""), *figures]
                 reasons += [(" ", ""), reason]
             lines.append(line)
@@ -128,19 +136,24 @@ def runs_summary(comparison: Comparison) -> Text:
     return text
 
 
-def breakdown_table(comparison: Comparison) -> Table:
-    """The ``/context`` rows after the last event, one column per run."""
-    table = Table(box=None, pad_edge=False, header_style="bold", padding=(0, 2, 0, 0))
-    table.add_column("after the last event")
-    for run in comparison.runs:
-        header = f"{run.label}\n{run.timeline.model}\nwindow {humanize(run.timeline.window)}"
-        table.add_column(header, justify="right", overflow="ellipsis")
-    rows = [run.timeline.breakdown_at(run.timeline.last) for run in comparison.runs]
+def breakdown_tables(comparison: Comparison, width: int = 120) -> list[Table]:
+    """The ``/context`` rows after the last event, one column per run (as many tables as the width needs)."""
     names = [category.value for category in CATEGORIES] + [FREE_SPACE]
-    labels = {run.timeline.thresholds.buffer_label for run in comparison.runs}
-    for name in [*names, *sorted(labels)]:
-        table.add_row(name, *(f"{row[name]:,}" if name in row else "–" for row in rows))
-    return table
+    labels = sorted({run.timeline.thresholds.buffer_label for run in comparison.runs})
+    fits = max(1, (width - BREAKDOWN_NAME_WIDTH) // (BREAKDOWN_WIDTH + 2))
+    tables = []
+    for start in range(0, len(comparison.runs), fits):
+        runs = comparison.runs[start : start + fits]
+        table = Table(box=None, pad_edge=False, header_style="bold", padding=(0, 2, 0, 0))
+        table.add_column("after the last event", width=BREAKDOWN_NAME_WIDTH, no_wrap=True)
+        for run in runs:
+            header = f"{run.label}\n{run.timeline.model}\nwindow {humanize(run.timeline.window)}"
+            table.add_column(header, justify="right", width=BREAKDOWN_WIDTH, no_wrap=True, overflow="ellipsis")
+        rows = [run.timeline.breakdown_at(run.timeline.last) for run in runs]
+        for name in [*names, *labels]:
+            table.add_row(name, *(f"{row[name]:,}" if name in row else "–" for row in rows))
+        tables.append(table)
+    return tables
 
 
 def settings_text(comparison: Comparison) -> Text | None:
@@ -160,5 +173,7 @@ def comparison_renderable(comparison: Comparison, width: int = 120) -> Renderabl
             parts.append(Text(f"! {run.label}: {notice}", style="yellow"))
     for table in events_tables(comparison, width):
         parts += [Text(""), table]
-    parts += [Text(""), runs_summary(comparison), Text(""), breakdown_table(comparison)]
+    parts += [Text(""), runs_summary(comparison)]
+    for table in breakdown_tables(comparison, width):
+        parts += [Text(""), table]
     return Group(*parts)

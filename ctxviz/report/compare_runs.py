@@ -7,6 +7,7 @@ set them off. The start-up steps form a group of their own, before event 0.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -19,6 +20,8 @@ from ctxviz.timeline import COMPACTION_STEP_KINDS, Step, Timeline
 from ctxviz.whatif import Settings, apply
 
 STARTUP = -1  # the group of start-up steps, before the first event
+# a note about an @-mention names it first ("@src/a.py in the prompt: the path only"); the row already does
+_MENTION_PREFIX = re.compile(r"^@\S+(?: in the prompt)?: ")
 _WHY_WIDTH = 44
 
 
@@ -205,7 +208,7 @@ def why_of(run: Run, event: int, width: int = _WHY_WIDTH) -> str:
     for step in steps:
         if step.notes:
             # the row already names the subject: "pytest: kept as a preview" says "kept as a preview"
-            note = step.notes[0]
+            note = _MENTION_PREFIX.sub("", step.notes[0], count=1)
             for prefix in (f"{step.label}: ", f"{step.label} "):
                 note = note.removeprefix(prefix)
             return shorten(note, width)

@@ -13,6 +13,7 @@ from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.scenario.check import problems
 from ctxviz.scenario.model import EVENT_KINDS, Scenario
+from ctxviz.scenario.sizes import ReadFile
 from ctxviz.scenario.yaml_source import Document, Path_, YamlError, YamlLimits, parse_yaml
 from ctxviz.tokens import TokenCounter
 
@@ -74,7 +75,7 @@ def _parse(
     return scenario
 
 
-def _file_reader(base: Path | None, allow_outside: bool):  # noqa: ANN202 - a closure over the folder
+def _file_reader(base: Path | None, allow_outside: bool) -> ReadFile:
     def read(relative: str) -> str:
         if base is None:
             raise ValueError("{file: …} sizes need the scenario to be a file on disk")

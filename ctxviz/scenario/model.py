@@ -431,7 +431,7 @@ class Scenario(Strict):
     name: str
     summary: str = ""
     agent: str = "claude-code"  # the profile it runs under unless --agent says otherwise
-    model: str = "claude-sonnet-4-6"
+    model: str | None = None  # applies to the agents that run it; otherwise (and when absent) each one's default
     window: int | None = None  # overrides the model's window (e.g. 1m)
     autocompact: bool | int = True  # on | off | a size capping the window used for the threshold
     autocompact_pct: float | None = Field(default=None, gt=0, le=100)

@@ -15,6 +15,7 @@ import msgspec
 from msgspec import Raw
 
 from ctxviz.timeline import Category
+from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.records import (
     Content,
     DecodeError,
@@ -25,7 +26,6 @@ from ctxviz.transcripts.records import (
     subagent_id,
 )
 
-CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1_600  # a typical screenshot; base64 length says nothing about an image's token cost
 LABEL_CHARS = 70
 SYNTHETIC_MODEL = "<synthetic>"  # Claude Code's locally made assistant records (errors): not API calls
