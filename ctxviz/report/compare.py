@@ -171,8 +171,8 @@ def comparison_renderable(comparison: Comparison, width: int = 120) -> Renderabl
     for run in comparison.runs:
         for notice in run.timeline.notices:
             parts.append(Text(f"! {run.label}: {notice}", style="yellow"))
-    for table in events_tables(comparison, width):
-        parts += [Text(""), table]
+    for lines in events_tables(comparison, width):
+        parts += [Text(""), lines]
     parts += [Text(""), runs_summary(comparison)]
     for table in breakdown_tables(comparison, width):
         parts += [Text(""), table]
