@@ -9,9 +9,18 @@ import pytest
 from click.testing import CliRunner
 
 from ctxviz.cli import main
-from ctxviz.profiles import get_profile
+from ctxviz.cli.compare_commands import load_input
+from ctxviz.profiles import AGENT_NAMES, get_profile
 from ctxviz.report.compare_json import FORMAT
-from ctxviz.report.compare_runs import STARTUP, RunSpec, cell, compactions_of, compare, parse_run_specs
+from ctxviz.report.compare_runs import (
+    STARTUP,
+    RunSpec,
+    cell,
+    compactions_of,
+    compare,
+    parse_run_specs,
+    widest_event,
+)
 from ctxviz.report.json import FORMAT as TIMELINE_FORMAT
 from ctxviz.scenario.model import Scenario
 from ctxviz.whatif import Settings, parse_settings
@@ -169,3 +178,46 @@ def test_run_takes_set_and_agent(tiny_file: Path) -> None:
 def test_compare_tui_needs_a_terminal(tiny_file: Path) -> None:
     code, out, err = invoke("compare", str(tiny_file), "--tui")
     assert code == 1 and out == "" and "needs a terminal" in err
+
+
+def test_every_agent_at_one_mention_gives_its_own_reason() -> None:
+    code, out, _ = invoke("compare", "mention-myth", "--json")
+    assert code == 0
+    document = json.loads(out)
+    assert [r["agent"] for r in document["runs"]] == list(AGENT_NAMES)
+    loaded = load_input("mention-myth", "cl100k")
+    comparison = compare(loaded.scenario, parse_run_specs(None, AGENT_NAMES), Settings())
+    event = widest_event(comparison)
+    assert comparison.events[event].kind == "prompt" and "@src/parser.py" in comparison.events[event].label
+    by_agent = {run.agent: cell(run, event) for run in comparison.runs}
+    # codex sends the path only: the prompt's own tokens, nothing read
+    assert by_agent["codex"].why == "the path only; nothing is read"
+    assert by_agent["grok-build"].why.startswith("stub: ~14,293 > 5,000 estimated tokens")
+    assert by_agent["claude-code"].added > 12_000 > by_agent["codex"].added
+
+
+def test_the_table_fits_the_width_and_balances_the_runs(tiny_file: Path) -> None:
+    import io
+
+    from rich.console import Console
+
+    from ctxviz.report.compare import comparison_renderable
+
+    loaded = load_input("mention-myth", "cl100k")
+    comparison = compare(loaded.scenario, parse_run_specs(None, AGENT_NAMES), Settings())
+    for width in (80, 160):
+        console = Console(file=io.StringIO(), width=width, color_system=None)
+        console.print(comparison_renderable(comparison, width))
+        lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+        assert max(len(line.rstrip()) for line in lines) <= width
+    heads = [line for line in lines if line.strip().startswith("claude-code ") or line.strip().startswith("pi ")]
+    assert len(heads) >= 2  # at 160 columns: 8 runs as 4 + 4
+    assert "event 2" not in heads[0]
+
+
+def test_screenshot_writes_an_svg(tmp_path: Path) -> None:
+    out = tmp_path / "compare.svg"
+    code, stdout, _ = invoke("compare", "mention-myth", "--agents", "claude-code,codex", "--screenshot", str(out))
+    assert code == 0 and stdout.strip() == str(out)
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<svg") and "codex" in text and "path&#160;only" in text  # SVG spaces are &#160;

@@ -158,6 +158,12 @@ def build_comparison(
     default=None,
     help="Open the side-by-side screen, or print tables (default: the screen on a terminal, tables in a pipe).",
 )
+@click.option(
+    "--screenshot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="OUT.svg",
+    help="Write an SVG of the compare screen (160×50, at the first compaction) instead.",
+)
 @click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
 @click.pass_context
 def compare(
@@ -167,6 +173,7 @@ def compare(
     set_values: tuple[str, ...],
     as_json: bool,
     tui: bool | None,
+    screenshot: Path | None,
     allow_outside: bool,
 ) -> None:
     """Replay SCENARIO (a file, a built-in name or a session .jsonl) under several agents side by side.
@@ -176,6 +183,14 @@ def compare(
     """
     settings = parse_settings_option(set_values)
     comparison = build_comparison(ctx, scenario, agents, settings, allow_outside)
+    if screenshot is not None:
+        import asyncio
+
+        from ctxviz.tui.compare_app import take_screenshot
+
+        screenshot.write_text(asyncio.run(take_screenshot(comparison)), encoding="utf-8")
+        click.echo(screenshot)
+        return
     if as_json:
         from ctxviz.report.compare_json import dump_bytes
 

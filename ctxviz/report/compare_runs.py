@@ -160,6 +160,16 @@ def _event_label(run: Run, event: int) -> str:
     return run.timeline.steps[group[0]].label if group else ""
 
 
+def widest_event(comparison: Comparison) -> int:
+    """The event whose added tokens differ most between the runs (the first such): where the agents'
+    rules disagree most."""
+    spreads = [
+        max(cells) - min(cells)
+        for cells in ([cell(run, e.index).added for run in comparison.runs] for e in comparison.events)
+    ]
+    return spreads.index(max(spreads)) if spreads else STARTUP
+
+
 def per_step(timeline: Timeline, per_event: Sequence[int | None]) -> list[int | None]:
     """A value per scenario event spread over a timeline's steps: each step takes its event's value
     (an automatic step, the event's before it); the start-up has none."""
@@ -204,7 +214,7 @@ def why_of(run: Run, event: int, width: int = _WHY_WIDTH) -> str:
             return f"compacted: {_percent(limit, timeline.window)} of {timeline.window:,}"
         if step.kind in COMPACTION_STEP_KINDS:
             before = timeline.used_at(step.index - 1) if step.index else 0
-            return f"{step.label}: {before:,} → {step.used:,}"
+            return f"/compact: {before:,} → {step.used:,}"
     for step in steps:
         if step.notes:
             # the row already names the subject: "pytest: kept as a preview" says "kept as a preview"
@@ -223,13 +233,13 @@ def shorten(text: str, width: int) -> str:
     return cut.rstrip(",;:") + "…"
 
 
-def cell(run: Run, event: int) -> Cell:
+def cell(run: Run, event: int, why_width: int = _WHY_WIDTH) -> Cell:
     timeline = run.timeline
     group = run.steps_of(event)
     added = sum(timeline.block(b).tokens for i in group for b in timeline.steps[i].added)
     removed = sum(timeline.block(b).tokens for i in group for b in timeline.steps[i].removed)
     compacted = any(timeline.steps[i].kind in COMPACTION_STEP_KINDS for i in group)
-    return Cell(added, removed, timeline.used_at(run.step_after(event)), why_of(run, event), compacted)
+    return Cell(added, removed, timeline.used_at(run.step_after(event)), why_of(run, event, why_width), compacted)
 
 
 @dataclass(frozen=True, slots=True)

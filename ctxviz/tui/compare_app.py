@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from textual.screen import Screen
 
-from ctxviz.report.compare_runs import Comparison
+from ctxviz.report.compare_runs import Comparison, widest_event
 from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.screens.compare_screen import CompareScreen
 from ctxviz.tui.screens.what_if_screen import WhatIfScreen
@@ -30,6 +30,21 @@ class CompareApp(CtxvizApp):
 
 def run_compare(comparison: Comparison) -> None:
     CompareApp(comparison).run()
+
+
+SCREENSHOT_SIZE = (160, 50)
+
+
+async def take_screenshot(comparison: Comparison) -> str:
+    """An SVG of the compare screen at the event where the runs differ most, at a fixed size and theme."""
+    app = CompareApp(comparison, theme=DARK)
+    async with app.run_test(size=SCREENSHOT_SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CompareScreen)
+        screen.position = widest_event(comparison) + 1
+        await pilot.pause()
+        return app.export_screenshot(title=f"ctxviz · compare · {comparison.name}")
 
 
 class WhatIfApp(CtxvizApp):

@@ -64,8 +64,9 @@ class CompareScreen(Screen[None]):
             yield Label(self.heading, id="compare-name")
             yield Label(id="compare-event")
         with VerticalScroll(id="lanes"):
+            peak = max(run.timeline.peak for run in self.comparison.runs)
             for number, run in enumerate(self.comparison.runs, start=1):
-                yield Lane(run, number)
+                yield Lane(run, number, peak)
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:

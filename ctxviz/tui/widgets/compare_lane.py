@@ -32,18 +32,18 @@ def event_peaks(run: Run) -> list[int]:
     return peaks
 
 
-class EventChart(Widget):
-    """The run's usage per scenario event, with its warning and compaction lines. The scale reaches
-    the run's compaction (or blocking) line, so every lane shows its own limit, and how near it came."""
+WHY_WIDTH = 150  # the reason gets the lane's two last rows; the widget cuts what does not fit
 
-    def __init__(self, run: Run, *, id: str | None = None) -> None:
+
+class EventChart(Widget):
+    """The run's usage per scenario event, with its warning and compaction lines where they fall within
+    the scale. ``peak`` is the highest of all the lanes: one scale for every lane, so heights compare."""
+
+    def __init__(self, run: Run, peak: int, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._run = run
         self._peaks = event_peaks(run)
-        limits = run.timeline.thresholds
-        self._top = nice_top(
-            max(max(self._peaks, default=0), limits.autocompact or limits.blocking), run.timeline.window
-        )
+        self._top = nice_top(peak, run.timeline.window)
         self._axis = len(humanize(self._top)) + 1
         self._compactions = [c.event + 1 for c in compactions_of(run)]
         self._position = 0
@@ -87,10 +87,11 @@ class EventChart(Widget):
 class Lane(Vertical):
     """``position`` counts the start-up as 0 and event ``n`` as ``n + 1``."""
 
-    def __init__(self, run: Run, number: int) -> None:
+    def __init__(self, run: Run, number: int, peak: int) -> None:
         super().__init__(classes="lane")
         self.run = run
         self.number = number
+        self._peak = peak  # the highest of all the lanes (the charts' common scale)
         self._totals = SegmentTotals(run.timeline)
 
     def compose(self) -> ComposeResult:
@@ -103,7 +104,7 @@ class Lane(Vertical):
             yield Label(f"{timeline.model} · {humanize(timeline.window)} · {compact}", classes="lane-model")
             yield Label(classes="lane-usage")
         yield TokenBarWidget()
-        yield EventChart(self.run)
+        yield EventChart(self.run, self._peak)
         yield Static(classes="lane-did")
 
     def show(self, position: int) -> None:
@@ -122,7 +123,7 @@ class Lane(Vertical):
         self.query_one(".lane-did", Static).update(self._did(event))
 
     def _did(self, event: int) -> Text:
-        values = cell(self.run, event)
+        values = cell(self.run, event, WHY_WIDTH)
         text = Text()
         if event == STARTUP:
             text.append("start-up ", style="italic")
