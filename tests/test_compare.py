@@ -221,3 +221,18 @@ def test_screenshot_writes_an_svg(tmp_path: Path) -> None:
     assert code == 0 and stdout.strip() == str(out)
     text = out.read_text(encoding="utf-8")
     assert text.startswith("<svg") and "codex" in text and "path&#160;only" in text  # SVG spaces are &#160;
+
+
+def test_a_sessions_measured_context_per_event_is_the_last_call_after_it() -> None:
+    from dataclasses import dataclass
+
+    from ctxviz.report.compare_runs import measured_per_event
+
+    @dataclass(frozen=True)
+    class Call:
+        call: int
+        measured: int
+        after_event: int | None
+
+    calls = [Call(1, 20_000, None), Call(2, 21_500, 0), Call(3, 30_100, 2), Call(4, 31_000, 2), Call(5, 9_000, 4)]
+    assert measured_per_event(calls, 5) == [21_500, None, 31_000, None, 9_000]

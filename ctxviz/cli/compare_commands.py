@@ -70,11 +70,11 @@ def _import_session(path: Path, display: str) -> Loaded:
         from ctxviz.importer import session_to_scenario  # type: ignore[import-not-found]
     except ImportError:
         raise InputError(f"{path}: replaying a real session needs `ctxviz import`, not in this build") from None
+    from ctxviz.report.compare_runs import measured_per_event
+
     imported: Any = session_to_scenario(path)
-    calls = imported.draft.session.segments
-    # each imported event names the measured call that follows it: the context the session had then
-    measured = tuple(calls[event.segment].used for event in imported.draft.events)
-    return Loaded(imported.scenario, display, lambda timeline: timeline, measured)
+    measured = measured_per_event(imported.calls, len(imported.scenario.events))
+    return Loaded(imported.scenario, display, lambda timeline: timeline, tuple(measured))
 
 
 def parse_settings_option(values: Sequence[str]) -> Settings:
