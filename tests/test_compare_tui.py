@@ -232,3 +232,12 @@ def test_reference_downsampling_keeps_the_highest_known_value() -> None:
     assert downsample_reference([None, 5, 9, None, 4, None], 3) == [5, 9, 4]
     assert downsample_reference([None, None, 7], 6) == [None, None, None, None, 7, 7]
     assert downsample_reference([], 4) == []
+
+
+def test_a_click_selects_the_lane(four: Comparison) -> None:
+    async def script(pilot: Pilot[None], app: CompareApp, screen: CompareScreen) -> None:
+        second = screen.query(Lane)[1]
+        await pilot.click(second.query_one(EventChart))
+        assert screen.lane == 1 and second.has_class("-selected")
+
+    drive(four, script, size=(160, 50))

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.dom import DOMNode
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Label
@@ -165,10 +167,10 @@ class CompareScreen(Screen[None]):
         if self.is_child:
             self.dismiss()
 
-    def on_click(self, event: object) -> None:
-        # a click on a lane selects it
-        widget = getattr(event, "widget", None)
-        while widget is not None and not isinstance(widget, Lane):
-            widget = widget.parent
-        if isinstance(widget, Lane):
-            self.lane = widget.number - 1
+    def on_click(self, event: events.Click) -> None:
+        """A click on a lane selects it."""
+        node: DOMNode | None = event.widget
+        while node is not None and not isinstance(node, Lane):
+            node = node.parent
+        if isinstance(node, Lane):
+            self.lane = node.number - 1
