@@ -117,3 +117,29 @@ def test_every_builtin_scenario_runs_under_every_profile(path: Path, agent: str)
     assert tl.agent == agent
     assert tl.steps[-1].used == sum(b.tokens for b in tl.state_at(tl.last))
     assert all(s.event is not None for s in tl.steps if s.kind in ("prompt", "read", "bash"))
+
+
+@pytest.mark.parametrize(
+    ("agent", "system_prompt"),
+    [("codex", 5_583), ("gemini-cli", 1_500), ("opencode", 2_053), ("grok-build", 1_376)],
+)
+def test_a_subagent_runs_in_its_own_window_and_only_its_answer_comes_back(agent: str, system_prompt: int) -> None:
+    tl = simulate(
+        scenario("files: {src/a.py: 900}\nevents:\n  - subagent: {type: Explore, reads: [src/a.py], returns: 400}"),
+        agent=agent,
+    )
+    step = next(s for s in tl.steps if s.event == 0)
+    assert step.child is not None and step.child.used_at(0) == system_prompt
+    # the task prompt (100) in a tool call (60, assumed) and the answer (400): no trailer in these agents
+    assert sorted(tl.block(b).tokens for b in step.added) == [160, 400]
+
+
+@pytest.mark.parametrize("agent", ["pi", "cursor"])
+def test_without_subagents_the_work_happens_in_the_main_window(agent: str) -> None:
+    tl = simulate(
+        scenario("files: {src/a.py: 900}\nevents:\n  - subagent: {type: Explore, reads: [src/a.py], returns: 400}"),
+        agent=agent,
+    )
+    step = next(s for s in tl.steps if s.event == 0)
+    assert step.child is None
+    assert [tl.block(b).tokens for b in step.added] == [60, 900, 400]  # the read and the answer, as a reply

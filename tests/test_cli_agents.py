@@ -14,7 +14,7 @@ from ctxviz.profiles import AGENT_NAMES
 
 def invoke(*args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, list(args), env={"COLUMNS": "200"})
-    return result.exit_code, result.stdout
+    return result.exit_code, result.stdout + result.stderr
 
 
 def document() -> dict:
@@ -80,3 +80,12 @@ def test_table_for_people():
     assert "assumed" in out and "project_doc.rs" in out
     code, short = invoke("agents", "--no-numbers")
     assert code == 0 and "project_doc.rs" not in short and "183,616" in short
+
+
+def test_one_agent_by_name_and_an_unknown_one():
+    code, out = invoke("agents", "pi", "--json")
+    assert code == 0
+    assert [a["name"] for a in json.loads(out)["agents"]] == ["pi"]
+    code, out = invoke("agents", "aider")
+    assert code == 1
+    assert "unknown agent 'aider'" in out and "grok-build" in out

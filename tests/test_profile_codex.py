@@ -43,6 +43,9 @@ def test_startup_agents_md_capped_at_32_kib_and_claude_md_not_read():
     # AGENTS.md: 10,000 tokens = 40,000 bytes; 32,768 of them fit: 10,000 × 32,768 / 40,000 = 8,192
     assert memory == [("~/.codex/AGENTS.md", 300), ("AGENTS.md", 8_192)]
     assert startup_used(tl) == STARTUP + 300 + 8_192
+    assert tl.steps[0].notes == (
+        "assumed (nobody published them): environment 120, tools 1,500, tool call 60, edit result 40",
+    )
     everything = "\n".join(n for s in tl.steps for n in s.notes)
     assert "cut to 32,768 of 40,000 bytes" in everything
     assert "CLAUDE.md not loaded" in everything

@@ -258,6 +258,7 @@ def test_cursor_reads_250_lines_and_summarises_everything():
         """,
     )
     assert added_tokens(tl, 0) == 60 + 2_500  # 250 of 1,000 lines (assumed third-party figure)
+    assert "(assumed: 250 lines a call" in notes(tl, 0)
     step = step_of(tl, 2)
     assert step.used == startup_used(tl) + 1_000  # everything summarised into ~1,000 (assumed)
     assert "(assumed)" in "\n".join(step.notes)

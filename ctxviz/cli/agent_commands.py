@@ -24,13 +24,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def agents_document() -> dict[str, Any]:
-    """The stable ``ctxviz.agents/1`` document: one entry per profile, in the registry's order."""
+def agents_document(names: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The stable ``ctxviz.agents/1`` document: one entry per profile (``names``, or all of them in the
+    registry's order). Raises ``UnknownAgent``."""
     from ctxviz.profiles import AGENT_NAMES, get_profile
     from ctxviz.profiles.base import provenance
 
     agents = []
-    for name in AGENT_NAMES:
+    for name in names or AGENT_NAMES:
         profile = get_profile(name)
         spec = profile.model_window(profile.default_model)
         limits = profile.thresholds.thresholds(spec.window, spec.max_output)
@@ -73,11 +74,19 @@ def _value(value: Any) -> str:
 
 
 @click.command()
+@click.argument("names", nargs=-1, metavar="[AGENT]...")
 @click.option("--json", "as_json", is_flag=True, help=f"Print the profiles as JSON (format {FORMAT}).")
 @click.option("--numbers/--no-numbers", default=True, help="List every number with its source (default: yes).")
-def agents(as_json: bool, numbers: bool) -> None:
-    """List the agent profiles: default model, window, thresholds, and where each number comes from."""
-    document = agents_document()
+def agents(names: tuple[str, ...], as_json: bool, numbers: bool) -> None:
+    """List the agent profiles (all, or the AGENTs named): default model, window, thresholds, and where
+    each number comes from — documented, read in source at a commit, or assumed."""
+    from ctxviz.cli.common import fail
+    from ctxviz.profiles import UnknownAgent
+
+    try:
+        document = agents_document(names)
+    except UnknownAgent as error:
+        fail(error.message)
     if as_json:
         click.echo(json.dumps(document, indent=1, ensure_ascii=False))
         return

@@ -39,10 +39,12 @@ class EngineSession:
         source: Source,
         subagent_type: str | None = None,
         parent: EngineSession | None = None,
+        notices: tuple[str, ...] = (),
     ) -> None:
         self.scenario = scenario
         self.profile = profile
         self.source = source
+        self.notices = notices  # said in the timeline, after what the replay finds
         self.subagent_type = subagent_type
         self.spec = profile.model_window(scenario.model, scenario.window)
         self.window = self.spec.window
@@ -54,6 +56,7 @@ class EngineSession:
         self._order = count()
         self.event_index: int | None = None  # the scenario event being replayed (None: startup, automatic)
         self.child: Timeline | None = None  # a subagent's timeline, attached to the step that ran it
+        self.child_scenarios: dict[str | None, Scenario] = {}  # by model: what every subagent starts from
         self._created: dict[str, Measure] = {}  # files a write created
         self._versions: dict[str, int] = {}  # edits and writes so far, by path
         self.nested: list[tuple[str, str]]  # (folder, path) of each nested instruction file
@@ -298,6 +301,7 @@ class EngineSession:
         )
         if self.spec.notice:
             notices.append(self.spec.notice)
+        notices += self.notices
         return self.rec.finish(
             source=self.source,
             agent=self.profile.name,

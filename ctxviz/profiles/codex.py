@@ -12,6 +12,7 @@ from ctxviz.profiles.base import ModelSpec, Profile, ReadOutcome, Session, ToolN
 from ctxviz.profiles.generic import (
     NO_HOOKS,
     NO_SEARCH_CAPS,
+    AssumedStartupNoted,
     NamedInstructions,
     add_summary,
     clear_history,
@@ -225,16 +226,20 @@ def build(n: CodexNumbers) -> Profile:
         thresholds=FractionOfWindow(
             n.autocompact_percent / 100, warning_below=0, blocking_buffer=n.window * (100 - n.effective_percent) // 100
         ),
-        startup=StandardStartup(
-            system_prompt=n.system_prompt,
-            environment=n.environment,
-            tools=n.tools,
-            mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            git_status=None,
-            auto_memory=None,
-            skills=None,
-            mcp="schemas",
+        startup=AssumedStartupNoted(
+            StandardStartup(
+                system_prompt=n.system_prompt,
+                environment=n.environment,
+                tools=n.tools,
+                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                git_status=None,
+                auto_memory=None,
+                skills=None,
+                mcp="schemas",
+            ),
+            n,
+            ("system_prompt", "environment", "tools", "tool_call", "edit_result"),
         ),
         instructions=CappedAgentsMd(
             n,

@@ -14,6 +14,8 @@ from ctxviz.profiles.base import ModelSpec, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     NO_HOOKS,
     NO_SEARCH_CAPS,
+    AssumedReadLimit,
+    AssumedStartupNoted,
     AssumedTrigger,
     add_summary,
     clear_history,
@@ -182,21 +184,27 @@ def build(n: CursorNumbers) -> Profile:
         hooks=NO_HOOKS,
         rule_triggers=("read", "write", "edit"),
         thresholds=AssumedTrigger(FractionOfWindow(n.summarise_percent / 100, warning_below=0, blocking_buffer=0)),
-        startup=StandardStartup(
-            system_prompt=n.system_prompt,
-            environment=n.environment,
-            tools=n.tools,
-            mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            git_status=None,
-            auto_memory=None,
-            skills=None,
-            tree=TreeRule(max_items=n.index_max_items, tokens_per_item=n.index_item),
-            mcp="schemas",
+        startup=AssumedStartupNoted(
+            StandardStartup(
+                system_prompt=n.system_prompt,
+                environment=n.environment,
+                tools=n.tools,
+                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                git_status=None,
+                auto_memory=None,
+                skills=None,
+                tree=TreeRule(max_items=n.index_max_items, tokens_per_item=n.index_item),
+                mcp="schemas",
+            ),
+            n,
+            ("system_prompt", "environment", "tools", "index_max_items", "index_item", "tool_call", "edit_result"),
         ),
         instructions=RulesAndAgentsMd(),
         mention=InlineOrCondensed(n),
-        reads=TruncateAtLimits(max_lines=n.read_max_lines, max_bytes=10**9),
+        reads=AssumedReadLimit(
+            TruncateAtLimits(max_lines=n.read_max_lines, max_bytes=10**9), "250 lines a call, third-party reports"
+        ),
         output=HeadAndTail(
             max_tokens=n.output_max_tokens, head_fraction=0.5, marker=n.truncation_marker, chars_per_token=4
         ),

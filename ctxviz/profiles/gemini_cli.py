@@ -19,6 +19,7 @@ from ctxviz.profiles.base import (
 from ctxviz.profiles.generic import (
     NO_HOOKS,
     NO_SEARCH_CAPS,
+    AssumedStartupNoted,
     NamedInstructions,
     add_summary,
     clear_history,
@@ -47,7 +48,7 @@ MENTION_OPEN = "\n--- Content from referenced files ---\n"
 MENTION_CLOSE = "\n--- End of content ---"
 ACK = "Got it. Thanks for the additional context!"
 _MARKED = "gemini-cli.marked-prompt"
-MASKED = " (masked)"  # the label of a masked output's preview
+_MASKED = "gemini-cli.masked"  # ids of the previews that stand for masked outputs
 _TOOL_RESULTS = (
     BlockKind.TOOL_OUTPUT,
     BlockKind.FILE_READ,
@@ -194,7 +195,8 @@ class SnapshotAndRecent:
         from the newest, tool output beyond the newest 50,000 tokens is replaced by a 250-char preview (the
         full text goes to a file) — but only when that much adds up to at least 30,000 tokens."""
         n = self.numbers
-        outputs = [b for b in history(session) if b.kind in _TOOL_RESULTS and not b.label.endswith(MASKED)]
+        masked: set[int] = session.state.policy.setdefault(_MASKED, set())
+        outputs = [b for b in history(session) if b.kind in _TOOL_RESULTS and b.id not in masked]
         protected = 0
         prunable: list[Block] = []
         for block in reversed(outputs):
@@ -208,7 +210,9 @@ class SnapshotAndRecent:
         preview = tokens_of("x" * n.mask_preview_chars)
         for block in prunable:
             session.remove(block.id)
-            session.add(Category.MESSAGES, BlockKind.TOOL_OUTPUT, block.label + MASKED, preview, "hidden")
+            masked.add(
+                session.add(Category.MESSAGES, BlockKind.TOOL_OUTPUT, f"{block.label} (masked)", preview, "hidden")
+            )
         session.note(
             f"masking: {len(prunable)} old tool output(s), {total:,} tokens, replaced by {n.mask_preview_chars}-char "
             f"previews ({preview} tokens each): {total - preview * len(prunable):,} freed; the newest "
@@ -278,17 +282,21 @@ def build(n: GeminiNumbers) -> Profile:
         hooks=NO_HOOKS,
         rule_triggers=("read", "write", "edit"),
         thresholds=FractionOfWindow(n.compress_percent / 100, warning_below=0, blocking_buffer=0),
-        startup=StandardStartup(
-            system_prompt=n.system_prompt,
-            environment=n.environment,
-            tools=n.tools,
-            mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            git_status=None,
-            auto_memory=None,
-            skills=None,
-            tree=TreeRule(max_items=n.tree_max_items, tokens_per_item=n.tree_item),
-            mcp="schemas",
+        startup=AssumedStartupNoted(
+            StandardStartup(
+                system_prompt=n.system_prompt,
+                environment=n.environment,
+                tools=n.tools,
+                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                git_status=None,
+                auto_memory=None,
+                skills=None,
+                tree=TreeRule(max_items=n.tree_max_items, tokens_per_item=n.tree_item),
+                mcp="schemas",
+            ),
+            n,
+            ("system_prompt", "environment", "tools", "tree_item", "tool_call", "edit_result"),
         ),
         instructions=NamedInstructions(
             "gemini-cli", ("GEMINI.md",), first_only=False, user=("~/.gemini/GEMINI.md",), nested_names=("GEMINI.md",)

@@ -10,7 +10,18 @@ from typing import TYPE_CHECKING, Any
 
 from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind
-from ctxviz.profiles.base import HookRules, SearchCaps, Session, ThresholdPolicy, is_assumed, provenance
+from ctxviz.profiles.base import (
+    HookRules,
+    ReadOutcome,
+    ReadPolicy,
+    SearchCaps,
+    Session,
+    StartupPolicy,
+    ThresholdPolicy,
+    is_assumed,
+    provenance,
+)
+from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import AUTOCOMPACT_BUFFER, COMPACT_BUFFER, Block, Category, Fate, Thresholds
 
 if TYPE_CHECKING:
@@ -71,6 +82,41 @@ class AssumedTrigger:
 
     def formula(self) -> str:
         return f"{self.inner.formula()} (assumed)"
+
+
+@dataclass(frozen=True, slots=True)
+class AssumedStartupNoted:
+    """The agent's startup, with one why-note up front naming which of its sizes are assumptions."""
+
+    inner: StartupPolicy
+    numbers: Any
+    names: tuple[str, ...]  # the numbers the startup uses
+
+    def startup(self, session: Session, hook_source: str) -> None:
+        guesses = [name for name in self.names if is_assumed(self.numbers, name)]
+        if guesses and session.subagent_type is None and hook_source == "startup":
+            values = provenance(self.numbers)
+            listed = ", ".join(f"{name.replace('_', ' ')} {values[name][0]:,}" for name in guesses)
+            session.note(f"assumed (nobody published them): {listed}")
+        self.inner.startup(session, hook_source)
+
+
+@dataclass(frozen=True, slots=True)
+class AssumedReadLimit:
+    """A read policy whose limit nobody published: each note it writes says the limit is assumed."""
+
+    inner: ReadPolicy
+    why: str
+
+    @property
+    def unchanged_stub(self) -> int | None:
+        return self.inner.unchanged_stub
+
+    def read(self, path: str, size: Measure, lines: tuple[int, int] | None = None) -> ReadOutcome:
+        outcome = self.inner.read(path, size, lines)
+        if outcome.why is None:
+            return outcome
+        return ReadOutcome(outcome.kind, outcome.tokens, f"{outcome.why} (assumed: {self.why})")
 
 
 # --- instruction files -----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, num
 from ctxviz.profiles.generic import (
     NO_HOOKS,
     NO_SEARCH_CAPS,
+    AssumedStartupNoted,
     NamedInstructions,
     OutputReserveTrigger,
     add_summary,
@@ -36,7 +37,7 @@ _SRC = "anomalyco/opencode packages/opencode/src"
 _SST = "sst/opencode session/compaction.ts @3df4a255"
 _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 PRUNED_MARKER = "[Old tool result content cleared]"
-CLEARED = " (cleared)"  # the label of the marker that replaces a pruned output
+_CLEARED = "opencode.cleared"  # ids of the markers that stand for pruned outputs
 _TOOL_RESULTS = (BlockKind.TOOL_OUTPUT, BlockKind.FILE_READ, BlockKind.SPILLED_OUTPUT, BlockKind.SUBAGENT_RESULT)
 
 
@@ -100,7 +101,10 @@ class SyntheticReadCall:
             shown_entries = min(entries, n.list_max_entries)
             tokens = tokens_of(list_call(mention.path)) + shown_entries * n.tokens_per_entry
             session.add(m, BlockKind.TOOL_OUTPUT, f"@{mention.path} (list)", tokens, "brief")
-            session.note(f"{mention}: a synthetic list call, {shown_entries:,} entries ({tokens:,} tokens)")
+            session.note(
+                f"{mention}: a synthetic list call, {shown_entries:,} entries of {shown(n, 'tokens_per_entry')} "
+                f"({tokens:,} tokens)"
+            )
             return
         call = read_call(mention.path, mention.lines)
         session.add(m, BlockKind.TOOL_CALL, f"{mention} (synthetic Read call)", tokens_of(call), "hidden")
@@ -138,13 +142,13 @@ class SaveWithHead:
         )
 
 
-def turns(blocks: list[Block]) -> list[list[Block]]:
-    """The history as turns: each user prompt with everything after it up to the next one. A cleared
+def turns(blocks: list[Block], cleared: set[int]) -> list[list[Block]]:
+    """The history as turns: each user prompt with everything after it up to the next one. A ``cleared``
     output's marker entered when it was cleared, but it stands where the output was, in an old turn."""
     grouped: list[list[Block]] = []
-    markers = [b for b in blocks if b.label.endswith(CLEARED)]
+    markers = [b for b in blocks if b.id in cleared]
     for block in blocks:
-        if block.label.endswith(CLEARED):
+        if block.id in cleared:
             continue
         if block.kind == BlockKind.PROMPT or not grouped:
             grouped.append([])
@@ -176,41 +180,39 @@ class PruneThenSummarise:
     numbers: OpencodeNumbers
     trigger: OutputReserveTrigger
 
-    def prune(self, session: Session, grouped: list[list[Block]]) -> list[list[Block]]:
-        """Clear old tool outputs as opencode's prune does; returns the turns with each cleared output
-        replaced, in its place, by the short marker that stands for it."""
+    def prune(self, session: Session) -> None:
+        """Clear old tool outputs as opencode's prune does: each becomes a short marker."""
         n = self.numbers
-        older = [b for turn in grouped[:-2] for b in turn if b.kind in _TOOL_RESULTS and not b.label.endswith(CLEARED)]
+        cleared: set[int] = session.state.policy.setdefault(_CLEARED, set())
+        grouped = turns(history(session), cleared)
+        older = [b for turn in grouped[:-2] for b in turn if b.kind in _TOOL_RESULTS and b.id not in cleared]
         ids = set(prunable([(b.id, b.tokens) for b in older], n.prune_protect, n.prune_minimum))
         if not ids:
-            return grouped
-        marker, freed, replaced = tokens_of(PRUNED_MARKER), 0, {}
+            return
+        marker, freed = tokens_of(PRUNED_MARKER), 0
         for block in older:
             if block.id in ids:
                 session.remove(block.id)
-                new = session.add(
-                    Category.MESSAGES, BlockKind.TOOL_OUTPUT, f"{block.label} (cleared)", marker, "hidden"
+                cleared.add(
+                    session.add(Category.MESSAGES, BlockKind.TOOL_OUTPUT, f"{block.label} (cleared)", marker, "hidden")
                 )
-                replaced[block.id] = new
                 freed += block.tokens - marker
-        live = {b.id: b for b in session.live()}
         session.note(
             f"prune: {len(ids)} old tool output(s) cleared to '{PRUNED_MARKER}', {freed:,} tokens freed "
             f"(the newest {n.prune_protect:,} tokens of tool output are protected)"
         )
-        return [[live[replaced[b.id]] if b.id in replaced else b for b in turn] for turn in grouped]
 
     def between_turns(self, session: Session) -> None:
         """opencode prunes when a turn ends, before the next prompt."""
         if self.numbers.prune:
-            self.prune(session, turns(history(session)))
+            self.prune(session)
 
     def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
         n = self.numbers
         fates = startup_kept(session)
-        grouped = turns(history(session))
         if n.prune:
-            grouped = self.prune(session, grouped)
+            self.prune(session)
+        grouped = turns(history(session), session.state.policy.get(_CLEARED, set()))
         usable = self.trigger.usable(session.window, session.profile.model_window(session.scenario.model).max_output)
         budget = max(n.tail_min, min(n.tail_max, usable * n.tail_percent // 100))
         kept_count, total = 0, 0
@@ -228,6 +230,7 @@ class PruneThenSummarise:
         session.add(
             Category.MESSAGES, BlockKind.PROMPT, "Continue if you have next steps", n.continue_message, "hidden"
         )
+        session.note(f"an auto-continue message follows the summary ({shown(n, 'continue_message')})")
         session.note(
             f"{kept_count} recent turn(s) kept ({total:,} of at most {budget:,} tokens: {n.tail_percent}% of "
             f"{usable:,} usable, within {n.tail_min:,}–{n.tail_max:,}); the rest summarised"
@@ -272,16 +275,20 @@ def build(n: OpencodeNumbers) -> Profile:
         hooks=NO_HOOKS,
         rule_triggers=("read",),
         thresholds=trigger,
-        startup=StandardStartup(
-            system_prompt=n.system_prompt,
-            environment=n.environment,
-            tools=n.tools,
-            mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-            git_status=None,
-            auto_memory=None,
-            skills=None,
-            mcp="schemas",
+        startup=AssumedStartupNoted(
+            StandardStartup(
+                system_prompt=n.system_prompt,
+                environment=n.environment,
+                tools=n.tools,
+                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                git_status=None,
+                auto_memory=None,
+                skills=None,
+                mcp="schemas",
+            ),
+            n,
+            ("system_prompt", "environment", "tools", "tool_call", "edit_result"),
         ),
         instructions=NamedInstructions(
             "opencode",

@@ -12,6 +12,7 @@ from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, num
 from ctxviz.profiles.generic import (
     NO_HOOKS,
     NO_SEARCH_CAPS,
+    AssumedStartupNoted,
     NamedInstructions,
     add_summary,
     clear_history,
@@ -163,16 +164,20 @@ def build(n: PiNumbers) -> Profile:
         hooks=NO_HOOKS,
         rule_triggers=(),
         thresholds=WindowMinus(n.reserve, warning_below=0),
-        startup=StandardStartup(
-            system_prompt=n.system_prompt,
-            environment=0,  # the date and folder are in the system prompt
-            tools=n.tools,
-            mcp_deferred_tokens_per_tool=0,
-            mcp_schema_tokens_per_tool=0,
-            git_status=None,
-            auto_memory=None,
-            skills=None,
-            mcp="none",
+        startup=AssumedStartupNoted(
+            StandardStartup(
+                system_prompt=n.system_prompt,
+                environment=0,  # the date and folder are in the system prompt
+                tools=n.tools,
+                mcp_deferred_tokens_per_tool=0,
+                mcp_schema_tokens_per_tool=0,
+                git_status=None,
+                auto_memory=None,
+                skills=None,
+                mcp="none",
+            ),
+            n,
+            ("system_prompt", "tools", "tool_call", "edit_result"),
         ),
         instructions=NamedInstructions(
             "pi", ("AGENTS.md", "CLAUDE.md"), first_only=True, user=("~/.pi/agent/AGENTS.md", "~/.pi/agent/CLAUDE.md")
