@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ctxviz.kinds import BlockKind as B
+from ctxviz.kinds import StepKind as S
 from ctxviz.timeline import Block
 
 
@@ -20,7 +22,7 @@ class Entry:
 
 # The bar and legend's segments (keys as in ``ctxviz.tui.segments``), and the two derived rows.
 SEGMENTS: Mapping[str, str] = {
-    "system-prompt": "Claude Code's instructions to the model, plus facts about your machine; sent every time.",
+    "system-prompt": "The agent's instructions to the model, plus facts about your machine; sent every time.",
     "system-tools": "The descriptions of the built-in tools (Read, Edit, Bash, …) the model may call; sent every time.",
     "mcp-tools": "Tools from MCP servers you connected; usually just their names until the model needs one.",
     "custom-agents": "One line per custom subagent you defined, so the model knows it can hand work to it.",
@@ -58,62 +60,66 @@ FATES: Mapping[str, str] = {
     "dropped": "Gone; it comes back only if the trigger that loaded it happens again.",
     "summarised": "Replaced by the summary: only what the summary says about it remains.",
     "new": "Written by the compaction itself: the summary that starts the new history.",
+    "not back": "Summarised with the rest (its tokens are counted there) and not brought back after it.",
 }
 
 # One sentence per block kind: what this piece of content is. The startup steps use these as notes.
-BLOCK_KINDS: Mapping[str, str] = {
-    "system-prompt": "Claude Code's own instructions to the model; always first, never shown to you.",
-    "environment": "Facts about where Claude runs: working folder, platform, whether it is a git repository.",
-    "tools": "The built-in tool definitions (Read, Edit, Bash, Grep, …): every request carries them, and they "
+BLOCK_KINDS: Mapping[B, str] = {
+    B.SYSTEM_PROMPT: "The coding agent's own instructions to the model; always first, never shown to you.",
+    B.ENVIRONMENT: "Facts about where Claude runs: working folder, platform, whether it is a git repository.",
+    B.TOOLS: "The built-in tool definitions (Read, Edit, Bash, Grep, …): every request carries them, and they "
     "are usually the biggest thing at startup.",
-    "mcp-tools": "Tools from an MCP server. Deferred by default: only their names load now (about 15 tokens "
+    B.MCP_TOOLS: "Tools from an MCP server. Deferred by default: only their names load now (about 15 tokens "
     "each); a tool's full description loads the first time Claude looks it up.",
-    "agents": "A short description of each custom subagent, so Claude knows what it can delegate.",
-    "memory-file": "A CLAUDE.md (or an unscoped rule): instructions loaded whole at every startup.",
-    "auto-memory": "Claude's own notes about your project (MEMORY.md): its first 200 lines or 25 KB load.",
-    "skill-listing": "The name and a one-line description of each skill Claude may invoke by itself; the "
+    B.AGENTS: "A short description of each custom subagent, so Claude knows what it can delegate.",
+    B.MEMORY_FILE: "A CLAUDE.md (or an unscoped rule): instructions loaded whole at every startup.",
+    B.AUTO_MEMORY: "Claude's own notes about your project (MEMORY.md): its first 200 lines or 25 KB load.",
+    B.DIRECTORY_TREE: "A listing of the project's folders, sent at startup by some agents.",
+    B.SKILL_LISTING: "The name and a one-line description of each skill Claude may invoke by itself; the "
     "bodies load only when a skill is used.",
-    "rule": "A rule file scoped with paths: it loads the first time Claude touches a matching file.",
-    "nested-memory": "A CLAUDE.md in a subfolder: it loads the first time Claude touches a file under it.",
-    "prompt": "Your message.",
-    "reply": "Claude's text answer.",
-    "tool-call": "The request Claude made to a tool (its name and arguments).",
-    "file-read": "A file's contents, as the Read tool returned them.",
-    "edit": "An edit Claude made: the old and new text.",
-    "tool-output": "What a tool returned.",
-    "spilled-output": "A result too big for the context: saved to a file, and only a 2,000-byte preview "
+    B.RULE: "A rule file scoped with paths: it loads the first time Claude touches a matching file.",
+    B.NESTED_MEMORY: "A CLAUDE.md in a subfolder: it loads the first time Claude touches a file under it.",
+    B.PROMPT: "Your message.",
+    B.REPLY: "Claude's text answer.",
+    B.TOOL_CALL: "The request Claude made to a tool (its name and arguments).",
+    B.FILE_READ: "A file's contents, as the Read tool returned them.",
+    B.EDIT: "An edit Claude made: the old and new text.",
+    B.TOOL_OUTPUT: "What a tool returned.",
+    B.SPILLED_OUTPUT: "A result too big for the context: saved to a file, and only a 2,000-byte preview "
     "(about 550 tokens) plus the file's path enters.",
-    "hook-output": "Context a hook handed back to Claude.",
-    "skill-body": "The whole SKILL.md of an invoked skill.",
-    "subagent-result": "The subagent's final answer: the only part of its work that comes back.",
-    "plan": "The plan Claude wrote in plan mode.",
-    "summary": "The compaction summary: it replaces the conversation before it.",
-    "restored-file": "A file read again right after a compaction.",
-    "file-reference": "A one-line note that a file exists, without its contents (it was too big to restore).",
-    "notification": "A note that a background command or subagent finished.",
-    "overhead": "What a real transcript does not record: system prompt, tools and memory, sent each request.",
+    B.HOOK_OUTPUT: "Context a hook handed back to Claude.",
+    B.SKILL_BODY: "The whole SKILL.md of an invoked skill.",
+    B.SUBAGENT_RESULT: "The subagent's final answer: the only part of its work that comes back.",
+    B.PLAN: "The plan Claude wrote in plan mode.",
+    B.SUMMARY: "The compaction summary: it replaces the conversation before it.",
+    B.RESTORED_FILE: "A file read again right after a compaction.",
+    B.FILE_REFERENCE: "A one-line note that a file exists, without its contents (it was too big to restore).",
+    B.MENTION: "What an @-mention of a file sent: its contents, a short stub, or only its path.",
+    B.NOTIFICATION: "A note that a background command or subagent finished.",
+    B.OVERHEAD: "What a real transcript does not record: system prompt, tools and memory, sent each request.",
 }
 
 # What each step kind is (the step list draws each with its own glyph).
-STEP_KINDS: Mapping[str, str] = {
-    "startup": "Loaded before your first message: the same every session.",
-    "prompt": "You sent a message.",
-    "reply": "Claude answered in text.",
-    "read": "Claude read a file.",
-    "edit": "Claude changed part of a file.",
-    "write": "Claude wrote a whole file.",
-    "grep": "Claude searched file contents.",
-    "glob": "Claude listed files by name pattern.",
-    "bash": "Claude ran a shell command.",
-    "tool": "Claude called another tool (web fetch, an MCP tool, …).",
-    "subagent": "Claude handed a task to a subagent with its own window (press enter to open it).",
-    "skill": "A skill was invoked: its instructions load.",
-    "plan": "Claude wrote a plan.",
-    "compact": "You ran /compact: the history is replaced by a summary.",
-    "auto-compact": "The context reached the auto-compact line: Claude Code compacted by itself.",
-    "clear": "You ran /clear: the history is emptied.",
-    "note": "Narration only: nothing enters the context.",
-    "api-call": "In a real session: one request to the model, with its measured size.",
+STEP_KINDS: Mapping[S, str] = {
+    S.STARTUP: "Loaded before your first message: the same every session.",
+    S.PROMPT: "You sent a message.",
+    S.REPLY: "Claude answered in text.",
+    S.READ: "Claude read a file.",
+    S.EDIT: "Claude changed part of a file.",
+    S.WRITE: "Claude wrote a whole file.",
+    S.GREP: "Claude searched file contents.",
+    S.GLOB: "Claude listed files by name pattern.",
+    S.BASH: "Claude ran a shell command.",
+    S.TOOL: "Claude called another tool (web fetch, an MCP tool, …).",
+    S.SUBAGENT: "Claude handed a task to a subagent with its own window (press enter to open it).",
+    S.SKILL: "A skill was invoked: its instructions load.",
+    S.PLAN: "Claude wrote a plan.",
+    S.COMPACT: "You ran /compact: the history is replaced by a summary.",
+    S.AUTO_COMPACT: "The context reached the auto-compact line: Claude Code compacted by itself.",
+    S.CLEAR: "You ran /clear: the history is emptied.",
+    S.NOTIFICATION: "A background command or subagent finished, and Claude is told.",
+    S.NOTE: "Narration only: nothing enters the context.",
+    S.API_CALL: "In a real session: one request to the model, with its measured size.",
 }
 
 # Words the notes and tables use that a newcomer would not know, explained once.
@@ -173,14 +179,31 @@ def fate_meaning(fate: str) -> str:
     return FATES.get(fate, "")
 
 
-def display_fate(fate: str, kind: str) -> str:
-    """The word shown for a compaction fate: the summary is not restored from anywhere, it is new."""
-    return "new" if kind == "summary" else fate
+def display_fate(fate: str, kind: str, tokens: int = 1) -> str:
+    """The word shown for a compaction fate: the summary is not restored from anywhere, it is new; a
+    piece "dropped" with 0 tokens was summarised already (its tokens are counted there) and is only
+    not brought back."""
+    if kind == "summary":
+        return "new"
+    return "not back" if fate == "dropped" and tokens == 0 else fate
+
+
+# by plain string too: a transcript's or a JSON timeline's kinds need not be the enums
+_BLOCK_BY_VALUE = {str(kind): meaning for kind, meaning in BLOCK_KINDS.items()}
+_STEP_BY_VALUE = {str(kind): meaning for kind, meaning in STEP_KINDS.items()}
+
+
+def block_meaning(kind: str) -> str:
+    return _BLOCK_BY_VALUE.get(kind, "")
+
+
+def step_meaning(kind: str) -> str:
+    return _STEP_BY_VALUE.get(kind, "")
 
 
 def explain_block(block: Block, window: int) -> str:
     """One line about a block with its own numbers: "13,500 tokens (6.8% of the window): …"."""
-    meaning = BLOCK_KINDS.get(block.kind, "")
+    meaning = block_meaning(block.kind)
     share = 100 * block.tokens / window if window else 0.0
     figures = f"{block.tokens:,} tokens ({share:.1f}% of the window)"
     return f"{figures}: {meaning}" if meaning else figures

@@ -307,5 +307,6 @@ def test_screenshot_command_writes_the_views(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["screenshot", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == sorted(f"{n}.svg" for n in ("main", "compaction", "context", "window", "subagent", "help"))
+    views = ("main", "compaction", "context", "window", "subagent", "help", "glossary")
+    assert names == sorted(f"{n}.svg" for n in views)
     assert all((tmp_path / n).read_text().startswith("<svg") for n in names)

@@ -11,14 +11,16 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import DataTable, OptionList
+from textual.widgets import DataTable, Label, OptionList
 
 from ctxviz import glossary
 from ctxviz.cli import main
+from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.sources import open_timeline
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import CtxvizApp
-from ctxviz.tui.renderables.chart import Line, UsageChart, nice_top
+from ctxviz.tui.icons import STEP_ICONS
+from ctxviz.tui.renderables.chart import Line, UsageChart, axis_labels, nice_top
 from ctxviz.tui.renderables.compaction import survival
 from ctxviz.tui.renderables.detail import step_detail
 from ctxviz.tui.screens.glossary_screen import GlossaryScreen
@@ -27,7 +29,9 @@ from ctxviz.tui.screens.timeline_screen import TimelineScreen
 from ctxviz.tui.segments import SEGMENTS
 from ctxviz.tui.widgets.blocks_view import fit_columns, shorten
 from ctxviz.tui.widgets.legend import LegendWidget
+from ctxviz.tui.widgets.timeline_view import TimelineView
 from ctxviz.tui.widgets.token_bar import TokenBarWidget
+from ctxviz.tui.widgets.usage_chart import UsageChartWidget
 
 Script = Callable[[Pilot[None], CtxvizApp], Awaitable[None]]
 
@@ -50,6 +54,13 @@ def plain(renderable: object, width: int) -> str:
     console = Console(width=width, record=True, color_system=None, file=open("/dev/null", "w"))  # noqa: SIM115
     console.print(renderable)
     return console.export_text()
+
+
+def test_every_kind_of_block_and_step_has_an_explanation() -> None:
+    assert set(glossary.BLOCK_KINDS) == set(BlockKind)
+    assert set(glossary.STEP_KINDS) == set(StepKind)
+    assert all(glossary.BLOCK_KINDS.values()) and all(glossary.STEP_KINDS.values())
+    assert set(STEP_ICONS) == {str(kind) for kind in StepKind}  # every step kind has its glyph
 
 
 def test_every_bar_segment_and_line_has_an_explanation() -> None:
@@ -226,3 +237,55 @@ def test_a_summary_gives_its_first_clause() -> None:
         "A long session that reaches auto-compaction"
     )
     assert first_sentence("What happens to big tool results: Bash output over …") == "What happens to big tool results"
+
+
+def test_axis_labels_and_the_room_they_take(default: Timeline) -> None:
+    assert axis_labels(6, 25_000) == {0: "25k", 3: "12.5k", 5: "0"}
+    assert axis_labels(3, 180_000) == {0: "180k", 2: "0"}
+
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        chart = app.screen.query_one(UsageChartWidget)
+        widest = max(len(label) for label in axis_labels(chart.content_size.height, chart.top).values())
+        assert chart.axis_width == widest + 1
+        assert chart.top == 40_000 and not chart.full_scale
+        await pilot.press("f")
+        assert chart.top == 200_000 and "whole window" in str(chart.border_title)
+
+    drive(default, script)
+
+
+def test_hovering_a_step_or_the_chart_says_what_it_is(default: Timeline) -> None:
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        steps = app.screen.query_one(TimelineView)
+        await pilot.hover(TimelineView, offset=(6, 3))  # below the border row: step 2, a startup step
+        assert steps.tooltip == f"◆ startup: {glossary.step_meaning('startup')}"
+        chart = app.screen.query_one(UsageChartWidget)
+        await pilot.hover(UsageChartWidget, offset=(chart.size.width - 1, 3))
+        assert chart.tooltip is not None and chart.tooltip.startswith("step 24 · compact · /compact\n31,025 tokens")
+
+    drive(default, script)
+
+
+def test_a_transcript_is_titled_by_its_project_not_its_raw_id(default: Timeline) -> None:
+    from dataclasses import replace
+
+    from ctxviz.timeline import Source
+    from ctxviz.tui.widgets.context_header import display_title
+
+    session = "0123abcd-0000-4000-8000-000000000000"
+    transcript = replace(default, source=Source("transcript", session, "/x.jsonl", "/home/ada/shop"))
+    assert display_title(transcript) == "shop · session 0123abcd"
+    assert display_title(replace(default, source=Source("transcript", session))) == "session 0123abcd"
+    assert display_title(default) == "Explore the context window"
+
+
+def test_at_80_columns_the_header_keeps_the_title_and_the_model(default: Timeline) -> None:
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        await pilot.press("end")
+        name, model, usage = (app.screen.query_one(f"#header-{part}", Label) for part in ("name", "model", "usage"))
+        assert name.region.width >= len("Explore the context window")
+        assert model.display and model.region.width == len("claude-sonnet-4-6")
+        assert str(usage.render()) == "31,025/200k 15.5% estimated"
+        assert usage.region.right <= 80
+
+    drive(default, script, size=(80, 24))

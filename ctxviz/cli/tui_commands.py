@@ -21,9 +21,12 @@ def play(
     ctx: click.Context, path: str | None, allow_outside: bool, agent: str | None, set_values: tuple[str, ...]
 ) -> None:
     """Open a scenario or a transcript in the TUI (default: the built-in default scenario)."""
+    import os
     import sys
 
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    # under ctxviz serve the app draws through textual-serve's web driver, not a terminal
+    web = bool(os.environ.get("TEXTUAL_DRIVER"))
+    if not web and not (sys.stdin.isatty() and sys.stdout.isatty()):
         fail("ctxviz play needs a terminal (its input or output is not one); try `ctxviz run` for a table")
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline

@@ -25,9 +25,10 @@ class CtxvizApp(App[None]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     COMMANDS = App.COMMANDS | {ActionsProvider}
     BINDINGS = [
+        # the glossary first: at 80 columns the footer has room for only the first few of these
+        Binding("g", "glossary", "Glossary", tooltip="What every colour, line, glyph and word means"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("o", "open", "Open", tooltip="Open a built-in scenario or one of your recent sessions"),
-        Binding("g", "glossary", "Glossary", tooltip="What every colour, line, glyph and word means"),
         Binding("c", "compare", "Compare agents", show=False, tooltip="This scenario under every agent, side by side"),
         Binding("t", "toggle_theme", "Dark/light", show=False),
         Binding("q", "quit", "Quit"),

@@ -49,6 +49,16 @@ def nice_top(peak: int, window: int) -> int:
     return window  # not reached: 10 × magnitude is always ≥ want
 
 
+def axis_labels(height: int, top: int) -> dict[int, str]:
+    """Row → label: the top of the scale on the first row, 0 on the last, the middle between when
+    there is room (each row labelled by its upper edge, as the top is)."""
+    labels = {0: humanize(top), height - 1: "0"}
+    if height >= 4:
+        middle = height // 2
+        labels[middle] = humanize(top * (height - middle) // height)
+    return labels
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     tokens: int
@@ -100,7 +110,7 @@ class UsageChart:
                     eighths = min(eighths, level)  # stays under it
             filled.append(eighths)
             over.append(crossed)
-        labels = self._axis_labels(height, top)
+        labels = axis_labels(height, top)
         axis = Style.parse(self.axis_style)
         for row in range(height):
             if self.axis_width:
@@ -121,11 +131,3 @@ class UsageChart:
             for style, run in groupby(cells, key=lambda cell: cell[1]):
                 yield Segment("".join(glyph for glyph, _ in run), style)
             yield Segment.line()
-
-    def _axis_labels(self, height: int, top: int) -> dict[int, str]:
-        """The top of the scale on the first row, 0 on the last, the middle between when there is room."""
-        labels = {0: humanize(top), height - 1: "0"}
-        if height >= 4:
-            middle = height // 2
-            labels[middle] = humanize(top * (height - middle) // height)  # the row's upper edge, as the top's
-        return labels

@@ -91,24 +91,22 @@ class CompactionGlance:
         after = timeline.used_at(index)
         label_width = len(f"before {max(before, after):,}") + 1
         bar_width = max(10, width - label_width)
+        # scaled to the larger of the two, so even a small session's bars show the change
+        scale = max(before, after, 1)
         bars = Text()
         for name, at, used in (("before", index - 1, before), ("after", index, after)):
             history = timeline.category_totals_at(at)[Category.MESSAGES] if at >= 0 else 0
             fixed = max(0, used - history)
-            fixed_cells = fixed * bar_width // timeline.window
-            history_cells = max(0, used * bar_width // timeline.window - fixed_cells)
-            free = bar_width - fixed_cells - history_cells
+            fixed_cells = fixed * bar_width // scale
+            history_cells = max(0, used * bar_width // scale - fixed_cells)
             bars.append(f"{name} {used:,}".ljust(label_width), style="bold")
             bars.append("█" * fixed_cells, style=self.fixed_style)
             bars.append("█" * history_cells, style=self.history_style)
-            bars.append("·" * free, style="dim")
             bars.append("\n")
         bars.append("█", style=self.fixed_style)
-        bars.append(" startup content  ", style="dim")
+        bars.append(" loaded at startup  ", style="dim")
         bars.append("█", style=self.history_style)
-        bars.append(" conversation  ", style="dim")
-        bars.append("·", style="dim")
-        bars.append(f" free (of {timeline.window:,})", style="dim")
+        bars.append(" conversation", style="dim")
         rows = survival(timeline, index)
         title = Text("What came back", style="bold")
         if width >= 60:
@@ -121,7 +119,7 @@ class CompactionGlance:
             yield Group(bars, Text(""), title, table)
             return
         # narrow: the name and its figure on one line, the detail wrapped under it, indented
-        lines: list[RenderableType] = [bars, Text(""), title]
+        lines: list[RenderableType] = [bars, title]
         figures = max(len(f"{row.tokens:,}") for row in rows) if rows else 0
         for row in rows:
             name = row.what[: max(1, width - figures - 2)]

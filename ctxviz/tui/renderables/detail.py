@@ -11,7 +11,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ctxviz.glossary import display_fate, explain_block, terms_in
+from ctxviz.glossary import display_fate, explain_block, fate_meaning, terms_in
 from ctxviz.layout import humanize, percent
 from ctxviz.timeline import Block, Step, Timeline
 from ctxviz.tui.icons import YOU_SEE, icon
@@ -23,6 +23,7 @@ _FATE_STYLES = {
     "summarised": "magenta",
     "new": "bold cyan",
     "dropped": "red",
+    "not back": "dim",
     "restored": "cyan",
     "truncated": "yellow",
     "referenced": "yellow",
@@ -83,7 +84,7 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
     if step.notes:
         parts.append(Text("\nWhy", style="bold underline"))
         parts.append(_bullets([Text(note) for note in step.notes]))
-    words = terms_in([*step.notes, step.note or ""])
+    words = terms_in([*step.notes, step.note or "", *(f"{f.label} {f.why}" for f in step.fates)])
     if words:
         parts.append(Text("\nWords", style="bold underline"))
         parts.append(_bullets([Text.assemble((entry.term, "bold"), ": ", entry.meaning) for entry in words]))
@@ -99,6 +100,9 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
         )
     if step.fates:
         parts.append(_fates_table(step, narrow))
+        shown = dict.fromkeys(display_fate(f.fate, f.kind, f.tokens) for f in step.fates)
+        meanings = [Text.assemble((fate, _FATE_STYLES.get(fate, "")), ": ", fate_meaning(fate)) for fate in shown]
+        parts.append(_bullets(meanings))
     if step.added:
         entered = timeline.blocks_of(step.added)
         parts.append(_blocks_table(f"Entered ({len(step.added)})", entered, narrow, _SEEN))
@@ -147,30 +151,28 @@ def _blocks_table(title: str, blocks: Sequence[Block], narrow: bool, caption: st
 
 
 def _fates_table(step: Step, narrow: bool) -> RenderableType:
-    table = Table(
-        title="Piece by piece",
-        title_justify="left",
-        title_style="bold",
-        box=None,
-        padding=(0, 1),
-        expand=True,
-    )
+    order = list(_FATE_STYLES)
+    fates = sorted(step.fates, key=lambda f: (order.index(f.fate) if f.fate in order else len(order), -f.tokens))
+    title = Text("Piece by piece", style="bold")
+    if narrow:  # one line for the fate, figure and name; the reason under it, the pane's full width
+        lines: list[RenderableType] = [title]
+        for fate in fates[:_MAX_ROWS]:
+            shown = display_fate(fate.fate, fate.kind, fate.tokens)
+            tokens = f"{fate.tokens:,}" if fate.tokens else "—"  # counted in its group's row already
+            head = Text.assemble((f"{shown:<10}", _FATE_STYLES.get(shown, "")), f" {tokens:>7}  ", fate.label)
+            lines += [head, Padding(Text(fate.why, style="dim"), (0, 0, 0, 2))]
+        if len(fates) > _MAX_ROWS:
+            lines.append(Text(f"… and {len(fates) - _MAX_ROWS} more"))
+        return Padding(Group(*lines), (1, 0, 0, 0))
+    table = Table(title=title, title_justify="left", box=None, padding=(0, 1), expand=True)
     table.add_column("fate", no_wrap=True)
     table.add_column("tokens", justify="right", no_wrap=True)
     table.add_column("what", ratio=1, overflow="fold")
-    if not narrow:
-        table.add_column("why", ratio=1)
-    order = list(_FATE_STYLES)
-    fates = sorted(step.fates, key=lambda f: (order.index(f.fate) if f.fate in order else len(order), -f.tokens))
+    table.add_column("why", ratio=1)
     for fate in fates[:_MAX_ROWS]:
-        shown = display_fate(fate.fate, fate.kind)
-        word = Text(shown, style=_FATE_STYLES.get(shown, ""))
-        # a dropped piece's size is what left the window: show it as such, never a bare 0
+        shown = display_fate(fate.fate, fate.kind, fate.tokens)
         tokens = f"{fate.tokens:,}" if fate.tokens else "—"
-        if narrow:  # the reason goes under the name, so neither is squeezed into a sliver
-            table.add_row(word, tokens, Text.assemble(fate.label, "\n", (fate.why, "dim")))
-        else:
-            table.add_row(word, tokens, fate.label, Text(fate.why, style="dim"))
+        table.add_row(Text(shown, style=_FATE_STYLES.get(shown, "")), tokens, fate.label, Text(fate.why, style="dim"))
     if len(fates) > _MAX_ROWS:
-        table.add_row("", "", f"… and {len(fates) - _MAX_ROWS} more", *([""] * (not narrow)))
+        table.add_row("", "", f"… and {len(fates) - _MAX_ROWS} more", "")
     return Padding(table, (1, 0, 0, 0))

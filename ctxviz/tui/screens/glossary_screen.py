@@ -91,7 +91,7 @@ class GlossaryScreen(ModalScreen[None]):
     def _steps(self) -> Table:
         table = _table()
         for kind, glyph in STEP_ICONS.items():
-            table.add_row(Text(f"{glyph} {kind}", style="bold"), glossary.STEP_KINDS.get(kind, ""))
+            table.add_row(Text(f"{glyph} {kind}", style="bold"), glossary.step_meaning(kind))
         return table
 
     def _glyphs(self) -> Table:
@@ -100,7 +100,10 @@ class GlossaryScreen(ModalScreen[None]):
             Text(f"{FULL} {PARTIAL}", style="bold"), "/context grid: a square (1% of the window) used, partly used."
         )
         table.add_row(Text(f"{FREE} {RESERVE}", style="bold"), "/context grid: a free square, a square of the reserve.")
-        table.add_row(Text("▼ ◆", style="bold"), "Usage chart: a compaction happened at this step; the current step.")
+        table.add_row(Text("▼", style="bold"), "Usage chart: a compaction happened at this step.")
+        table.add_row(
+            Text("highlighted", style="bold"), "The current step: its row in the list, its column in the chart."
+        )
         for seen, words in YOU_SEE.items():
             table.add_row(Text(f"you see: {words}", style="bold"), _SEEN[seen])
         return table

@@ -15,7 +15,7 @@ from textual.widget import Widget
 from ctxviz.layout import humanize
 from ctxviz.timeline import Timeline
 from ctxviz.tui.palette import color
-from ctxviz.tui.renderables.chart import Line, UsageChart, column_of, downsample, nice_top
+from ctxviz.tui.renderables.chart import Line, UsageChart, axis_labels, column_of, downsample, nice_top
 
 
 class UsageChartWidget(Widget):
@@ -41,7 +41,9 @@ class UsageChartWidget(Widget):
 
     @property
     def axis_width(self) -> int:
-        return max(len(humanize(self._timeline.window)), len(humanize(self.top))) + 1
+        """Room for the widest label and the axis line (the labels depend on the height)."""
+        labels = axis_labels(max(1, self.content_size.height), self.top).values()
+        return max(len(label) for label in labels) + 1
 
     def toggle_scale(self) -> None:
         self.full_scale = not self.full_scale
@@ -49,19 +51,20 @@ class UsageChartWidget(Widget):
         self.refresh()
 
     def title_text(self) -> str:
+        """What the chart shows, the most telling first (at 80 columns the end is cut)."""
         limits = self._timeline.thresholds
         names = [("warning", limits.warning)]
         names.append(("auto-compact", limits.autocompact) if limits.autocompact else ("blocking", limits.blocking))
-        drawn = " · ".join(f"╌ {name} {value:,}" for name, value in names if value <= self.top)
+        drawn = " · ".join(f"╌ {name} {humanize(value)}" for name, value in names if value <= self.top)
         above = ", ".join(f"{name} {humanize(value)}" for name, value in names if value > self.top)
-        scale = "whole window" if self.full_scale else "fitted to the peak"
-        parts = [f"Usage over {len(self._used):,} steps", f"scale: {scale} (f)"]
-        if self._compactions:
-            parts.append("▼ compaction")
+        parts = [f"Usage, {len(self._used):,} steps"]
+        if above:
+            parts.append(f"above the top: {above}")
         if drawn:
             parts.append(drawn)
-        if above:
-            parts.append(f"above the chart: {above}")
+        if self._compactions:
+            parts.append("▼ compaction")
+        parts.append("whole window (f)" if self.full_scale else "fitted to the peak (f)")
         return " · ".join(parts)
 
     def _data_width(self) -> int:
@@ -100,9 +103,22 @@ class UsageChartWidget(Widget):
             axis_style=color(self.app, "foreground-darken-2"),
         )
 
-    def on_click(self, event: events.Click) -> None:
+    def _step_at(self, event: events.MouseEvent) -> int | None:
         offset = event.get_content_offset(self)
         width = self._data_width()
-        if offset is not None and width and offset.x >= self.axis_width:
-            column = offset.x - self.axis_width
-            self.post_message(self.StepClicked(min(self._timeline.last, column * len(self._used) // width)))
+        if offset is None or not width or offset.x < self.axis_width:
+            return None
+        return min(self._timeline.last, (offset.x - self.axis_width) * len(self._used) // width)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        index = self._step_at(event)
+        if index is None:
+            self.tooltip = None
+            return
+        step = self._timeline.steps[index]
+        self.tooltip = f"step {index} · {step.kind} · {step.label}\n{step.used:,} tokens after it (click to go there)"
+
+    def on_click(self, event: events.Click) -> None:
+        index = self._step_at(event)
+        if index is not None:
+            self.post_message(self.StepClicked(index))
