@@ -162,7 +162,7 @@ def build_comparison(
     "--screenshot",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="OUT.svg",
-    help="Write an SVG of the compare screen (160×50, at the first compaction) instead.",
+    help="Write an SVG of the compare screen (160×50, at the event where the runs differ most) instead.",
 )
 @click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
 @click.pass_context
