@@ -228,7 +228,10 @@ def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None 
         elif setting.key in numbers:
             overrides[setting.key] = numbers[setting.key](setting.value)
         else:
-            raise InputError(f"{setting.text}: the {agent} profile has no number {setting.key!r}")
+            raise InputError(
+                f"{setting.text}: the {agent} profile has no number {setting.key!r} (`ctxviz agents {agent}` "
+                f"lists its numbers); scope it to the agents that have one: AGENT.{setting.key}=…"
+            )
     changed = scenario.model_copy(update={**update, "events": tuple(events)})
     # the scenario's own profile: overrides first, then the what-ifs over them
     return changed, resolve_profile(changed, agent).with_overrides(overrides)

@@ -149,6 +149,7 @@ def test_tables_name_model_and_window_and_the_compactions(tiny_file: Path) -> No
         (["--set", "window=huge"], 2, "bad value in 'window=huge'"),
         (["--set", "big.window=1m"], 2, "'big' is neither a run label nor an agent of this comparison"),
         (["--set", "drop=9"], 1, "drop=9: the scenario has events 0–3, not 9"),
+        (["--agents", "claude-code,codex", "--set", "spill_preview_bytes=4000"], 1, "scope it to the agents"),
     ],
 )
 def test_bad_input_is_named_and_nothing_is_half_printed(
