@@ -237,3 +237,15 @@ def test_a_sessions_measured_context_per_event_is_the_last_call_after_it() -> No
 
     calls = [Call(1, 20_000, None), Call(2, 21_500, 0), Call(3, 30_100, 2), Call(4, 31_000, 2), Call(5, 9_000, 4)]
     assert measured_per_event(calls, 5) == [21_500, None, 31_000, None, 9_000]
+
+
+def test_the_what_ifs_and_the_alignment_import_no_textual_and_no_rich() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, ctxviz.whatif, ctxviz.report.compare_runs, ctxviz.report.compare_json;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
+    assert result.stdout.strip() == "[]"
