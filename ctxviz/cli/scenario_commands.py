@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
 
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
 
-def _open(ctx: click.Context, scenario: str, allow_outside: bool, agent: str | None = None):  # noqa: ANN202 - returns a Timeline
+
+def _open(ctx: click.Context, scenario: str, allow_outside: bool, agent: str | None = None) -> Timeline:
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
 
