@@ -274,7 +274,10 @@ class EngineSession:
         used, t = self.used, self.thresholds
         if not self.state.crossed_warning and used >= t.warning:
             self.state.crossed_warning = True
-            self.note(f"context at {fmt(used)} ≥ the warning threshold {fmt(t.warning)}: the indicator turns yellow")
+            if t.warning != t.autocompact:  # a profile without a warning level of its own puts it at the trigger
+                self.note(
+                    f"context at {fmt(used)} ≥ the warning threshold {fmt(t.warning)}: the indicator turns yellow"
+                )
         elif used < t.warning:
             self.state.crossed_warning = False
         if t.autocompact is None and used > t.blocking:

@@ -3,7 +3,7 @@ each number. What nobody publishes is assumed and says so."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -112,11 +112,11 @@ class CappedAgentsMd:
                 kept.append((path, tokens))
         return user + kept
 
-    def nested(self, files: object) -> list[tuple[str, str]]:
+    def nested(self, files: Iterable[str]) -> list[tuple[str, str]]:
         return []
 
     def scoped_rules(self, rules: Mapping[str, RuleEntry]) -> dict[str, RuleEntry]:
-        return {}  # no rule loads later: they load at startup or not at all
+        return {}  # Codex reads no path-scoped rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from ctxviz.profiles.generic import (
     shown,
     startup_kept,
 )
-from ctxviz.profiles.limits import tokens_of
+from ctxviz.profiles.limits import chars_tokens, tokens_of
 from ctxviz.profiles.policies.reads import line_range
 from ctxviz.profiles.policies.startup import StandardStartup, TreeRule
 from ctxviz.profiles.policies.subagents import TaskSubagents
@@ -161,7 +161,7 @@ class SaveWithHeadAndTail:
         if limit is None or size.chars <= limit:
             return OutputOutcome(size.tokens, spilled=False)
         head = limit * n.preview_head_percent // 100
-        kept = tokens_of("x" * limit) + n.spill_note
+        kept = chars_tokens(limit) + n.spill_note
         return OutputOutcome(
             kept,
             spilled=True,
@@ -207,7 +207,7 @@ class SnapshotAndRecent:
         total = sum(b.tokens for b in prunable)
         if total < n.mask_minimum:
             return
-        preview = tokens_of("x" * n.mask_preview_chars)
+        preview = chars_tokens(n.mask_preview_chars)
         for block in prunable:
             session.remove(block.id)
             masked.add(

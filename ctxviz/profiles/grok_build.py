@@ -30,7 +30,7 @@ from ctxviz.profiles.generic import (
     shown,
     startup_kept,
 )
-from ctxviz.profiles.limits import numbering_bytes, tokens_of
+from ctxviz.profiles.limits import chars_tokens, numbering_bytes, tokens_of
 from ctxviz.profiles.policies.reads import line_range
 from ctxviz.profiles.policies.startup import GitStatusRule, StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
@@ -54,16 +54,8 @@ INSTRUCTIONS_OPEN = (
     "repo root to current directory - deeper files take precedence on conflicts):\n"
 )
 # Every instruction file name grok-build reads, in a folder and in ~/.grok, ~/.claude, ~/.cursor.
-INSTRUCTION_NAMES = (
-    "Agents.md",
-    "Claude.md",
-    "CLAUDE.md",
-    "CLAUDE.local.md",
-    "AGENT.md",
-    "AGENTS.md",
-    ".claude/CLAUDE.md",
-    ".claude/CLAUDE.local.md",
-)
+_PROJECT_NAMES = {"Agents.md", "Claude.md", "CLAUDE.md", "CLAUDE.local.md", "AGENT.md", "AGENTS.md"}
+INSTRUCTION_NAMES = frozenset({*_PROJECT_NAMES, ".claude/CLAUDE.md", ".claude/CLAUDE.local.md"})
 HOMES = ("~/.grok/", "~/.claude/", "~/.cursor/")
 RULE_FOLDERS = (".grok/rules/", ".claude/rules/", ".cursor/rules/")
 _ATTACHED = "grok-build.attached-prompt"  # the prompt whose mentions already paid for the wrapper
@@ -159,7 +151,7 @@ class NumberedOrStub:
                 f"numbered body): no content, {tokens:,} tokens"
             )
             return
-        body = size.tokens + tokens_of("x" * numbering) + tokens_of(file_open(mention.path, lines) + FILE_CLOSE)
+        body = size.tokens + chars_tokens(numbering) + tokens_of(file_open(mention.path, lines) + FILE_CLOSE)
         tokens = self._capped(session, body + wrapper)
         session.add(m, BlockKind.FILE_READ, str(mention), tokens, "brief")
         session.note(
@@ -242,7 +234,7 @@ class GrokOutput:
         if tool == self.bash:
             if size.chars <= n.bash_max_chars:
                 return OutputOutcome(size.tokens, spilled=False)
-            kept = tokens_of("x" * n.bash_max_chars) + n.bash_header
+            kept = chars_tokens(n.bash_max_chars) + n.bash_header
             return OutputOutcome(
                 kept,
                 spilled=False,

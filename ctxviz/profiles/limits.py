@@ -8,7 +8,12 @@ import math
 
 def tokens_of(text: str, chars_per_token: int = 4) -> int:
     """A fixed text an agent adds (a marker, a wrapper, a synthetic tool call), counted as chars / 4."""
-    return math.ceil(len(text) / chars_per_token)
+    return chars_tokens(len(text), chars_per_token)
+
+
+def chars_tokens(chars: int, chars_per_token: int = 4) -> int:
+    """``chars`` of text the agent adds or keeps, counted as chars / 4."""
+    return math.ceil(chars / chars_per_token)
 
 
 def numbering_bytes(first: int, last: int, marker_bytes: int) -> int:

@@ -369,15 +369,19 @@ class ParallelEvent(EventBase):
 EVENT_KINDS: tuple[str, ...] = tuple(EventKind)
 
 
+_KIND_KEYS = frozenset(kind.value for kind in EventKind if kind is not EventKind.NOTE)
+
+
 def event_kind(value: Any) -> str | None:
-    """The kind key of an event mapping: the first key that names a kind (``note`` only if alone)."""
+    """The kind key of an event mapping: the first key that names a kind (``note`` only if alone).
+    Runs once per event for the schema's union and once for the cross-reference checks: kept cheap."""
     if isinstance(value, BaseModel):
-        value = {k: None for k in type(value).model_fields}
+        return type(value).kind.value if isinstance(value, EventBase | NoteEvent) else None
     if not isinstance(value, dict):
         return None
-    kinds: list[str] = [k for k in value if k in EVENT_KINDS and k != "note"]
-    if kinds:
-        return kinds[0]
+    for key in value:
+        if key in _KIND_KEYS:
+            return str(key)
     return "note" if "note" in value else None
 
 
