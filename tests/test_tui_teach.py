@@ -289,3 +289,19 @@ def test_at_80_columns_the_header_keeps_the_title_and_the_model(default: Timelin
         assert usage.region.right <= 80
 
     drive(default, script, size=(80, 24))
+
+
+def test_hovering_a_line_of_the_chart_explains_it() -> None:
+    deep_dive = open_timeline("compaction-deep-dive")
+
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        chart = app.screen.query_one(UsageChartWidget)
+        assert chart.top == 180_000
+        # 167,000 of 180,000 on a chart of h rows: the row the renderer draws it in
+        height = chart.content_size.height
+        row = height - 1 - min(height * 8 - 1, 167_000 * height * 8 // 180_000) // 8
+        await pilot.hover(UsageChartWidget, offset=(chart.axis_width + 2, row + 1))  # +1: the border row
+        assert chart.tooltip is not None
+        assert f"╌ the auto-compact line, 167,000: {glossary.THRESHOLDS['auto-compact']}" in chart.tooltip
+
+    drive(deep_dive, script)

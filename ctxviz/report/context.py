@@ -71,7 +71,7 @@ def _rows(timeline: Timeline, index: int) -> Table:
         table.add_row(
             Text(glyph, style=_ROW_STYLES.get(row, "grey35")),
             row,
-            f"{approx}{humanize(tokens)} tokens",
+            f"{approx}{humanize(tokens)} token{'s' * (tokens != 1)}",
             f"{percent(tokens, timeline.window):.1f}%",
         )
         if row == "System prompt" and overhead:

@@ -18,6 +18,7 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Static
 
 from ctxviz.timeline import USER_STEP_KINDS, Timeline
+from ctxviz.tui.renderables.bar import FREE_KEY, RESERVE_KEY
 from ctxviz.tui.segments import SegmentTotals
 from ctxviz.tui.widgets.blocks_view import SORTS, BlocksView
 from ctxviz.tui.widgets.context_header import ContextHeader, display_title
@@ -137,8 +138,11 @@ class TimelineScreen(Screen[None]):
         self.query_one(ContextHeader).show(index)
         slices = slices_at(self, timeline, self._totals, index)
         self.query_one(TokenBarWidget).show(slices, timeline.window, markers_of(timeline))
-        # a short terminal keeps its rows for the steps: the legend drops the % sooner
-        self.query_one(LegendWidget).show(slices, timeline.window, max_lines=3 if self.has_class("-short") else 4)
+        # a short terminal keeps its rows for the steps: the legend drops the % sooner, and lists only
+        # what is in the window now (an entry then comes and goes, at the cost of a layout pass)
+        short = self.has_class("-short")
+        legend = [s for s in slices if s.tokens or s.key in (FREE_KEY, RESERVE_KEY)] if short else slices
+        self.query_one(LegendWidget).show(legend, timeline.window, max_lines=3 if short else 4)
 
     def _show_view(self) -> None:
         index = self.index

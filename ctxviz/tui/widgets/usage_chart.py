@@ -12,6 +12,7 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
+from ctxviz.glossary import THRESHOLDS
 from ctxviz.layout import humanize
 from ctxviz.timeline import Timeline
 from ctxviz.tui.palette import color
@@ -116,7 +117,26 @@ class UsageChartWidget(Widget):
             self.tooltip = None
             return
         step = self._timeline.steps[index]
-        self.tooltip = f"step {index} · {step.kind} · {step.label}\n{step.used:,} tokens after it (click to go there)"
+        tip = f"step {index} · {step.kind} · {step.label}\n{step.used:,} tokens after it (click to go there)"
+        offset = event.get_content_offset(self)
+        line = self._line_in_row(offset.y) if offset is not None else None
+        if line is not None:
+            name, tokens = line
+            tip += f"\n╌ the {name} line, {tokens:,}: {THRESHOLDS.get(name, '')}"
+        self.tooltip = tip
+
+    def _line_in_row(self, row: int) -> tuple[str, int] | None:
+        """The threshold line drawn in ``row`` (as ``UsageChart`` places it), if any; the higher wins."""
+        limits = self._timeline.thresholds
+        height, top = max(1, self.content_size.height), max(1, self.top)
+        levels = height * 8
+        found = None
+        names = [("warning", limits.warning)]
+        names.append(("auto-compact", limits.autocompact) if limits.autocompact else ("blocking", limits.blocking))
+        for name, tokens in names:
+            if tokens <= top and height - 1 - min(levels - 1, tokens * levels // top) // 8 == row:
+                found = (name, tokens)
+        return found
 
     def on_click(self, event: events.Click) -> None:
         index = self._step_at(event)
