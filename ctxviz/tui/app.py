@@ -40,8 +40,6 @@ class CtxvizApp(App[None]):
         self.theme = theme
         self.title = f"ctxviz · {display_title(timeline)}"
 
-    what_ifs: tuple[str, ...] = ()  # the --set values it was opened with: the compare key compares them
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "compare":
             from ctxviz.tui.compare_actions import comparable
@@ -52,7 +50,7 @@ class CtxvizApp(App[None]):
     def action_compare(self) -> None:
         from ctxviz.tui.compare_actions import open_compare
 
-        open_compare(self, self.what_ifs)
+        open_compare(self)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return theme_defaults()

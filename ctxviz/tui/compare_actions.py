@@ -12,6 +12,7 @@ from textual.screen import Screen
 from ctxviz.timeline import Timeline
 from ctxviz.tui.screens.compare_screen import CompareScreen
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.screens.what_if_screen import WhatIfScreen
 
 
 def comparable(screen: Screen[object]) -> Timeline | None:
@@ -22,10 +23,12 @@ def comparable(screen: Screen[object]) -> Timeline | None:
     return timeline if timeline.source.kind == "scenario" and timeline.source.path else None
 
 
-def open_compare(app: App[Any], what_ifs: tuple[str, ...] = ()) -> None:
+def open_compare(app: App[Any]) -> None:
     timeline = comparable(app.screen)
     if timeline is None:
         return
+    # a what-if's screen (play --set) compares the scenario as written with its what-ifs
+    what_ifs = tuple(app.screen.what_ifs) if isinstance(app.screen, WhatIfScreen) else ()
     path = timeline.source.path
     assert path is not None
     app.notify("Replaying under every agent…" if not what_ifs else "Replaying as written and with the what-ifs…")

@@ -54,11 +54,11 @@ class WhatIfApp(CtxvizApp):
     def __init__(self, what_if: WhatIf, what_ifs: tuple[str, ...], *, theme: str = DARK) -> None:
         super().__init__(what_if.timeline, theme=theme)
         self.what_if = what_if
-        self.what_ifs = what_ifs
+        self._what_ifs = what_ifs
 
     def get_default_screen(self) -> Screen[None]:
         w = self.what_if
-        return WhatIfScreen(w.timeline, self.what_ifs, w.reference, w.reference_name)
+        return WhatIfScreen(w.timeline, self._what_ifs, w.reference, w.reference_name)
 
 
 def run_what_if(what_if: WhatIf, what_ifs: tuple[str, ...]) -> None:

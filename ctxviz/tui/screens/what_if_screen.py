@@ -18,6 +18,7 @@ class WhatIfScreen(TimelineScreen):
     ) -> None:
         title = f"{timeline.source.name} · what-if {' '.join(what_ifs)} · ▇ simulated, {DOT} {reference_name}"
         super().__init__(timeline, title)
+        self.what_ifs = tuple(what_ifs)
         self._reference = reference
         self._reference_name = reference_name
 
