@@ -23,6 +23,7 @@ from ctxviz.report.compare_runs import (
 )
 from ctxviz.report.json import FORMAT as TIMELINE_FORMAT
 from ctxviz.scenario.model import Scenario
+from ctxviz.sources import builtin_scenarios
 from ctxviz.whatif import Settings, parse_settings
 
 CLAUDE = get_profile("claude-code").numbers
@@ -249,3 +250,18 @@ def test_the_what_ifs_and_the_alignment_import_no_textual_and_no_rich() -> None:
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60)
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("name", [p.stem for p in builtin_scenarios()])
+def test_every_builtin_lines_up_under_every_agent(name: str) -> None:
+    loaded = load_input(name, "chars4")
+    comparison = compare(loaded.scenario, parse_run_specs(None, AGENT_NAMES), Settings())
+    for run in comparison.runs:
+        steps = run.timeline.steps
+        # every event made at least one step in every run, and the groups tile the steps in order
+        assert all(run.steps_of(event.index) for event in comparison.events)
+        assert [i for group in run.groups for i in group] == list(range(len(steps)))
+        for event in comparison.events:
+            first = steps[run.steps_of(event.index)[0]]
+            assert first.event == event.index
+        assert cell(run, len(comparison.events) - 1).total == run.timeline.used_at(run.timeline.last)
