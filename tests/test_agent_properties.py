@@ -143,3 +143,12 @@ def test_without_subagents_the_work_happens_in_the_main_window(agent: str) -> No
     step = next(s for s in tl.steps if s.event == 0)
     assert step.child is None
     assert [tl.block(b).tokens for b in step.added] == [60, 900, 400]  # the read and the answer, as a reply
+
+
+@pytest.mark.parametrize("agent", AGENT_NAMES)
+def test_replay_is_byte_identical(agent: str) -> None:
+    from ctxviz.report.json import dumps
+
+    path = next(p for p in BUILTIN if p.stem == "mention-myth")
+    first = dumps(simulate(load_scenario(path, counter=CharsPerToken()), agent=agent))
+    assert first == dumps(simulate(load_scenario(path, counter=CharsPerToken()), agent=agent))

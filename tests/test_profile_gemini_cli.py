@@ -136,12 +136,14 @@ def test_old_tool_output_is_masked_before_a_new_turn():
     outputs = "\n".join(f"  - bash: {{command: step{n}, output: {{chars: 39996}}}}" for n in range(9))
     tl = run(
         "gemini-cli",
-        f"events:\n  - prompt: {{text: a, size: 100}}\n{outputs}\n  - prompt: {{text: b, size: 100}}\n",
+        "files: {src/x.py: 500}\n"
+        f"events:\n  - prompt: {{text: a @src/x.py, size: 100}}\n{outputs}\n  - prompt: {{text: b, size: 100}}\n",
     )
     # nine outputs of 9,999 tokens: the newest five (49,995) are protected; the four older (39,996 ≥
-    # 30,000) become 250-char previews of 63 tokens
+    # 30,000) become 250-char previews of 63 tokens; the mentioned file is the prompt's text, not a result
     step = step_of(tl, 10)
     assert sorted(tl.block(b).tokens for b in step.removed) == [9_999] * 4
     assert added_tokens(tl, 10) == 4 * 63 + 100
-    assert step.used == PROMPT + ENV + TOOLS + 100 + 9 * 60 + 5 * 9_999 + 4 * 63 + 100
+    mention = MARKERS + chars4("--- src/x.py ---\n") + 500
+    assert step.used == PROMPT + ENV + 16 + TOOLS + 100 + mention + 9 * 60 + 5 * 9_999 + 4 * 63 + 100
     assert "masking: 4 old tool output(s), 39,996 tokens" in notes(tl, 10)

@@ -10,7 +10,7 @@ from itertools import count
 
 from ctxviz.engine.globs import matches
 from ctxviz.engine.recorder import Recorder
-from ctxviz.kinds import BlockKind, StepKind
+from ctxviz.kinds import BlockKind, StepKind, Touch
 from ctxviz.profiles.base import Background, Profile, SessionState, Triggered
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import FileEntry, Hook, RuleEntry, Scenario
@@ -162,8 +162,8 @@ class EngineSession:
             self.note(outcome.why)
         self.state.current.add(path)
         self.touch(path)
-        if "read" in self.profile.rule_triggers:
-            self.triggers(path, "read")
+        if Touch.READ in self.profile.rule_triggers:
+            self.triggers(path, Touch.READ)
         return outcome.tokens
 
     def triggered_by(self, path: str, how: str) -> list[Triggered]:

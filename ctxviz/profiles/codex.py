@@ -41,6 +41,7 @@ _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 
 @dataclass(frozen=True, slots=True)
 class CodexNumbers:
+    default_model: str = number("gpt-5.4", "source", f"{_MODELS} (its first entry)")
     window: int = number(272_000, "source", f"{_MODELS} (gpt-5.4 context_window)")
     max_output: int = number(128_000, "assumed", "not read; it does not move Codex's trigger")
     autocompact_percent: int = number(90, "source", f"{_REPO} codex-rs/protocol/src/openai_models.rs @8db07003")
@@ -202,7 +203,7 @@ def build(n: CodexNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"gpt-5.4": model},  # other GPT models get the same window, marked as a guess
-        default_model="gpt-5.4",
+        default_model=n.default_model,
         model_prefixes=("gpt-", "o3", "o4"),
         unknown_model=model,
         long_context=None,

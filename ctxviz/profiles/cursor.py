@@ -45,6 +45,7 @@ RULES_FOLDER = ".cursor/rules/"
 
 @dataclass(frozen=True, slots=True)
 class CursorNumbers:
+    default_model: str = number("claude-sonnet-4-6", "assumed", "Cursor picks a model per request (Auto)")
     window: int = number(200_000, "documented", f"{_DOCS}/context/management ('e.g. 200k tokens')")
     max_output: int = number(32_000, "assumed", _CLOSED)
     summarise_percent: int = number(
@@ -162,7 +163,7 @@ def build(n: CursorNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"claude-sonnet-4-6": model},
-        default_model="claude-sonnet-4-6",
+        default_model=n.default_model,
         model_prefixes=("claude-", "gpt-", "gemini-", "grok-"),
         unknown_model=model,
         long_context=None,

@@ -26,9 +26,11 @@ from ctxviz.profiles.generic import (
     drop,
     history,
     kept_fates,
+    read_as_prompt_text,
     reset_reads,
     shown,
     startup_kept,
+    tool_results,
 )
 from ctxviz.profiles.limits import chars_tokens, tokens_of
 from ctxviz.profiles.policies.reads import line_range
@@ -59,6 +61,7 @@ _TOOL_RESULTS = (
 
 @dataclass(frozen=True, slots=True)
 class GeminiNumbers:
+    default_model: str = number("gemini-2.5-pro", "assumed", "the default model's name was not read")
     window: int = number(1_048_576, "source", f"{_AT} core/tokenLimits.ts (Gemini models)")
     max_output: int = number(65_536, "assumed", "not read; it does not move gemini-cli's trigger")
     compress_percent: int = number(50, "source", f"{_AT} context/chatCompressionService.ts (70 before 2025-10-30)")
@@ -141,7 +144,7 @@ class InlineBetweenMarkers:
             f"({markers + headers:,} tokens of markers){ranged}"
         )
         for path in paths:
-            session.read(path, label=f"@{path}", mention=True)
+            read_as_prompt_text(session, path, f"@{path}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +199,7 @@ class SnapshotAndRecent:
         full text goes to a file) — but only when that much adds up to at least 30,000 tokens."""
         n = self.numbers
         masked: set[int] = session.state.policy.setdefault(_MASKED, set())
-        outputs = [b for b in history(session) if b.kind in _TOOL_RESULTS and b.id not in masked]
+        outputs = tool_results(session, history(session), masked)
         protected = 0
         prunable: list[Block] = []
         for block in reversed(outputs):
@@ -260,7 +263,7 @@ def build(n: GeminiNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"gemini-2.5-pro": model, "gemini-2.5-flash": model},
-        default_model="gemini-2.5-pro",
+        default_model=n.default_model,
         model_prefixes=("gemini-",),
         unknown_model=model,
         long_context=None,

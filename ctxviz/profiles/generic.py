@@ -119,6 +119,28 @@ class AssumedReadLimit:
         return ReadOutcome(outcome.kind, outcome.tokens, f"{outcome.why} (assumed: {self.why})")
 
 
+# --- what a mention put in the prompt ----------------------------------------------------------------
+MENTIONED = "mentioned-content"  # ids of blocks a mention added: prompt text, not a tool's result
+
+
+def read_as_prompt_text(session: Session, path: str, label: str, lines: tuple[int, int] | None = None) -> None:
+    """A mention's read: its content is part of the user's message, so no pruning or masking of tool
+    results touches it later."""
+    before = {b.id for b in session.live()}
+    session.read(path, label=label, mention=True, lines=lines)
+    mentioned: set[int] = session.state.policy.setdefault(MENTIONED, set())
+    mentioned.update(b.id for b in session.live() if b.id not in before)
+
+
+def tool_results(session: Session, blocks: Iterable[Block], skip: set[int]) -> list[Block]:
+    """The tool results among ``blocks``, leaving out what a mention put in a prompt and the ids in ``skip``."""
+    mentioned = session.state.policy.get(MENTIONED, set())
+    return [b for b in blocks if b.kind in TOOL_RESULTS and b.id not in mentioned and b.id not in skip]
+
+
+TOOL_RESULTS = (BlockKind.TOOL_OUTPUT, BlockKind.FILE_READ, BlockKind.SPILLED_OUTPUT, BlockKind.SUBAGENT_RESULT)
+
+
 # --- instruction files -----------------------------------------------------------------------------------
 def _folder(path: str) -> str:
     return path.rsplit("/", 1)[0] if "/" in path else ""

@@ -64,6 +64,7 @@ _OFFLOADED = "grok-build.offloaded-prompt"  # the prompt already saved to a file
 
 @dataclass(frozen=True, slots=True)
 class GrokNumbers:
+    default_model: str = number("grok-code-fast-1", "assumed", "the default model's name was not read")
     window: int = number(256_000, "source", f"{_AT} session/compaction.rs (catalog fallback)")
     max_output: int = number(32_000, "assumed", "not read; it does not move grok-build's trigger")
     autocompact_percent: int = number(
@@ -344,7 +345,7 @@ def build(n: GrokNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"grok-code-fast-1": model},
-        default_model="grok-code-fast-1",
+        default_model=n.default_model,
         model_prefixes=("grok-",),
         unknown_model=model,
         long_context=None,

@@ -20,9 +20,11 @@ from ctxviz.profiles.generic import (
     drop,
     history,
     kept_fates,
+    read_as_prompt_text,
     reset_reads,
     shown,
     startup_kept,
+    tool_results,
 )
 from ctxviz.profiles.limits import tokens_of
 from ctxviz.profiles.policies.mentions import directory_entries
@@ -38,11 +40,14 @@ _SST = "sst/opencode session/compaction.ts @3df4a255"
 _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 PRUNED_MARKER = "[Old tool result content cleared]"
 _CLEARED = "opencode.cleared"  # ids of the markers that stand for pruned outputs
-_TOOL_RESULTS = (BlockKind.TOOL_OUTPUT, BlockKind.FILE_READ, BlockKind.SPILLED_OUTPUT, BlockKind.SUBAGENT_RESULT)
 
 
 @dataclass(frozen=True, slots=True)
 class OpencodeNumbers:
+    default_model: str = number("claude-sonnet-4-6", "assumed", "opencode has no fixed default: ctxviz's")
+    model_windows: str = number(
+        "as claude-code", "assumed", "its provider catalog: the same windows as claude-code's table, we assume"
+    )
     reserve_cap: int = number(20_000, "source", f"{_SRC}/session/overflow.ts @31e22f65")
     system_prompt: int = number(2_053, "source", f"{_SRC}/session/prompt/anthropic.txt @06a2ad5b: 8,209 chars / 4")
     tools: int = number(8_000, "assumed", "tool definitions not measured")
@@ -109,7 +114,7 @@ class SyntheticReadCall:
         call = read_call(mention.path, mention.lines)
         session.add(m, BlockKind.TOOL_CALL, f"{mention} (synthetic Read call)", tokens_of(call), "hidden")
         session.note(f"{mention}: a synthetic Read call ({tokens_of(call):,} tokens: {call}) and the Read output")
-        session.read(mention.path, label=str(mention), mention=True, lines=mention.lines)
+        read_as_prompt_text(session, mention.path, str(mention), mention.lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +190,7 @@ class PruneThenSummarise:
         n = self.numbers
         cleared: set[int] = session.state.policy.setdefault(_CLEARED, set())
         grouped = turns(history(session), cleared)
-        older = [b for turn in grouped[:-2] for b in turn if b.kind in _TOOL_RESULTS and b.id not in cleared]
+        older = tool_results(session, (b for turn in grouped[:-2] for b in turn), cleared)
         ids = set(prunable([(b.id, b.tokens) for b in older], n.prune_protect, n.prune_minimum))
         if not ids:
             return
@@ -253,7 +258,7 @@ def build(n: OpencodeNumbers) -> Profile:
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
-        default_model="claude-sonnet-4-6",
+        default_model=n.default_model,
         model_prefixes=("claude-",),
         unknown_model=CLAUDE_CODE.unknown_model,
         long_context=CLAUDE_CODE.long_context,

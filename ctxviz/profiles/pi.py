@@ -12,6 +12,7 @@ from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, num
 from ctxviz.profiles.generic import (
     NO_HOOKS,
     NO_SEARCH_CAPS,
+    TOOL_RESULTS,
     AssumedStartupNoted,
     NamedInstructions,
     add_summary,
@@ -34,12 +35,14 @@ from ctxviz.timeline import Fate
 
 _AT = "badlogic/pi-mono packages/coding-agent @83378aad"
 _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
-# Blocks a kept part may not start with: pi cuts only at user, assistant, bash and custom messages.
-_TOOL_RESULTS = (BlockKind.TOOL_OUTPUT, BlockKind.FILE_READ, BlockKind.SPILLED_OUTPUT, BlockKind.SUBAGENT_RESULT)
 
 
 @dataclass(frozen=True, slots=True)
 class PiNumbers:
+    default_model: str = number("claude-sonnet-4-6", "assumed", "pi has no fixed default: ctxviz's")
+    model_windows: str = number(
+        "as claude-code", "assumed", "its provider catalog: the same windows as claude-code's table, we assume"
+    )
     reserve: int = number(16_384, "source", f"{_AT} src/core/compaction/compaction.ts reserveTokens")
     system_prompt: int = number(625, "source", f"{_AT} src/core/system-prompt.ts: ~2,500 chars / 4")
     tools: int = number(1_200, "assumed", "read, bash, edit, write definitions; not measured")
@@ -113,7 +116,8 @@ class KeepRecentTokens:
         n = self.numbers
         fates = startup_kept(session)
         blocks = history(session)
-        cut = cut_point([(b.tokens, b.kind not in _TOOL_RESULTS) for b in blocks], n.keep_recent)
+        # pi cuts only where a user, assistant, bash or custom message starts, never at a tool result
+        cut = cut_point([(b.tokens, b.kind not in TOOL_RESULTS) for b in blocks], n.keep_recent)
         older, newer = blocks[:cut], blocks[cut:]
         if not older:
             session.note(f"the whole history is within the newest {n.keep_recent:,} tokens: nothing to summarise")
@@ -149,7 +153,7 @@ def build(n: PiNumbers) -> Profile:
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
-        default_model="claude-sonnet-4-6",
+        default_model=n.default_model,
         model_prefixes=("claude-",),
         unknown_model=CLAUDE_CODE.unknown_model,
         long_context=CLAUDE_CODE.long_context,
