@@ -8,6 +8,7 @@ import click
 from ctxviz import __version__
 from ctxviz.cli import (
     agent_commands,
+    compare_commands,
     import_commands,
     live_commands,
     scenario_commands,
@@ -64,6 +65,7 @@ COMMAND_MODULES = (
     transcript_commands,
     tui_commands,
     agent_commands,
+    compare_commands,
     import_commands,
     live_commands,
     serve_commands,

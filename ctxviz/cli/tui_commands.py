@@ -18,6 +18,9 @@ from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
     "-p", "--project", metavar="P", help="With --latest or --session: only sessions whose project contains P."
 )
 @click.option("--agent", callback=check_agent, help=AGENT_HELP)
+@click.option(
+    "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
+)
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -27,16 +30,30 @@ def play(
     session_id: str | None = None,
     project: str | None = None,
     agent: str | None = None,
+    set_values: tuple[str, ...] = (),
 ) -> None:
     """Open a scenario or a transcript in the TUI (default: the built-in default scenario)."""
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
 
-    try:
-        if latest or session_id is not None:
-            from ctxviz.cli.transcript_commands import choose_session
+    if latest or session_id is not None:
+        from ctxviz.cli.transcript_commands import choose_session
 
+        try:
             path = str(choose_session(Path(path) if path else None, latest, session_id, project))
+        except InputError as error:
+            fail(error.message)
+    if set_values:
+        from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
+
+        what_if = open_what_if(ctx, path, parse_settings_option(set_values), allow_outside, agent)
+        if not has_terminal():
+            fail("ctxviz play needs a terminal (its input or output is not one); try `ctxviz run` for a table")
+        from ctxviz.tui.compare_app import run_what_if
+
+        run_what_if(what_if, set_values)
+        return
+    try:
         timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
     except InputError as error:
         fail(error.message)

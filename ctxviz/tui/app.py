@@ -29,6 +29,7 @@ class CtxvizApp(App[None]):
         Binding("g", "glossary", "Glossary", tooltip="What every colour, line, glyph and word means"),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("o", "open", "Open", tooltip="Open a built-in scenario or one of your recent sessions"),
+        Binding("c", "compare", "Compare agents", show=False, tooltip="This scenario under every agent, side by side"),
         Binding("t", "toggle_theme", "Dark/light", show=False),
         Binding("q", "quit", "Quit"),
     ]
@@ -38,6 +39,18 @@ class CtxvizApp(App[None]):
         self.timeline = timeline
         self.theme = theme
         self.title = f"ctxviz · {display_title(timeline)}"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "compare":
+            from ctxviz.tui.compare_actions import comparable
+
+            return comparable(self.screen) is not None
+        return True
+
+    def action_compare(self) -> None:
+        from ctxviz.tui.compare_actions import open_compare
+
+        open_compare(self)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return theme_defaults()

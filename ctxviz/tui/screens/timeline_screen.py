@@ -108,11 +108,15 @@ class TimelineScreen(Screen[None]):
                     with Horizontal(id="panes"):
                         yield TimelineView(timeline, id="timeline")
                         yield DetailPane(timeline, id="detail")
-                    yield UsageChartWidget(timeline, id="chart")
+                    yield self.make_chart()
                 yield ContextView(timeline, self._totals, id="context")
                 yield BlocksView(timeline, id="blocks")
         yield Static(id="too-small")
         yield KeyBar(id="keys")
+
+    def make_chart(self) -> UsageChartWidget:
+        """The usage chart (a what-if's screen draws a reference curve over it)."""
+        return UsageChartWidget(self.timeline, id="chart")
 
     def on_mount(self) -> None:
         chart = self.query_one(UsageChartWidget)
