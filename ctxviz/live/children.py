@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.discover import compaction_files, subagent_files
-from ctxviz.transcripts.load import _child
+from ctxviz.transcripts.load import child_timeline
 
 
 class SubagentTimelines(Mapping[str, Timeline]):
@@ -30,7 +30,7 @@ class SubagentTimelines(Mapping[str, Timeline]):
     def __getitem__(self, agent: str) -> Timeline:
         if agent not in self._read:
             file = self._file(agent)
-            self._read[agent] = _child(file) if file is not None else None
+            self._read[agent] = child_timeline(file) if file is not None else None
         found = self._read[agent]
         if found is None:
             raise KeyError(agent)
@@ -52,4 +52,4 @@ class SubagentTimelines(Mapping[str, Timeline]):
 def compaction_timeline(path: Path, session: str | None, number: int) -> Timeline | None:
     """The ``number``-th compaction's own timeline (from 0, oldest first), if its file is there."""
     files = compaction_files(path, session)
-    return _child(files[number]) if number < len(files) else None
+    return child_timeline(files[number]) if number < len(files) else None

@@ -13,7 +13,7 @@ from ctxviz.live.tail import Change, Tail
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.discover import COMPACTION_PREFIX
 from ctxviz.transcripts.lines import Line
-from ctxviz.transcripts.parse import Entry, _Tools, parse_lines
+from ctxviz.transcripts.parse import Entry, ParseState, parse_lines
 from ctxviz.transcripts.safe import safe_text
 
 
@@ -29,7 +29,7 @@ class LiveSession:
     path: Path
     lean: bool = False
     tail: Tail = field(init=False)
-    tools: _Tools = field(default_factory=_Tools)
+    tools: ParseState = field(default_factory=ParseState)
     follower: Follower = field(init=False)
     session: str | None = None
     problems: int = 0
@@ -82,7 +82,7 @@ class LiveSession:
         self._restart(read.lines)
 
     def _restart(self, lines: list[Line]) -> None:
-        self.tools, self.session, self.problems = _Tools(), None, 0
+        self.tools, self.session, self.problems = ParseState(), None, 0
         entries = self._parse(lines)
         self.follower = Follower.from_entries(entries, **self._settings())
 
