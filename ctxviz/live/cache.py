@@ -34,6 +34,7 @@ class _Saved(msgspec.Struct, array_like=True):
     line_number: int
     carry: bytes
     skipping: bool
+    boundary: bytes
     tool_names: dict[str, tuple[str, str]]
     task_prompts: dict[str, str]
     measured: list[str]
@@ -90,7 +91,8 @@ def load(cache_file: Path, path: Path) -> tuple[LiveSession, dict[str, Any]] | N
 
 def _restore(saved: _Saved, path: Path) -> LiveSession:
     live = LiveSession(path, lean=True)
-    live.tail = Tail(path, saved.offset, saved.identity, saved.line_number, saved.carry, saved.skipping)
+    live.tail = Tail(path, saved.offset, saved.identity, saved.line_number, saved.carry, saved.skipping,
+                     saved.boundary)  # fmt: skip
     live.tools = ParseState(names=dict(saved.tool_names), task_prompts=dict(saved.task_prompts), cwd=saved.cwd,
                         measured=set(saved.measured), unmeasured=set(saved.unmeasured))  # fmt: skip
     live.session, live.problems = saved.session, saved.problems
@@ -124,7 +126,7 @@ def _saved(live: LiveSession) -> _Saved:
     builder = follower.builder
     state = builder.state
     return _Saved(
-        tail.offset, tail.identity, tail.line_number, tail.carry, tail.skipping,
+        tail.offset, tail.identity, tail.line_number, tail.carry, tail.skipping, tail.boundary,
         live.tools.names, live.tools.task_prompts, sorted(live.tools.measured), sorted(live.tools.unmeasured),
         live.tools.cwd, live.session, live.problems,
         follower.mode, follower.last_call, sorted(follower.below), follower.last_conversational, follower.linked,

@@ -19,7 +19,7 @@ DEFAULT_FORMAT = "{bar} {used}/{window} {percent} · {to_compact} · {biggest}"
 FIELDS = ("bar", "used", "window", "percent", "left", "to_compact", "biggest", "item", "item_tokens", "model",
           "calls", "session", "used_tokens", "window_tokens")  # fmt: skip
 FALLBACK = "ctxviz: context unknown"
-CACHE_FORMAT = "ctxviz.statusline-cache/1"
+CACHE_FORMAT = "ctxviz.statusline-cache/2"
 NO_CALL_YET = "ctxviz: no API call yet"
 BAR_CELLS = 5
 SEPARATOR = " · "

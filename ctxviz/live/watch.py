@@ -70,5 +70,9 @@ class Watch:
             return Seen(None, "file gone, last picture kept")
         status = ""
         if update.change is Change.RESTARTED:
-            status = f"the file was {'truncated' if 'truncated' in update.reason else 'replaced'}: read again"
+            status = f"the file was {_how(update.reason)}: read again"
         return Seen(self.session.timeline(), status)
+
+
+def _how(reason: str) -> str:
+    return next((how for how in ("truncated", "rewritten") if how in reason), "replaced")
