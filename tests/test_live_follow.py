@@ -271,3 +271,24 @@ def test_a_statusline_cache_notices_the_rewrite_too(tmp_path: Path) -> None:
     loaded = cache.load(cache_file, file)
     assert loaded is not None
     assert loaded[0].tail.read().change is Change.RESTARTED
+
+
+def test_sidechains_inside_the_session_file_open_as_in_a_whole_read(tmp_path: Path) -> None:
+    """The older layout: subagents' records in the main file (five parallel Task calls, two measured)."""
+    source = FIXTURES / "claude-code-viewer" / "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
+    file = tmp_path / source.name
+    lines = source.read_bytes().splitlines(keepends=True)
+    file.write_bytes(b"")
+    live = LiveSession(file)
+    for start in range(0, len(lines), 7):
+        _append_lines(file, lines[start : start + 7])
+        live.poll()
+    followed, whole = live.timeline(), read_transcript(source).timeline
+    assert followed is not None
+
+    def shown(timeline: Timeline) -> list[tuple[int, str, tuple[str, ...], int | None]]:
+        return [(s.used, s.label, s.notes, s.child.peak if s.child else None) for s in timeline.steps]
+
+    assert shown(followed) == shown(whole)
+    children = [s.child for s in followed.steps if s.child is not None]
+    assert [(c.source.name[:10], c.peak) for c in children] == [("sidechain ", 14_654), ("sidechain ", 26_483)]

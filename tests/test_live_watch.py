@@ -141,3 +141,34 @@ def test_following_the_newest_session_switches_when_one_starts(tmp_path: Path) -
             break
     assert switched is not None and switched.switched and watch.path == new
     assert switched.status == "switched to the newer session 4d5611e5"
+
+
+def test_a_sidechain_in_the_session_file_opens_in_watch(tmp_path: Path) -> None:
+    """Older layout: the subagent's records are in the followed file itself; Enter opens them."""
+    source = FIXTURES / "claude-code-viewer" / "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
+    lines = source.read_bytes().splitlines(keepends=True)
+    file = tmp_path / source.name
+    file.write_bytes(b"".join(lines[:3]))
+
+    async def run() -> None:
+        watch = Watch(file)
+        while (seen := watch.poll()) is None or seen.timeline is None:
+            with file.open("ab") as out:
+                out.write(lines.pop(3) if len(lines) > 3 else b"")
+        app = WatchApp(watch, seen.timeline)
+        async with app.run_test(size=(120, 36)) as pilot:
+            with file.open("ab") as out:
+                out.write(b"".join(lines[3:]))
+            app.poll()
+            await pilot.pause()
+            screen = _screen(app)
+            with_child = [s.index for s in screen.timeline.steps if s.child is not None]
+            assert len(with_child) == 2
+            screen.index = with_child[0]
+            await pilot.press("enter")
+            await pilot.pause()
+            child = app.screen
+            assert isinstance(child, TimelineScreen) and child.is_child
+            assert child.timeline.peak == 14_654
+
+    asyncio.run(run())
