@@ -128,7 +128,7 @@ def test_following_the_newest_session_switches_when_one_starts(tmp_path: Path) -
     old = project / "11111111-old.jsonl"
     old.write_bytes(b"".join(LINES[:300]))
     os.utime(old, (time.time() - 60, time.time() - 60))
-    watch = Watch(None, newest=True, roots=[tmp_path / "root"])
+    watch = Watch(None, newest=True, env={"CLAUDE_CONFIG_DIR": str(tmp_path / "root")}, home=tmp_path / "home")
     assert watch.path == old
     first = watch.poll()
     assert first is not None and first.timeline is not None

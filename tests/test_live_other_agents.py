@@ -1,0 +1,205 @@
+"""``ctxviz watch`` on other agents' sessions: lines of the vendored Codex, pi, gemini-cli and grok-build
+sessions appended to a growing copy, opencode's JSON tree gaining a message, its database written; and
+following the newest session of any agent."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from ctxviz.live.reread import RereadSession, watched_places
+from ctxviz.live.session import LiveSession
+from ctxviz.live.watch import Watch
+from ctxviz.live.watch_app import WatchApp
+from ctxviz.timeline import Timeline
+from ctxviz.transcripts.protocol import ref_for
+from ctxviz.transcripts.registry import reader_named
+from ctxviz.tui.screens.timeline_screen import TimelineScreen
+
+OTHERS = Path(__file__).parent / "fixtures" / "other-agents"
+CLAUDE = Path(__file__).parent / "fixtures" / "claude-code" / "spotter-4d5611e5"
+GROK = "grok-build/synthetic/sessions/%2Ftmp%2Fdemo/019f7000-aaaa-7bbb-8ccc-000000000001/updates.jsonl"
+# (agent, fixture, lines before the first call is complete, calls at the end)
+GROWING = [
+    ("codex", "codex/agent-sessions_stage0_small.jsonl", 22, 8),
+    ("pi", "pi/synthetic-branch-compaction.jsonl", 4, 6),
+    ("gemini-cli", "gemini-cli/agent-sessions_jsonl_v040.jsonl", 4, 2),
+    ("grok-build", GROK, 4, 4),
+]
+
+
+def _used(timeline: Timeline | None) -> list[int]:
+    assert timeline is not None
+    return [s.used for s in timeline.steps]
+
+
+def _copy(fixture: Path, tmp_path: Path) -> Path:
+    """A copy of the fixture's folder (grok-build's session is a folder), its file emptied."""
+    folder = tmp_path / fixture.parent.name
+    shutil.copytree(fixture.parent, folder)
+    copy = folder / fixture.name
+    copy.write_bytes(b"")
+    return copy
+
+
+@pytest.mark.parametrize(("agent", "name", "first", "steps"), GROWING, ids=[g[0] for g in GROWING])
+def test_a_growing_session_of_another_agent_is_followed(
+    agent: str, name: str, first: int, steps: int, tmp_path: Path
+) -> None:
+    fixture = OTHERS / name
+    lines = fixture.read_bytes().splitlines(keepends=True)
+    file = _copy(fixture, tmp_path)
+    file.write_bytes(b"".join(lines[:first]))
+    watch = Watch(file)
+    assert isinstance(watch.session, RereadSession) and watch.session.reader.name == agent
+    seen = watch.poll()
+    assert seen is not None and seen.timeline is not None and seen.timeline.agent == agent
+    assert watch.poll() is None  # nothing changed: one stat, nothing read
+    middle = (first + len(lines)) // 2
+    for start, end in sorted({(first, middle), (middle, len(lines))} - {(first, first)}):
+        with file.open("ab") as out:
+            out.write(b"".join(lines[start:end]))
+        seen = watch.poll()
+        assert seen is not None and seen.status == ""
+    whole = reader_named(agent).timeline(ref_for(agent, fixture))
+    assert seen.timeline is not None and len(seen.timeline.steps) == steps
+    assert _used(seen.timeline) == _used(whole)
+
+
+def test_a_truncated_codex_session_is_said_and_read_again(tmp_path: Path) -> None:
+    fixture = OTHERS / "codex" / "agent-sessions_stage0_small.jsonl"
+    lines = fixture.read_bytes().splitlines(keepends=True)
+    file = _copy(fixture, tmp_path)
+    file.write_bytes(b"".join(lines))
+    watch = Watch(file)
+    assert watch.poll() is not None
+    file.write_bytes(b"".join(lines[:30]))
+    seen = watch.poll()
+    assert seen is not None and seen.status == "the file was truncated: read again"
+    assert len(_used(seen.timeline)) == 3
+    file.unlink()
+    gone = watch.poll()
+    assert gone is not None and gone.timeline is None and gone.status == "file gone, last picture kept"
+    assert watch.poll() is None
+
+
+def test_codex_lines_appended_show_up_in_the_app_within_seconds(tmp_path: Path) -> None:
+    fixture = OTHERS / "codex" / "agent-sessions_stage0_small.jsonl"
+    lines = fixture.read_bytes().splitlines(keepends=True)
+    file = _copy(fixture, tmp_path)
+    file.write_bytes(b"".join(lines[:22]))
+
+    async def run() -> None:
+        watch = Watch(file)
+        seen = watch.poll()
+        assert seen is not None and seen.timeline is not None
+        app = WatchApp(watch, seen.timeline)
+        async with app.run_test(size=(80, 24)) as pilot:
+            with file.open("ab") as out:
+                out.write(b"".join(lines[22:]))
+            written = time.monotonic()
+            while len(_screen(app).timeline.steps) == 2 and time.monotonic() - written < 3.0:
+                await pilot.pause(0.02)
+            screen = _screen(app)
+            assert len(screen.timeline.steps) == 8, "no new steps within 3 s"
+            await pilot.pause()
+            assert _screen(app).index == screen.timeline.last
+
+    asyncio.run(run())
+
+
+def _screen(app: WatchApp) -> TimelineScreen:
+    screen = app.screen
+    assert isinstance(screen, TimelineScreen)
+    return screen
+
+
+def test_a_gemini_chat_rewritten_whole_is_read_again(tmp_path: Path) -> None:
+    """gemini-cli's older chats are one JSON document, written again whole at each message: the first
+    version has no reply yet (nothing to show: the watch waits and says why), the next one has."""
+    fixture = OTHERS / "gemini-cli" / "agent-sessions_large.json"
+    document = json.loads(fixture.read_text())
+    file = tmp_path / "chats" / fixture.name
+    file.parent.mkdir()
+    file.write_text(json.dumps({**document, "messages": document["messages"][:1]}))
+    watch = Watch(file)
+    assert isinstance(watch.session, RereadSession)
+    assert watch.poll() is None and "no usable" in watch.session.waiting
+    file.write_text(json.dumps(document))
+    later = watch.poll()
+    whole = reader_named("gemini-cli").timeline(ref_for("gemini-cli", fixture))
+    assert later is not None and _used(later.timeline) == _used(whole) == [100]
+    assert watch.session.waiting == ""
+
+
+def test_opencode_json_tree_gaining_a_message_is_read_again(tmp_path: Path) -> None:
+    storage = tmp_path / "storage"
+    shutil.copytree(OTHERS / "opencode" / "agent-sessions_storage_v2", storage)
+    session = storage / "session" / "proj_test" / "ses_s_stage0_large.json"
+    messages = storage / "message" / "s_stage0_large"
+    held = tmp_path / "held"
+    held.mkdir()
+    for name in ("msg_0003.json", "msg_0004.json"):  # the second exchange: not written yet
+        shutil.move(messages / name, held / name)
+    watch = Watch(session)
+    assert isinstance(watch.session, RereadSession) and watch.session.reader.name == "opencode"
+    first = watch.poll()
+    assert first is not None and first.timeline is not None
+    assert watch.poll() is None
+    for name in ("msg_0003.json", "msg_0004.json"):  # the next exchange arrives
+        shutil.move(held / name, messages / name)
+    later = watch.poll()
+    whole = reader_named("opencode").timeline(ref_for("opencode", session))
+    assert later is not None and later.timeline is not None and first.timeline is not None
+    assert (_used(later.timeline), later.timeline.notices) == (_used(whole), whole.notices)
+    assert later.timeline.notices != first.timeline.notices  # the second exchange was read
+
+
+def test_an_opencode_database_is_watched_through_its_write_ahead_log(tmp_path: Path) -> None:
+    database = tmp_path / "opencode.db"
+    shutil.copy(OTHERS / "opencode" / "synthetic-db" / "opencode.db", database)
+    assert watched_places("opencode", database) == [str(database), f"{database}-wal"]
+    watch = Watch(database)
+    assert watch.poll() is not None and watch.poll() is None
+    (tmp_path / "opencode.db-wal").write_bytes(b"\0" * 32)  # opencode wrote: read again
+    seen = watch.poll()
+    assert seen is not None and seen.timeline is not None
+
+
+def _aged(path: Path, seconds_ago: float) -> None:
+    os.utime(path, (time.time() - seconds_ago, time.time() - seconds_ago))
+
+
+def test_the_newest_session_of_any_agent_is_followed_and_a_newer_one_switched_to(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    claude = home / ".claude" / "projects" / "-home-me-app" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+    claude.parent.mkdir(parents=True)
+    shutil.copy(CLAUDE / claude.name, claude)
+    _aged(claude, 120)
+    codex = home / ".codex" / "sessions" / "2026" / "12" / "01" / "rollout-a.jsonl"
+    codex.parent.mkdir(parents=True)
+    shutil.copy(OTHERS / "codex" / "agent-sessions_stage0_small.jsonl", codex)
+    _aged(codex, 60)
+    watch = Watch(None, newest=True, env={}, home=home)
+    assert watch.path == codex
+    assert Watch(None, newest=True, agent="claude-code", env={}, home=home).path == claude
+    assert isinstance(Watch(claude).session, LiveSession)
+    first = watch.poll()
+    assert first is not None and first.timeline is not None and first.timeline.agent == "codex"
+    pi = home / ".pi" / "agent" / "sessions" / "--home-me-app--" / "session.jsonl"
+    pi.parent.mkdir(parents=True)
+    shutil.copy(OTHERS / "pi" / "synthetic-branch-compaction.jsonl", pi)
+    switched = None
+    for _ in range(25):
+        switched = watch.poll() or switched
+        if switched is not None and switched.switched:
+            break
+    assert switched is not None and switched.switched and watch.path == pi
+    assert switched.timeline is not None and switched.timeline.agent == "pi"
+    assert switched.status.startswith("switched to the newer pi session ")
