@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxviz.live import reread
 from ctxviz.live.reread import RereadSession, watched_places
 from ctxviz.live.session import LiveSession
 from ctxviz.live.watch import Watch
@@ -32,6 +33,13 @@ GROWING = [
     ("gemini-cli", "gemini-cli/agent-sessions_jsonl_v040.jsonl", 4, 2),
     ("grok-build", GROK, 4, 4),
 ]
+
+
+@pytest.fixture(autouse=True)
+def _never_resting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each poll here expects the change it follows to be read: no rest after a read slowed by a busy
+    machine (the rest itself is tested below)."""
+    monkeypatch.setattr(reread, "SLOW_READ_SECONDS", float("inf"))
 
 
 def _used(timeline: Timeline | None) -> list[int]:
@@ -203,3 +211,19 @@ def test_the_newest_session_of_any_agent_is_followed_and_a_newer_one_switched_to
     assert switched is not None and switched.switched and watch.path == pi
     assert switched.timeline is not None and switched.timeline.agent == "pi"
     assert switched.status.startswith("switched to the newer pi session ")
+
+
+def test_after_a_slow_read_the_next_waits_a_few_times_as_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reread, "SLOW_READ_SECONDS", 0.0)  # every read counts as slow
+    fixture = OTHERS / "codex" / "agent-sessions_stage0_small.jsonl"
+    lines = fixture.read_bytes().splitlines(keepends=True)
+    file = _copy(fixture, tmp_path)
+    file.write_bytes(b"".join(lines[:22]))
+    session = RereadSession(reader_named("codex"), ref_for("codex", file))
+    session.poll()
+    assert session.rest_until > time.monotonic()
+    with file.open("ab") as out:
+        out.write(b"".join(lines[22:]))
+    assert session.poll().change.value == "same"  # resting: the change waits
+    session.rest_until = 0.0  # the rest is over
+    assert session.poll().change.value == "grew" and len(_used(session.timeline())) == 8

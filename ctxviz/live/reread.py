@@ -2,13 +2,15 @@
 gemini-cli, opencode, pi, grok-build). Whether it changed is a cheap question: a ``stat`` of each place
 the agent writes to — the session's file; grok-build's session folder; opencode's database and its
 write-ahead log, or in its older JSON tree the session's message folder and the newest messages' part
-folders. Only when one of them moved is the session read whole again (benchmarks/live.py measures how
-long that takes for sessions of realistic size).
+folders. Only when one of them moved is the session read whole again: about 30 ms per MB
+(benchmarks/live.py), so a large session is read again at most every few times its reading took,
+which leaves the screen free to answer keys between two reads.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +22,8 @@ from ctxviz.transcripts.protocol import Reader, SessionRef
 
 Stamp = tuple[str, int, int, int]  # path, inode, size, mtime_ns
 NEWEST_MESSAGES = 2  # opencode's JSON tree: the messages whose parts are still being written
+SLOW_READ_SECONDS = 0.05  # a read that took longer is not repeated for REST_FACTOR times as long
+REST_FACTOR = 3
 
 
 def _stamp(path: str) -> Stamp | None:
@@ -86,6 +90,7 @@ class RereadSession:
     gone: str = ""  # why the session cannot be read now ("" while it can): the last picture stays
     waiting: str = ""  # why the last change gave no timeline (no call yet, a file half written)
     problems: tuple[str, ...] = field(default=())
+    rest_until: float = 0.0  # (monotonic) no new read before: the last one was slow
 
     @property
     def path(self) -> Path:
@@ -105,8 +110,8 @@ class RereadSession:
                 return Update(Change.SAME)
             self.gone = f"{self.path} is gone"
             return Update(Change.GONE, reason=self.gone)
-        if stamps == self.stamps and not self.gone:
-            return Update(Change.SAME)
+        if (stamps == self.stamps and not self.gone) or time.monotonic() < self.rest_until:
+            return Update(Change.SAME)  # (a change seen while resting is read when the rest ends)
         change, reason = Change.GREW, ""
         before = self.stamps[0] if self.stamps else None
         if before is not None and self.path.suffix == ".jsonl":  # appended to: anything else is news
@@ -115,11 +120,15 @@ class RereadSession:
             elif before[2] > stamps[0][2]:
                 change, reason = Change.RESTARTED, f"{self.path} was truncated"
         self.stamps, self.gone = stamps, ""
+        started = time.monotonic()
         try:
             reading = self.reader.read(self.ref)
         except InputError as error:
             self.waiting = error.message
             return Update(Change.SAME)  # nothing to show yet (or a file caught half written): wait
+        finally:
+            took = time.monotonic() - started
+            self.rest_until = time.monotonic() + REST_FACTOR * took if took > SLOW_READ_SECONDS else 0.0
         self.waiting, self.last, self.problems = "", reading.timeline, reading.problems
         return Update(change, rebuilt=True, reason=reason)
 
