@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.widgets import Label
 
 from ctxviz.live import reread
 from ctxviz.live.reread import RereadSession, watched_places
@@ -118,6 +119,7 @@ def test_codex_lines_appended_show_up_in_the_app_within_seconds(tmp_path: Path) 
             assert len(screen.timeline.steps) == 8, "no new steps within 3 s"
             await pilot.pause()
             assert _screen(app).index == screen.timeline.last
+            assert str(_screen(app).query_one("#header-name", Label).render()) == "019fc8be · live"
 
     asyncio.run(run())
 
@@ -144,6 +146,7 @@ def test_a_gemini_chat_rewritten_whole_is_read_again(tmp_path: Path) -> None:
     whole = reader_named("gemini-cli").timeline(ref_for("gemini-cli", fixture))
     assert later is not None and _used(later.timeline) == _used(whole) == [100]
     assert watch.session.waiting == ""
+    assert WatchApp(watch, later.timeline)._title(later.timeline) == "…T23-47-b4f17607 · live"  # its end
 
 
 def test_opencode_json_tree_gaining_a_message_is_read_again(tmp_path: Path) -> None:

@@ -1,6 +1,8 @@
 """``ctxviz watch`` in the TUI: the usual timeline screen, replaced by a fresh one whenever the followed
 session grows. The view stays on the newest step unless the person has stepped back; then the header
-counts the new steps until End brings them back to following."""
+counts the new steps until End brings them back to following. The header has room for little at 80
+columns, so it holds only the state (live, new steps, file gone); what happened (a switch to a newer
+session, a file read again) is told in a notification."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
 
 _SESSION_ID = re.compile(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")  # its first 8 characters say enough
+NAME_CHARS = 16  # a longer session name (a dated file name) is shown by its end, where its id is
+NOTICE_SECONDS = 6
 POLL_SECONDS = 0.1  # one stat (~10 µs) per poll; the redraw, not the poll, is most of the delay (benchmarks/live.py)
 
 
@@ -24,7 +28,7 @@ class WatchApp(CtxvizApp):
     def __init__(self, watch: Watch, timeline: Timeline, *, status: str = "", theme: str = DARK) -> None:
         super().__init__(timeline, theme=theme)
         self.watch_source = watch
-        self.status = status
+        self.status = status  # the last thing that happened, told in a notification
         self.unseen = 0  # steps that arrived while the person looked at an earlier one
 
     def get_default_screen(self) -> Screen[None]:
@@ -36,15 +40,22 @@ class WatchApp(CtxvizApp):
         screen.set_reactive(TimelineScreen.index, self.timeline.last)  # before mount: no watchers yet
         self.push_screen(screen)
         self.set_interval(POLL_SECONDS, self.poll)
+        if self.status:
+            self.notify(self.status, timeout=NOTICE_SECONDS)
 
     def _title(self, timeline: Timeline) -> str:
         name = timeline.source.name
-        parts = [f"{name[:8] if _SESSION_ID.fullmatch(name) else name} · live"]
+        if (found := _SESSION_ID.search(name)) is not None:
+            name = found.group()[:8]
+        elif len(name) > NAME_CHARS:
+            name = "…" + name[-(NAME_CHARS - 1) :]
         if self.unseen:
-            parts.append(f"{self.unseen} new step{'s' if self.unseen != 1 else ''} — End to follow")
-        if self.status:
-            parts.append(self.status)
-        return " · ".join(parts)
+            state = f"+{self.unseen} new (End)"
+        elif self.watch_source.session is not None and self.watch_source.session.gone:
+            state = "file gone"
+        else:
+            state = "live"
+        return f"{name} · {state}"
 
     def _screen(self) -> TimelineScreen | None:
         """The followed timeline's screen, when it is the one showing (not help, not a subagent)."""
@@ -63,8 +74,11 @@ class WatchApp(CtxvizApp):
                 self.unseen = 0  # back at the end: following again
                 self._show_title(screen)
             return
-        if seen.status or seen.switched:
+        if seen.status:
             self.status = seen.status
+            self.notify(
+                seen.status, timeout=NOTICE_SECONDS, severity="warning" if "gone" in seen.status else "information"
+            )
         if seen.timeline is None or screen is None:
             if screen is not None:
                 self._show_title(screen)
