@@ -82,7 +82,7 @@ def test_a_person_who_stepped_back_is_told_of_new_steps_until_end(tmp_path: Path
             after = _screen(app)
             new_steps = after.timeline.last - last
             assert new_steps > 0 and after.index == looking_at
-            assert _header(app) == f"4d5611e5 · +{new_steps} new (End)"  # fits the header at 80 columns
+            assert _header(app) == f"4d5611e5 · +{new_steps} (End)"  # fits the header at 80 columns
             await pilot.press("end")
             app.poll()
             await pilot.pause()

@@ -53,7 +53,9 @@ def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | 
     timeline = _first_timeline(followed)
     from ctxviz.live.watch_app import run_watch
 
-    status = "following the newest session" if file is None else ""
+    # which agent's session, told once in a notification: the header has no room for it at 80 columns
+    which = f"{timeline.agent} session {timeline.source.name[:8]}"
+    status = f"following the newest session: {which}" if file is None else f"following {which}"
     run_watch(followed, timeline, status)
 
 

@@ -50,7 +50,7 @@ class WatchApp(CtxvizApp):
         elif len(name) > NAME_CHARS:
             name = "…" + name[-(NAME_CHARS - 1) :]
         if self.unseen:
-            state = f"+{self.unseen} new (End)"
+            state = f"+{self.unseen} (End)"  # 21 columns at 80: the notification says what it means
         elif self.watch_source.session is not None and self.watch_source.session.gone:
             state = "file gone"
         else:
@@ -92,6 +92,9 @@ class WatchApp(CtxvizApp):
         if following:
             self.unseen = 0
         else:
+            if not self.unseen and timeline.last > old.timeline.last:
+                self.notify("New steps arrived while you look back: End follows the newest again.",
+                            timeout=NOTICE_SECONDS)  # fmt: skip
             self.unseen += max(0, timeline.last - old.timeline.last)
         self.timeline = timeline
         self.title = f"ctxviz · {timeline.source.name}"
