@@ -76,7 +76,8 @@ def _chosen(session_id: str | None, agent: str | None) -> Path:
     if session_id is None:
         ref = newest(os.environ, home, agent)
         if ref is None:
-            raise InputError(f"no {agent or 'agent'} sessions found (`ctxviz sessions` lists where it looks)")
+            whose = f"{agent} sessions" if agent else "sessions of any agent"
+            raise InputError(f"no {whose} found (`ctxviz sessions` lists where it looks)")
         return ref.path
     if agent in (None, "claude-code"):
         from ctxviz.transcripts.discover import config_roots, session_files
@@ -91,7 +92,8 @@ def _chosen(session_id: str | None, agent: str | None) -> Path:
 
     other = find_session(os.environ, home, session_id)
     if other is None or (agent is not None and other.agent != agent):
-        raise InputError(f"no {agent or 'agent'} session {session_id!r} found")
+        whose = f"{agent} session" if agent else "session of any agent"
+        raise InputError(f"no {whose} {session_id!r} found (`ctxviz sessions` lists them)")
     return other.path
 
 
