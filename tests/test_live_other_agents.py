@@ -12,8 +12,10 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from textual.widgets import Label
 
+from ctxviz.cli import main
 from ctxviz.live import reread
 from ctxviz.live.reread import RereadSession, watched_places
 from ctxviz.live.session import LiveSession
@@ -230,3 +232,24 @@ def test_after_a_slow_read_the_next_waits_a_few_times_as_long(tmp_path: Path, mo
     assert session.poll().change.value == "same"  # resting: the change waits
     session.rest_until = 0.0  # the rest is over
     assert session.poll().change.value == "grew" and len(_used(session.timeline())) == 8
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--agent", "cursor"], "Cursor's transcripts record no token usage"),
+        (["--agent", "vim"], "choose one of: claude-code, codex, cursor, gemini-cli, grok-build, opencode, pi"),
+        (["--session", "zzz"], "no session of any agent 'zzz' found"),
+        (["--latest", "--agent", "pi"], "no pi sessions found"),
+        ([], "no sessions of any agent found to watch"),
+    ],
+)
+def test_watch_says_what_it_cannot_follow(
+    args: list[str], said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))  # no agent's folders there
+    for variable in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_DATA_HOME", "PI_CODING_AGENT_DIR",
+                     "GROK_HOME"):  # fmt: skip
+        monkeypatch.delenv(variable, raising=False)
+    result = CliRunner().invoke(main, ["watch", *args])
+    assert result.exit_code == 1 and said in result.output
