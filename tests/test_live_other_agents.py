@@ -253,3 +253,34 @@ def test_watch_says_what_it_cannot_follow(
         monkeypatch.delenv(variable, raising=False)
     result = CliRunner().invoke(main, ["watch", *args])
     assert result.exit_code == 1 and said in result.output
+
+
+def test_in_the_app_the_look_for_a_newer_session_runs_in_a_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ctxviz.live import watch_app
+
+    monkeypatch.setattr(watch_app, "LOOK_SECONDS", 0.2)
+    home = tmp_path / "home"
+    codex = home / ".codex" / "sessions" / "2026" / "12" / "01" / "rollout-a.jsonl"
+    codex.parent.mkdir(parents=True)
+    shutil.copy(OTHERS / "codex" / "agent-sessions_stage0_small.jsonl", codex)
+    _aged(codex, 60)
+
+    async def run() -> None:
+        watch = Watch(None, newest=True, env={}, home=home)
+        seen = watch.poll()
+        assert seen is not None and seen.timeline is not None
+        app = WatchApp(watch, seen.timeline)
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert watch.looks_in_background
+            pi = home / ".pi" / "agent" / "sessions" / "--home-me-app--" / "session.jsonl"
+            pi.parent.mkdir(parents=True)
+            shutil.copy(OTHERS / "pi" / "synthetic-branch-compaction.jsonl", pi)
+            started = time.monotonic()
+            while _screen(app).timeline.agent != "pi" and time.monotonic() - started < 5.0:
+                await pilot.pause(0.05)
+            assert _screen(app).timeline.agent == "pi" and watch.path == pi
+            assert app.status == "switched to the newer pi session 0190aaaa"
+
+    asyncio.run(run())

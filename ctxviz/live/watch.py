@@ -105,6 +105,10 @@ class Watch:
         self.env = os.environ if env is None else env
         self.home = Path.home() if home is None else home
         self.session: Followed | None = None
+        # In the app, the look for a newer session runs in a thread (a look through many sessions can
+        # take a tenth of a second): ``look`` leaves what it found here for the next ``poll``.
+        self.looks_in_background = False
+        self.found: SessionRef | None = None
         if path is not None:
             self.session = follow(path, agent)
         elif (ref := self._newest()) is not None:
@@ -114,6 +118,10 @@ class Watch:
     def _newest(self) -> SessionRef | None:
         return newest(self.env, self.home, self.agent)
 
+    def look(self) -> None:
+        """Look for the newest session (from a thread: it only sets ``found``)."""
+        self.found = self._newest()
+
     @property
     def path(self) -> Path | None:
         return self.session.path if self.session is not None else None
@@ -121,14 +129,17 @@ class Watch:
     def poll(self) -> Seen | None:
         """None when nothing changed since the last poll."""
         self._polls += 1
-        if self.newest and (self.session is None or self._polls % SCAN_EVERY == 0):
+        ref = None
+        if self.newest and self.looks_in_background:
+            ref, self.found = self.found, None
+        elif self.newest and (self.session is None or self._polls % SCAN_EVERY == 0):
             ref = self._newest()
-            if ref is not None and ref.path != self.path:
-                self.session = _followed(ref)
-                self.session.poll()
-                name = self.session.session or ref.path.stem
-                agent = "" if ref.agent == CLAUDE else f"{ref.agent} "
-                return Seen(self.session.timeline(), f"switched to the newer {agent}session {name[:8]}", switched=True)
+        if ref is not None and ref.path != self.path:
+            self.session = _followed(ref)
+            self.session.poll()
+            name = self.session.session or ref.path.stem
+            agent = "" if ref.agent == CLAUDE else f"{ref.agent} "
+            return Seen(self.session.timeline(), f"switched to the newer {agent}session {name[:8]}", switched=True)
         if self.session is None:
             return None
         was_gone = bool(self.session.gone)

@@ -21,6 +21,7 @@ from ctxviz.tui.screens.timeline_screen import TimelineScreen
 _SESSION_ID = re.compile(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")  # its first 8 characters say enough
 NAME_CHARS = 16  # a longer session name (a dated file name) is shown by its end, where its id is
 NOTICE_SECONDS = 6
+LOOK_SECONDS = 2.0  # between two looks (in a thread) for a newer session, when following the newest
 POLL_SECONDS = 0.1  # one stat (~10 µs) per poll; the redraw, not the poll, is most of the delay (benchmarks/live.py)
 
 
@@ -40,6 +41,9 @@ class WatchApp(CtxvizApp):
         screen.set_reactive(TimelineScreen.index, self.timeline.last)  # before mount: no watchers yet
         self.push_screen(screen)
         self.set_interval(POLL_SECONDS, self.poll)
+        if self.watch_source.newest:
+            self.watch_source.looks_in_background = True
+            self.set_interval(LOOK_SECONDS, self._look)
         if self.status:
             self.notify(self.status, timeout=NOTICE_SECONDS)
 
@@ -56,6 +60,9 @@ class WatchApp(CtxvizApp):
         else:
             state = "live"
         return f"{name} · {state}"
+
+    def _look(self) -> None:
+        self.run_worker(self.watch_source.look, thread=True, group="look", exclusive=True)
 
     def _screen(self) -> TimelineScreen | None:
         """The followed timeline's screen, when it is the one showing (not help, not a subagent)."""
