@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from ctxviz.errors import InputError
@@ -41,20 +42,25 @@ def _names(folder: str) -> list[str]:
         return []
 
 
+@cache
+def _opencode_session_id(session_file: Path) -> str:
+    """The id a session's JSON file holds (its messages' folder is named by it); it never changes."""
+    from ctxviz.transcripts.jsonl import document
+
+    try:
+        return str(document(session_file).get("id") or session_file.stem)
+    except InputError:
+        return session_file.stem
+
+
 def _opencode_tree(session_file: Path) -> list[str]:
     """The JSON tree's places that change while the session runs: its message folder (a new message),
     the newest messages (their tokens are filled in at the end of a step) and their parts' folders
     and files (opencode names a message's file and its parts' folder by the message's id)."""
-    from ctxviz.transcripts.jsonl import document
     from ctxviz.transcripts.opencode import storage_of
 
-    storage = storage_of(session_file)
-    try:
-        session_id = str(document(session_file).get("id") or session_file.stem)
-    except InputError:
-        session_id = session_file.stem
-    messages = str(storage / "message" / session_id)
-    parts = str(storage / "part")
+    messages = str(storage_of(session_file) / "message" / _opencode_session_id(session_file))
+    parts = str(storage_of(session_file) / "part")
     places = [messages, parts]
     for name in _names(messages)[-NEWEST_MESSAGES:]:
         folder = os.path.join(parts, name.removesuffix(".json"))
