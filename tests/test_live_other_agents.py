@@ -20,7 +20,7 @@ from ctxviz.live import reread
 from ctxviz.live.reread import RereadSession, watched_places
 from ctxviz.live.session import LiveSession
 from ctxviz.live.watch import Watch
-from ctxviz.live.watch_app import WatchApp
+from ctxviz.live.watch_app import LiveTimelineScreen, WatchApp
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.protocol import ref_for
 from ctxviz.transcripts.registry import reader_named
@@ -278,7 +278,10 @@ def test_in_the_app_the_look_for_a_newer_session_runs_in_a_thread(
             pi.parent.mkdir(parents=True)
             shutil.copy(OTHERS / "pi" / "synthetic-branch-compaction.jsonl", pi)
             started = time.monotonic()
-            while _screen(app).timeline.agent != "pi" and time.monotonic() - started < 5.0:
+            while time.monotonic() - started < 5.0:
+                screen = app.screen
+                if isinstance(screen, LiveTimelineScreen) and screen.timeline.agent == "pi" and screen.ready:
+                    break  # switched, and drawn (leaving before would tear the new screen down mid-mount)
                 await pilot.pause(0.05)
             assert _screen(app).timeline.agent == "pi" and watch.path == pi
             assert app.status == "switched to the newer pi session 0190aaaa"

@@ -13,6 +13,7 @@ from textual.widgets import Label
 from ctxviz.live.watch import Watch
 from ctxviz.live.watch_app import WatchApp
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.widgets.timeline_view import TimelineView
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 BIG = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
@@ -61,6 +62,7 @@ def test_appended_calls_appear_within_a_second_and_the_view_follows(tmp_path: Pa
             screen = _screen(app)
             assert screen.index == screen.timeline.last  # still following the newest step
             assert _header(app) == "4d5611e5 · live"
+            assert screen.query_one(TimelineView).border_title == "● live · Space replays (2 steps/s)"
 
     asyncio.run(run())
 

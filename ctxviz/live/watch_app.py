@@ -16,13 +16,30 @@ from textual.widgets import Label
 from ctxviz.live.watch import Watch
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK, CtxvizApp
-from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.screens.timeline_screen import SPEEDS, TimelineScreen
+from ctxviz.tui.widgets.timeline_view import TimelineView
 
 _SESSION_ID = re.compile(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")  # its first 8 characters say enough
 NAME_CHARS = 16  # a longer session name (a dated file name) is shown by its end, where its id is
 NOTICE_SECONDS = 6
 LOOK_SECONDS = 2.0  # between two looks (in a thread) for a newer session, when following the newest
 POLL_SECONDS = 0.1  # one stat (~10 µs) per poll; the redraw, not the poll, is most of the delay (benchmarks/live.py)
+
+
+class LiveTimelineScreen(TimelineScreen):
+    """The timeline screen of a followed session: "paused" would misread a live view, so the list's
+    title says it is live until Space replays the steps."""
+
+    ready = False  # mounted and drawn once: only then may the app replace it with a newer picture
+
+    def on_mount(self) -> None:  # Textual runs TimelineScreen's own on_mount too
+        self.call_after_refresh(setattr, self, "ready", True)
+
+    def _show_playback(self) -> None:
+        if self.playing:
+            super()._show_playback()
+        else:
+            self.query_one(TimelineView).border_title = f"● live · Space replays ({SPEEDS[self.speed]:g} steps/s)"
 
 
 class WatchApp(CtxvizApp):
@@ -37,7 +54,7 @@ class WatchApp(CtxvizApp):
         return Screen()
 
     def on_mount(self) -> None:
-        screen = TimelineScreen(self.timeline, self._title(self.timeline))
+        screen = LiveTimelineScreen(self.timeline, self._title(self.timeline))
         screen.set_reactive(TimelineScreen.index, self.timeline.last)  # before mount: no watchers yet
         self.push_screen(screen)
         self.set_interval(POLL_SECONDS, self.poll)
@@ -65,9 +82,11 @@ class WatchApp(CtxvizApp):
         self.run_worker(self.watch_source.look, thread=True, group="look", exclusive=True)
 
     def _screen(self) -> TimelineScreen | None:
-        """The followed timeline's screen, when it is the one showing (not help, not a subagent)."""
+        """The followed timeline's screen, when it is the one showing (not help, not a subagent) and
+        ready: one switched to a moment ago and not mounted yet is not replaced under its feet (its
+        successor waits in ``self.timeline`` for the next poll)."""
         screen = self.screen
-        if isinstance(screen, TimelineScreen) and not screen.is_child:
+        if isinstance(screen, LiveTimelineScreen) and screen.ready:
             return screen
         return None
 
@@ -105,7 +124,7 @@ class WatchApp(CtxvizApp):
             self.unseen += max(0, timeline.last - old.timeline.last)
         self.timeline = timeline
         self.title = f"ctxviz · {timeline.source.name}"
-        new = TimelineScreen(timeline, self._title(timeline))
+        new = LiveTimelineScreen(timeline, self._title(timeline))
         new.set_reactive(TimelineScreen.index, timeline.last if following else min(old.index, timeline.last))
         view = old.view
         self.switch_screen(new)
