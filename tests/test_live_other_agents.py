@@ -137,7 +137,8 @@ def _showing(app: WatchApp, timeline: Timeline) -> bool:
     """Whether the app shows ``timeline``'s steps, mounted and drawn (a test that leaves earlier tears
     the new screen down mid-mount)."""
     screen = app.screen
-    return isinstance(screen, LiveTimelineScreen) and screen.ready and _used(screen.timeline) == _used(timeline)
+    settled = isinstance(screen, LiveTimelineScreen) and screen.ready and screen.timeline is app.timeline
+    return settled and _used(app.timeline) == _used(timeline)  # (no newer picture waiting to be shown)
 
 
 def _screen(app: WatchApp) -> TimelineScreen:
@@ -291,11 +292,9 @@ def test_in_the_app_the_look_for_a_newer_session_runs_in_a_thread(
             pi = home / ".pi" / "agent" / "sessions" / "--home-me-app--" / "session.jsonl"
             pi.parent.mkdir(parents=True)
             shutil.copy(OTHERS / "pi" / "synthetic-branch-compaction.jsonl", pi)
+            pi_timeline = reader_named("pi").timeline(ref_for("pi", pi))
             started = time.monotonic()
-            while time.monotonic() - started < 5.0:
-                screen = app.screen
-                if isinstance(screen, LiveTimelineScreen) and screen.timeline.agent == "pi" and screen.ready:
-                    break  # switched, and drawn (leaving before would tear the new screen down mid-mount)
+            while not _showing(app, pi_timeline) and time.monotonic() - started < 5.0:
                 await pilot.pause(0.05)
             assert _screen(app).timeline.agent == "pi" and watch.path == pi
             assert app.status == "switched to the newer pi session 0190aaaa"
