@@ -174,3 +174,23 @@ def test_a_sidechain_in_the_session_file_opens_in_watch(tmp_path: Path) -> None:
             assert child.timeline.peak == 14_654
 
     asyncio.run(run())
+
+
+def test_quitting_while_a_newer_picture_mounts_waits_for_it(tmp_path: Path) -> None:
+    """q pressed in the moment after a change: quitting then would tear the new screen down before its
+    own mount handler ran (a traceback on the way out); the app quits once it is drawn."""
+    file = tmp_path / BIG.name
+    file.write_bytes(b"".join(LINES[:300]))
+
+    async def run() -> None:
+        watch, app = _start(file)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            _append(file, 300, 340)
+            app.poll()  # switches to a new screen, not mounted yet
+            await app.action_quit()
+            for _ in range(50):
+                await pilot.pause(0.01)
+        assert app.return_code == 0
+
+    asyncio.run(run())

@@ -48,6 +48,7 @@ class WatchApp(CtxvizApp):
         self.watch_source = watch
         self.status = status  # the last thing that happened, told in a notification
         self.unseen = 0  # steps that arrived while the person looked at an earlier one
+        self.newest_screen: LiveTimelineScreen | None = None  # the last one switched to (maybe not yet shown)
 
     def get_default_screen(self) -> Screen[None]:
         # a blank base: the followed timeline's screen is pushed on it, so that it can be switched
@@ -77,6 +78,14 @@ class WatchApp(CtxvizApp):
         else:
             state = "live"
         return f"{name} · {state}"
+
+    async def action_quit(self) -> None:
+        """Quit, but not in the moment a newer picture is being mounted: tearing the screen down before
+        its own mount handler has run fails inside that handler."""
+        if self.newest_screen is not None and not self.newest_screen.ready:
+            self.call_after_refresh(self.action_quit)
+            return
+        self.exit()
 
     def _look(self) -> None:
         self.run_worker(self.watch_source.look, thread=True, group="look", exclusive=True)
@@ -124,7 +133,7 @@ class WatchApp(CtxvizApp):
             self.unseen += max(0, timeline.last - old.timeline.last)
         self.timeline = timeline
         self.title = f"ctxviz · {timeline.source.name}"
-        new = LiveTimelineScreen(timeline, self._title(timeline))
+        new = self.newest_screen = LiveTimelineScreen(timeline, self._title(timeline))
         new.set_reactive(TimelineScreen.index, timeline.last if following else min(old.index, timeline.last))
         view = old.view
         self.switch_screen(new)
