@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -64,15 +64,10 @@ def load_input(path: str | None, tokenizer: str, allow_outside: bool = False) ->
 
 
 def _import_session(path: Path, display: str) -> Loaded:
-    from ctxviz.errors import InputError
-
-    try:
-        from ctxviz.importer import session_to_scenario  # type: ignore[import-not-found]
-    except ImportError:
-        raise InputError(f"{path}: replaying a real session needs `ctxviz import`, not in this build") from None
+    from ctxviz.importer import session_to_scenario
     from ctxviz.report.compare_runs import measured_per_event
 
-    imported: Any = session_to_scenario(path)
+    imported = session_to_scenario(path)
     measured = measured_per_event(imported.calls, len(imported.scenario.events))
     return Loaded(imported.scenario, display, lambda timeline: timeline, tuple(measured))
 
