@@ -1,0 +1,162 @@
+"""What-ifs and comparisons on a real, vendored Claude Code session (spotter-4d5611e5), end to end.
+
+The numbers were worked out from the commands' output and checked against the session itself: 139 API
+calls, imported as 244 events; the session compacted automatically once, at the call after event 113
+(the compact record's pre-compaction size is 170,251; the next call measured 36,081)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from ctxviz.cli import main
+from ctxviz.cli.compare_commands import WhatIf, load_input, open_what_if
+from ctxviz.report.compare_json import FORMAT
+from ctxviz.report.json import FORMAT as TIMELINE_FORMAT
+from ctxviz.timeline import Timeline
+from ctxviz.tui.compare_app import WhatIfApp
+from ctxviz.tui.widgets.reference_chart import DOT, ReferenceChartWidget
+from ctxviz.whatif import parse_settings
+
+SESSION = Path(__file__).parent / "fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+EVENTS = 244
+COMPACTING_EVENT = 113  # the session's own compaction came right after this event
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["--tokenizer", "chars4", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def run_json(*settings: str) -> dict[str, Any]:
+    code, out, err = invoke("run", str(SESSION), *(f"--set={s}" for s in settings), "--json")
+    assert code == 0, err
+    document: dict[str, Any] = json.loads(out)
+    return document
+
+
+def compactions(steps: list[dict[str, Any]]) -> list[tuple[int | None, int, int]]:
+    """(the event that set it off, the size before, the size after) for each automatic compaction."""
+    return [
+        (steps[i - 1]["event"], steps[i - 1]["used"], step["used"])
+        for i, step in enumerate(steps)
+        if step["kind"] == "auto-compact"
+    ]
+
+
+def measured_after_each_event() -> list[int | None]:
+    loaded = load_input(str(SESSION), "chars4")
+    assert loaded.measured is not None
+    return list(loaded.measured)
+
+
+def test_the_session_imports_with_what_it_measured_after_each_event() -> None:
+    measured = measured_after_each_event()
+    assert len(measured) == EVENTS
+    assert sum(value is not None for value in measured) == 139  # every call follows some event
+    before = [value for value in measured[:COMPACTING_EVENT] if value is not None]
+    assert before[-1] == max(before) == 164_831 and measured[COMPACTING_EVENT] == 36_081
+
+
+def test_as_written_the_engine_compacts_where_the_session_did() -> None:
+    steps = run_json("autocompact=on")["steps"]
+    assert compactions(steps) == [(COMPACTING_EVENT, 170_251, 35_020)]
+
+
+def test_window_1m_never_compacts_and_peaks_at_the_sum_of_everything() -> None:
+    document = run_json("window=1m")
+    steps = document["steps"]
+    assert document["window"] == 1_000_000 and document["thresholds"]["autocompact"] == 967_000
+    assert compactions(steps) == [] and len(steps) == 260
+    assert max(step["used"] for step in steps) == steps[-1]["used"] == 240_268
+    # nothing leaves the window: the peak is every block that ever entered it
+    blocks = document["blocks"]
+    assert all(block["left"] is None for block in blocks) and sum(block["tokens"] for block in blocks) == 240_268
+
+
+def test_autocompact_above_the_window_changes_nothing_and_says_so() -> None:
+    capped = run_json("autocompact=500k")
+    assert capped["thresholds"] == run_json("autocompact=on")["thresholds"]
+    assert compactions(capped["steps"]) == [(COMPACTING_EVENT, 170_251, 35_020)]
+    assert any("autocompact=500k" in notice and "200,000" in notice for notice in capped["notices"])
+
+
+def test_autocompact_below_the_window_compacts_earlier() -> None:
+    document = run_json("autocompact=150k")
+    # the trigger from a 150,000 window: less 20,000 for the reply and the 13,000 buffer
+    assert document["thresholds"]["autocompact"] == 150_000 - 20_000 - 13_000 == 117_000
+    # event 79 (a 9,801-token read) crosses it; the second compaction comes 95 events later
+    assert compactions(document["steps"]) == [(79, 124_851, 36_435), (174, 117_002, 38_778)]
+    assert document["notices"] == []
+
+
+def test_dropping_the_largest_write_moves_the_compaction_later() -> None:
+    steps = run_json("drop=86")["steps"]
+    dropped = [step for step in steps if step["event"] == 86]
+    assert [step["kind"] for step in dropped] == ["note"] and dropped[0]["added"] == []
+    # the write of transcript_renderer.ex (15,865 tokens) left out: the window reaches the threshold
+    # 11 events later, and holds 36,456 after the compaction
+    assert compactions(steps) == [(124, 172_485, 36_456)]
+
+
+def test_compare_runs_the_session_under_each_agent_event_by_event() -> None:
+    code, out, err = invoke("compare", str(SESSION), "--agents", "claude-code,codex,pi", "--json")
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["format"] == FORMAT == "ctxviz.compare/1"
+    assert document["scenario"]["name"] == SESSION.stem and len(document["scenario"]["events"]) == EVENTS
+    runs = {run["label"]: run["timeline"] for run in document["runs"]}
+    assert list(runs) == ["claude-code", "codex", "pi"]
+    for timeline in runs.values():
+        assert timeline["format"] == TIMELINE_FORMAT
+        # every event appears, in order, in every run: the runs line up
+        events = [step["event"] for step in timeline["steps"] if step["event"] is not None]
+        assert sorted(set(events)) == list(range(EVENTS)) and events == sorted(events)
+    assert [(t["window"], len(t["steps"])) for t in runs.values()] == [(200_000, 261), (272_000, 260), (200_000, 261)]
+    assert compactions(runs["claude-code"]["steps"]) == [(COMPACTING_EVENT, 170_251, 35_020)]
+    # Codex compacts at 90% of 272,000 = 244,800: never reached
+    assert compactions(runs["codex"]["steps"]) == [] and max(s["used"] for s in runs["codex"]["steps"]) == 231_649
+    # pi compacts at the window less 16,384 = 183,616: earlier, and keeps the newest 20,000 tokens
+    assert compactions(runs["pi"]["steps"]) == [(86, 186_883, 33_984)]
+
+
+def window_1m() -> WhatIf:
+    ctx = click.Context(main, obj={"tokenizer": "chars4"})
+    return open_what_if(ctx, str(SESSION), parse_settings(["window=1m"]), False)
+
+
+def test_play_with_a_what_if_sets_the_measured_curve_against_the_simulated_one() -> None:
+    what_if = window_1m()
+    timeline: Timeline = what_if.timeline
+    assert what_if.reference_name == "measured" and timeline.window == 1_000_000
+    assert len(timeline.steps) == 260 and max(step.used for step in timeline.steps) == 240_268
+    # each step carries what the session measured after its event (none for the start-up, none where
+    # no call came before the next event)
+    assert sum(value is not None for value in what_if.reference) == 152
+    assert what_if.reference[:12] == [None, None, None, 26_450, None, None, 28_046, 28_046, 29_361, None, 29_510, None]
+
+    async def run() -> None:
+        app = WhatIfApp(what_if, ("window=1m",))
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            assert "what-if window=1m" in str(app.screen.title)
+            assert f"▇ simulated, {DOT} measured" in str(app.screen.title)
+            chart = app.screen.query_one(ReferenceChartWidget)
+            assert chart.border_title is not None and chart.border_title.startswith(f"▇ simulated · {DOT} measured")
+            assert DOT in "".join(strip.text for strip in chart.render_lines(chart.region.reset_offset))
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("command", ["run", "compare"])
+def test_a_damaged_session_is_a_located_error(tmp_path: Path, command: str) -> None:
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("{not json\n", encoding="utf-8")
+    code, out, err = invoke(command, str(broken), "--set", "window=1m")
+    assert code == 1 and out == "" and str(broken) in err and "Traceback" not in err
