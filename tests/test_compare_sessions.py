@@ -14,14 +14,17 @@ from typing import Any
 import click
 import pytest
 from click.testing import CliRunner
+from textual.widgets import Label
 
 from ctxviz.cli import main
 from ctxviz.cli.compare_commands import WhatIf, load_input, open_what_if
 from ctxviz.report.compare_json import FORMAT
+from ctxviz.report.compare_runs import compare, parse_run_specs
 from ctxviz.report.json import FORMAT as TIMELINE_FORMAT
 from ctxviz.timeline import Timeline
 from ctxviz.tui.compare_app import WhatIfApp
 from ctxviz.tui.widgets.reference_chart import DOT, ReferenceChartWidget
+from ctxviz.tui.widgets.token_bar import markers_of
 from ctxviz.whatif import parse_settings
 
 SESSION = Path(__file__).parent / "fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
@@ -145,13 +148,37 @@ def test_play_with_a_what_if_sets_the_measured_curve_against_the_simulated_one()
         app = WhatIfApp(what_if, ("window=1m",))
         async with app.run_test(size=(120, 36)) as pilot:
             await pilot.pause()
-            assert "what-if window=1m" in str(app.screen.title)
-            assert f"▇ simulated, {DOT} measured" in str(app.screen.title)
+            # the session by the first 8 characters of its id, after the what-if: a narrow header cuts the end
+            assert str(app.screen.title) == f"what-if window=1m · session 4d5611e5 · ▇ simulated, {DOT} measured"
             chart = app.screen.query_one(ReferenceChartWidget)
             assert chart.border_title is not None and chart.border_title.startswith(f"▇ simulated · {DOT} measured")
             assert DOT in "".join(strip.text for strip in chart.render_lines(chart.region.reset_offset))
 
     asyncio.run(run())
+
+
+def test_at_80_columns_the_header_still_names_the_what_if() -> None:
+    async def run() -> None:
+        app = WhatIfApp(window_1m(), ("window=1m",))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            header = app.screen.query_one("#header-name", Label)
+            shown = "".join(strip.text for strip in header.render_lines(header.region.reset_offset)[:1])
+            assert shown.startswith("what-if window=1m · ") and shown.rstrip().endswith("…")
+            chart = app.screen.query_one(ReferenceChartWidget)
+            assert chart.border_title is not None and chart.border_title.startswith(f"▇ simulated · {DOT} measured")
+
+    asyncio.run(run())
+
+
+def test_a_lane_whose_agent_warns_where_it_compacts_names_the_compaction() -> None:
+    loaded = load_input(str(SESSION), "chars4")
+    comparison = compare(loaded.scenario, parse_run_specs("claude-code,codex", []), parse_settings([]))
+    claude, codex = (run.timeline for run in comparison.runs)
+    assert [m.label for m in markers_of(claude)] == ["warning 147k", "auto-compact 167k"]
+    # Codex warns at 90% of 272,000, where it compacts: one marker, not a "warning" at the trigger
+    assert codex.thresholds.warning == codex.thresholds.autocompact == 244_800
+    assert [m.label for m in markers_of(codex)] == ["auto-compact 245k"]
 
 
 @pytest.mark.parametrize("command", ["run", "compare"])

@@ -38,6 +38,7 @@ class WhatIf:
     timeline: Timeline
     reference: list[int | None]
     reference_name: str
+    name: str  # what was replayed, short enough for a narrow header: a scenario's name, "session 4d5611e5"
 
 
 def load_input(path: str | None, tokenizer: str, allow_outside: bool = False) -> Loaded:
@@ -105,7 +106,9 @@ def open_what_if(
     except InputError as error:
         fail(error.message)
     timeline = loaded.finish(comparison.runs[-1].timeline)
-    return WhatIf(timeline, per_step(timeline, per_event), name)
+    # an imported session is named by its 36-character id: its first 8 say which, as for a transcript
+    shown = f"session {loaded.scenario.name[:8]}" if loaded.measured is not None else loaded.scenario.name
+    return WhatIf(timeline, per_step(timeline, per_event), name, shown)
 
 
 def build_comparison(
