@@ -17,12 +17,14 @@ from click.testing import CliRunner
 from textual.widgets import Label
 
 from ctxviz.cli import main
-from ctxviz.cli.compare_commands import WhatIf, load_input, open_what_if
+from ctxviz.cli.compare_commands import WhatIf, build_comparison, load_input, open_what_if
 from ctxviz.report.compare_json import FORMAT
 from ctxviz.report.compare_runs import compare, parse_run_specs
 from ctxviz.report.json import FORMAT as TIMELINE_FORMAT
 from ctxviz.timeline import Timeline
-from ctxviz.tui.compare_app import WhatIfApp
+from ctxviz.tui.compare_app import CompareApp, WhatIfApp
+from ctxviz.tui.screens.compare_screen import CompareScreen
+from ctxviz.tui.widgets.compare_lane import EventChart
 from ctxviz.tui.widgets.reference_chart import DOT, ReferenceChartWidget
 from ctxviz.tui.widgets.token_bar import markers_of
 from ctxviz.whatif import parse_settings
@@ -187,3 +189,42 @@ def test_a_damaged_session_is_a_located_error(tmp_path: Path, command: str) -> N
     broken.write_text("{not json\n", encoding="utf-8")
     code, out, err = invoke(command, str(broken), "--set", "window=1m")
     assert code == 1 and out == "" and str(broken) in err and "Traceback" not in err
+
+
+def test_the_compare_screen_sets_the_measured_session_beside_every_lane() -> None:
+    ctx = click.Context(main, obj={"tokenizer": "chars4"})
+    comparison = build_comparison(ctx, str(SESSION), "claude-code,codex", parse_settings([]), False)
+    assert comparison.measured == tuple(measured_after_each_event())
+
+    async def run() -> None:
+        app = CompareApp(comparison)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, CompareScreen)
+            assert screen.heading == f"compare · session 4d5611e5 · {DOT} measured"
+            screen.position = COMPACTING_EVENT + 1
+            await pilot.pause()
+            event = screen.query_one("#compare-event", Label)
+            assert str(event.render()).startswith(f"event {COMPACTING_EVENT}/243 · measured 36,081 · ")
+            for chart in screen.query(EventChart):
+                drawn = "".join(strip.text for strip in chart.render_lines(chart.region.reset_offset))
+                assert drawn.count(DOT) > 0
+
+    asyncio.run(run())
+
+
+def test_a_scenario_comparison_draws_no_dots() -> None:
+    ctx = click.Context(main, obj={"tokenizer": "chars4"})
+    comparison = build_comparison(ctx, "compaction-deep-dive", "claude-code", parse_settings([]), False)
+    assert comparison.measured is None
+
+    async def run() -> None:
+        app = CompareApp(comparison)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, CompareScreen) and app.screen.heading == "compare · Compaction deep dive"
+            chart = app.screen.query_one(EventChart)
+            assert DOT not in "".join(strip.text for strip in chart.render_lines(chart.region.reset_offset))
+
+    asyncio.run(run())

@@ -136,7 +136,7 @@ def build_comparison(
     except InputError as error:
         fail(error.message)
     runs = tuple(replace(run, timeline=loaded.finish(run.timeline)) for run in comparison.runs)
-    return replace(comparison, runs=runs)
+    return replace(comparison, runs=runs, measured=loaded.measured)
 
 
 @click.command()

@@ -89,6 +89,7 @@ class Comparison:
     summary: str
     events: tuple[EventInfo, ...]
     runs: tuple[Run, ...]
+    measured: tuple[int | None, ...] | None = None  # a real session's context after each event (imported)
 
 
 def _group_steps(steps: Sequence[Step], event_count: int) -> tuple[tuple[int, ...], ...]:
