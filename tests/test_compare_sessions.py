@@ -116,6 +116,9 @@ def test_compare_runs_the_session_under_each_agent_event_by_event() -> None:
     document = json.loads(out)
     assert document["format"] == FORMAT == "ctxviz.compare/1"
     assert document["scenario"]["name"] == SESSION.stem and len(document["scenario"]["events"]) == EVENTS
+    # each event carries what the session measured after it, as the compare screen's dots
+    measured = [event["measured"] for event in document["scenario"]["events"]]
+    assert measured == measured_after_each_event() and measured[COMPACTING_EVENT] == 36_081
     runs = {run["label"]: run["timeline"] for run in document["runs"]}
     assert list(runs) == ["claude-code", "codex", "pi"]
     for timeline in runs.values():
