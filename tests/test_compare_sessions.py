@@ -162,6 +162,26 @@ def test_play_with_a_what_if_sets_the_measured_curve_against_the_simulated_one()
     asyncio.run(run())
 
 
+def test_c_from_a_sessions_what_if_compares_with_the_measurements() -> None:
+    async def run() -> None:
+        app = WhatIfApp(window_1m(), ("window=1m",))
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot.pause()
+            await pilot.press("c")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, CompareScreen)
+            assert [(r.label, r.settings) for r in screen.comparison.runs] == [
+                ("as-written", {}),
+                ("what-if", {"window": 1_000_000}),
+            ]
+            assert screen.comparison.measured == tuple(measured_after_each_event())
+            assert screen.heading == f"compare · session 4d5611e5 · {DOT} measured"
+
+    asyncio.run(run())
+
+
 def test_at_80_columns_the_header_still_names_the_what_if() -> None:
     async def run() -> None:
         app = WhatIfApp(window_1m(), ("window=1m",))
