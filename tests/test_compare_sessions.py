@@ -7,6 +7,7 @@ calls, imported as 244 events; the session compacted automatically once, at the 
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,12 @@ from typing import Any
 import click
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 from textual.widgets import Label
 
 from ctxviz.cli import main
 from ctxviz.cli.compare_commands import WhatIf, build_comparison, load_input, open_what_if
+from ctxviz.report.compare import comparison_renderable
 from ctxviz.report.compare_json import FORMAT
 from ctxviz.report.compare_runs import compare, parse_run_specs
 from ctxviz.report.json import FORMAT as TIMELINE_FORMAT
@@ -32,6 +35,7 @@ from ctxviz.whatif import parse_settings
 SESSION = Path(__file__).parent / "fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
 EVENTS = 244
 COMPACTING_EVENT = 113  # the session's own compaction came right after this event
+MODELS = ["claude-opus-4-6", "gpt-5.4"]  # claude-code runs the session's model; Codex its own default
 
 
 def invoke(*args: str) -> tuple[int, str, str]:
@@ -251,3 +255,31 @@ def test_a_scenario_comparison_draws_no_dots() -> None:
             assert DOT not in "".join(strip.text for strip in chart.render_lines(chart.region.reset_offset))
 
     asyncio.run(run())
+
+
+def table_lines(agents: str, width: int) -> list[str]:
+    ctx = click.Context(main, obj={"tokenizer": "chars4"})
+    comparison = build_comparison(ctx, str(SESSION), agents, parse_settings([]), False)
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    console.print(comparison_renderable(comparison, width))
+    lines: list[str] = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert max(len(line.rstrip()) for line in lines) <= width
+    return lines
+
+
+def test_the_tables_give_the_measured_context_beside_the_runs() -> None:
+    lines = table_lines("claude-code,codex", 80)
+    # still two runs in one table at 80 columns: the event labels make room for the measured column
+    assert [line.split() for line in lines[3:5]] == [["session", "claude-code", "codex"], ["measured", *MODELS]]
+    row = next(line for line in lines if line.startswith(f"{COMPACTING_EVENT} "))
+    assert row.split()[-8:] == ["36,081", "+14,002", "−143,838", "=", "35,020", "+5,395", "=", "161,632"]
+    start = lines.index("Runs")
+    assert lines[start + 1 : start + 4] == [
+        "session · measured · peak 164,831 · final 106,060",
+        "claude-code · claude-opus-4-6 · window 200,000 · peak 170,251 · final 105,037",
+        f"    auto-compacted at event {COMPACTING_EVENT}: 170,251 → 35,020",
+    ]
+    assert next(line for line in lines if line.startswith("  0 ")).startswith("  0 prompt Work o…   26,450  +37")
+    # with room to spare the labels keep their width
+    wide = table_lines("claude-code,codex", 160)
+    assert next(line for line in wide if line.startswith("  0 ")).startswith("  0 prompt Work on bead sp…   26,450")
