@@ -283,3 +283,20 @@ def test_the_tables_give_the_measured_context_beside_the_runs() -> None:
     # with room to spare the labels keep their width
     wide = table_lines("claude-code,codex", 160)
     assert next(line for line in wide if line.startswith("  0 ")).startswith("  0 prompt Work on bead sp…   26,450")
+
+
+def test_run_set_says_what_was_replayed() -> None:
+    code, out, _ = invoke("run", str(SESSION), "--set", "window=1m")
+    assert code == 0  # (the line wraps at the runner's 80 columns)
+    words = " ".join(out.split())
+    assert (
+        "what-if window=1m: session 4d5611e5 replayed under these settings, not as it ran (without --set, "
+        "`ctxviz run` shows the session as recorded) #" in words
+    )
+    code, out, _ = invoke("run", "compaction-deep-dive", "--set", "window=1m", "--set", "drop=3")
+    assert code == 0
+    words = " ".join(out.split())
+    assert (
+        "what-if window=1m drop=3: Compaction deep dive replayed under these settings (without --set: as written) #"
+        in words
+    )

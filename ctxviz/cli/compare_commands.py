@@ -73,6 +73,17 @@ def _import_session(path: Path, display: str) -> Loaded:
     return Loaded(imported.scenario, display, lambda timeline: timeline, tuple(measured))
 
 
+def what_if_caption(what_if: WhatIf, what_ifs: Sequence[str]) -> str:
+    """One line for ``run --set``'s text: what was replayed, and how to see it without the what-ifs (the
+    table of a replayed session looks like the session's own)."""
+    if what_if.reference_name == "measured":
+        return (
+            f"what-if {' '.join(what_ifs)}: {what_if.name} replayed under these settings, not as it ran "
+            "(without --set, `ctxviz run` shows the session as recorded)"
+        )
+    return f"what-if {' '.join(what_ifs)}: {what_if.name} replayed under these settings (without --set: as written)"
+
+
 def parse_settings_option(values: Sequence[str]) -> Settings:
     """``--set`` values → Settings; a bad key or value is a usage error (exit 2) naming the valid keys."""
     from ctxviz.errors import InputError
