@@ -3,7 +3,8 @@ own thresholds, its usage curve over the scenario's events, and what the current
 
 The curve's x axis is the scenario's events (start-up first), not the run's steps, so every lane's
 columns line up: the same column is the same event in every run. Each point is the peak within the
-event, so a compaction's spike still shows.
+event, so a compaction's spike still shows. When the runs replay a real session, what the session measured
+after each event is drawn over the curve as dots, on the same columns.
 """
 
 from __future__ import annotations
