@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from ctxviz.report.compare_json import FORMAT
 from ctxviz.report.compare_runs import compare, parse_run_specs
 from ctxviz.report.json import FORMAT as TIMELINE_FORMAT
 from ctxviz.timeline import Timeline
+from ctxviz.tui.app import DARK
 from ctxviz.tui.compare_app import CompareApp, WhatIfApp
 from ctxviz.tui.screens.compare_screen import CompareScreen
 from ctxviz.tui.widgets.compare_lane import EventChart
@@ -300,3 +302,10 @@ def test_run_set_says_what_was_replayed() -> None:
         "what-if window=1m drop=3: Compaction deep dive replayed under these settings (without --set: as written) #"
         in words
     )
+
+
+def test_snapshot_the_session_under_three_agents_at_its_compaction(snap_compare: Callable[..., bool]) -> None:
+    ctx = click.Context(main, obj={"tokenizer": "chars4"})
+    comparison = build_comparison(ctx, str(SESSION), "claude-code,codex,pi", parse_settings([]), False)
+    # n, n: pi compacts after event 86, then claude-code after event 113, where the session did
+    assert snap_compare(CompareApp(comparison, theme=DARK), press=["n", "n"], terminal_size=(160, 50))
