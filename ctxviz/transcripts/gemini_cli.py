@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ctxviz.kinds import BlockKind
 from ctxviz.timeline import Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import (
@@ -62,12 +63,12 @@ def _items(message: Mapping[str, Any], origin: str) -> list[Item]:
     kind = message.get("type")
     if kind == "user":
         text = _text(message.get("content"))
-        return [Item("prompt", _first_line(text) or "prompt", estimate(len(text)), origin=origin)]
+        return [Item(BlockKind.PROMPT, _first_line(text) or "prompt", estimate(len(text)), origin=origin)]
     text = _text(message.get("content")) or _text(message.get("parts"))
-    found = [Item("reply", _first_line(text) or "reply", estimate(len(text)), origin=origin)] if text else []
+    found = [Item(BlockKind.REPLY, _first_line(text) or "reply", estimate(len(text)), origin=origin)] if text else []
     thoughts = text_size(message.get("thoughts"))
     if thoughts:
-        found.append(Item("reply", "thoughts", estimate(thoughts), origin=origin))
+        found.append(Item(BlockKind.REPLY, "thoughts", estimate(thoughts), origin=origin))
     calls = message.get("toolCalls")
     for call in calls if isinstance(calls, list) else []:
         if not isinstance(call, dict):
@@ -76,8 +77,8 @@ def _items(message: Mapping[str, Any], origin: str) -> list[Item]:
         args = call.get("args")
         command = args.get("command") if isinstance(args, dict) else None
         label = f"{name} {command}" if isinstance(command, str) else name
-        found.append(Item("tool-call", label[:60], estimate(len(name) + text_size(args)), origin=origin))
-        found.append(Item("tool-output", label[:60], estimate(text_size(call.get("result"))), origin=origin))
+        found.append(Item(BlockKind.TOOL_CALL, label[:60], estimate(len(name) + text_size(args)), origin=origin))
+        found.append(Item(BlockKind.TOOL_OUTPUT, label[:60], estimate(text_size(call.get("result"))), origin=origin))
     return found
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from ctxviz.errors import InputError
+from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.timeline import Category, Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Checkpoint, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import (
@@ -79,7 +80,7 @@ class _Parse:
     prompt: str = ""
     started_note: str | None = None
     titles: dict[str, str] = field(default_factory=dict)  # tool call id → its title
-    streaming: tuple[str, str] | None = None  # (kind, text so far) of the message being streamed
+    streaming: tuple[BlockKind, str] | None = None  # (kind, text so far) of the message being streamed
 
     def flush(self) -> None:
         if self.streaming is not None:
@@ -88,30 +89,30 @@ class _Parse:
             self.events.append(Item(kind, label, _bytes4(text)))
             self.streaming = None
 
-    def chunk(self, kind: str, text: str) -> None:
+    def chunk(self, kind: BlockKind, text: str) -> None:
         if self.streaming is not None and self.streaming[0] != kind:
             self.flush()
         previous = self.streaming[1] if self.streaming is not None else ""
         self.streaming = (kind, previous + text)
-        if kind == "prompt" and not previous:
+        if kind == BlockKind.PROMPT and not previous:
             self.prompt = text
 
     def update(self, number: int, update: Mapping[str, Any]) -> None:
         kind = update.get("sessionUpdate")
         if kind == "user_message_chunk":
-            self.chunk("prompt", _text(update.get("content")))
+            self.chunk(BlockKind.PROMPT, _text(update.get("content")))
         elif kind in ("agent_message_chunk", "agent_thought_chunk"):
-            self.chunk("reply", _text(update.get("content")))
+            self.chunk(BlockKind.REPLY, _text(update.get("content")))
         elif kind == "tool_call":
             self.flush()
             title = str(update.get("title") or update.get("kind") or "tool")[:60]
             self.titles[str(update.get("toolCallId"))] = title
-            self.events.append(Item("tool-call", title, _bytes4(update.get("rawInput"))))
+            self.events.append(Item(BlockKind.TOOL_CALL, title, _bytes4(update.get("rawInput"))))
         elif kind == "tool_call_update" and update.get("status") in ("completed", "failed"):
             self.flush()
             output = update.get("content") or update.get("rawOutput")
             title = update.get("title") or self.titles.get(str(update.get("toolCallId")), "tool output")
-            self.events.append(Item("tool-output", str(title)[:60], _bytes4(output)))
+            self.events.append(Item(BlockKind.TOOL_OUTPUT, str(title)[:60], _bytes4(output)))
         elif kind == "turn_completed":
             self.turn(update)
         elif kind == "auto_compact_started":
@@ -136,7 +137,7 @@ class _Parse:
             notes.append(f"the turn's {calls} model calls read {usage['inputTokens']:,} input tokens in all "
                          "(a sum over calls, not a context size)")  # fmt: skip
         label = f"turn {self.turns}: {self.prompt.strip()[:50]}".rstrip(": ")
-        self.events.append(Checkpoint("prompt", label, tuple(notes)))
+        self.events.append(Checkpoint(StepKind.PROMPT, label, tuple(notes)))
         self.prompt = ""
 
     def compacted(self, update: Mapping[str, Any]) -> None:
@@ -147,7 +148,7 @@ class _Parse:
         elif not self.before or self.started_note is None:
             self.before.append(None)
         preview = update.get("summary_preview")
-        summary = Item("summary", "compaction summary", _bytes4(preview) if isinstance(preview, str) else 0)
+        summary = Item(BlockKind.SUMMARY, "compaction summary", _bytes4(preview) if isinstance(preview, str) else 0)
         notes = [n for n in (self.started_note, "the size after is grok-build's own estimate") if n]
         self.events.append(Compaction("auto", before if isinstance(before, int) else None,
                                       after if isinstance(after, int) else None, False, summary,
@@ -170,12 +171,12 @@ class _Parse:
 
 def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
     state = _Parse(where)
-    state.events.append(Item("system-prompt", "system prompt (template size; tools and AGENTS.md not recorded)",
+    state.events.append(Item(BlockKind.SYSTEM_PROMPT, "system prompt (template size; tools and AGENTS.md not recorded)",
                              SYSTEM_PROMPT_TOKENS, Category.SYSTEM_PROMPT))  # fmt: skip
     each_record(lines, where, state.problems, state.record)
     state.flush()
     if state.events and not isinstance(state.events[-1], Checkpoint | Compaction):
-        state.events.append(Checkpoint("prompt", "turn in progress", (_UNKNOWN,)))
+        state.events.append(Checkpoint(StepKind.PROMPT, "turn in progress", (_UNKNOWN,)))
     return state
 
 
@@ -188,29 +189,35 @@ def history_items(lines: Iterable[tuple[int, Record]], where: str, problems: lis
         content = item.get("content")
         text = _text(content)
         if kind == "system":
-            events.append(Item("system-prompt", "system prompt", _bytes4(content), Category.SYSTEM_PROMPT))
+            events.append(Item(BlockKind.SYSTEM_PROMPT, "system prompt", _bytes4(content), Category.SYSTEM_PROMPT))
         elif kind == "user" and item.get("synthetic_reason") == "project_instructions":
-            events.append(Item("memory-file", "project instructions", _bytes4(content), Category.MEMORY_FILES))
+            events.append(Item(BlockKind.MEMORY_FILE, "project instructions", _bytes4(content), Category.MEMORY_FILES))
         elif kind == "user" and item.get("synthetic_reason"):
-            events.append(Item("environment", str(item["synthetic_reason"]), _bytes4(content), Category.SYSTEM_PROMPT))
+            events.append(
+                Item(BlockKind.ENVIRONMENT, str(item["synthetic_reason"]), _bytes4(content), Category.SYSTEM_PROMPT)
+            )
         elif kind == "user":
-            events.append(Item("prompt", text.strip().split("\n", 1)[0][:60] or "prompt", _bytes4(content)))
+            events.append(Item(BlockKind.PROMPT, text.strip().split("\n", 1)[0][:60] or "prompt", _bytes4(content)))
         elif kind in ("assistant", "reasoning"):
             label = "reasoning" if kind == "reasoning" else text.strip().split("\n", 1)[0][:60] or "reply"
-            events.append(Item("reply", label, _bytes4(content if kind == "assistant" else item.get("summary"))))
+            events.append(
+                Item(BlockKind.REPLY, label, _bytes4(content if kind == "assistant" else item.get("summary")))
+            )
             calls = item.get("tool_calls")
             for call in calls if isinstance(calls, list) else []:
                 name = str(obj(call).get("name") or "tool")
-                events.append(Item("tool-call", name, _bytes4(obj(call).get("arguments")) + len(name) // 4))
+                events.append(Item(BlockKind.TOOL_CALL, name, _bytes4(obj(call).get("arguments")) + len(name) // 4))
         elif kind in ("tool_result", "backend_tool_call"):
             label = "tool result" if kind == "tool_result" else "backend tool call"
-            events.append(Item("tool-output" if kind == "tool_result" else "tool-call", label, _bytes4(item)))
+            events.append(
+                Item(BlockKind.TOOL_OUTPUT if kind == "tool_result" else BlockKind.TOOL_CALL, label, _bytes4(item))
+            )
         else:
             problems.append(f"{where}:{number}: item type {kind!r} not known to ctxviz, skipped")
 
     each_record(lines, where, problems, add)
     note = "chat_history.jsonl holds only the current context (grok-build rewrites it at each compaction)"
-    events.append(Checkpoint("prompt", "the context now", (_UNKNOWN, note)))
+    events.append(Checkpoint(StepKind.PROMPT, "the context now", (_UNKNOWN, note)))
     return events
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ctxviz.errors import InputError
+from ctxviz.kinds import BlockKind
 from ctxviz.timeline import Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, head, obj, text_size
@@ -111,24 +112,26 @@ class _Build:
             return len(self.events)
         if kind == "text":
             text = str(part.get("text") or "")
-            item_kind = "prompt" if role == "user" else "reply"
+            item_kind = BlockKind.PROMPT if role == "user" else BlockKind.REPLY
             self.events.append(Item(item_kind, _first_line(text) or item_kind, estimate(len(text)), origin=origin))
         elif kind == "reasoning":
-            self.events.append(Item("reply", "reasoning", estimate(text_size(part.get("text"))), origin=origin))
+            self.events.append(Item(BlockKind.REPLY, "reasoning", estimate(text_size(part.get("text"))), origin=origin))
         elif kind == "tool":
             state = obj(part.get("state"))
             name = str(part.get("tool") or "tool")
             arguments = state.get("input")
             command = arguments.get("command") or arguments.get("filePath") if isinstance(arguments, dict) else None
             label = (f"{name} {command}" if isinstance(command, str) else name)[:60]
-            block_kind = "edit" if name in ("edit", "write", "patch") else "tool-call"
+            block_kind = BlockKind.EDIT if name in ("edit", "write", "patch") else BlockKind.TOOL_CALL
             self.events.append(Item(block_kind, label, estimate(len(name) + text_size(arguments)), origin=origin))
-            self.events.append(Item("tool-output", label, estimate(text_size(state.get("output"))), origin=origin))
+            self.events.append(
+                Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(state.get("output"))), origin=origin)
+            )
             time = state.get("time")
             if isinstance(time, dict) and time.get("compacted"):
                 self.pruned += 1
         elif kind == "file":
-            self.events.append(Item("file-reference", str(part.get("filename") or "file"), 0, origin=origin))
+            self.events.append(Item(BlockKind.FILE_REFERENCE, str(part.get("filename") or "file"), 0, origin=origin))
         elif kind == "compaction":
             tail = part.get("tail_start_id")
             kept = self.message_ids[self.message_ids.index(tail) :] if tail in self.message_ids else []
@@ -158,7 +161,7 @@ class _Build:
                 self.events.append(Call(used, label="compaction summary call"))
             if self.open_compaction is None:
                 self.open_compaction = ("auto", [])
-            self.close_compaction(Item("summary", "compaction summary", estimate(len(text)), origin=origin))
+            self.close_compaction(Item(BlockKind.SUMMARY, "compaction summary", estimate(len(text)), origin=origin))
             return
         start = len(self.events)
         step_at = start

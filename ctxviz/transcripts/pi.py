@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ctxviz.kinds import BlockKind
 from ctxviz.timeline import Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import (
@@ -64,15 +65,17 @@ def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
     content = message.get("content")
     if role == "user":
         text = _text(content)
-        return [Item("prompt", _first_line(text) or "prompt", estimate(text_size(content)), origin=origin)]
+        return [Item(BlockKind.PROMPT, _first_line(text) or "prompt", estimate(text_size(content)), origin=origin)]
     if role == "toolResult":
         label = str(message.get("toolName") or "tool result")
-        return [Item("tool-output", label, estimate(text_size(content)), origin=origin)]
+        return [Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(content)), origin=origin)]
     if role == "bashExecution":
         label = f"!{message.get('command') or ''}"[:60]
-        return [Item("tool-output", label, estimate(text_size(message.get("output")) + len(label)), origin=origin)]
+        return [
+            Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(message.get("output")) + len(label)), origin=origin)
+        ]
     if role != "assistant":
-        return [Item("notification", str(role), estimate(text_size(content)), origin=origin)]
+        return [Item(BlockKind.NOTIFICATION, str(role), estimate(text_size(content)), origin=origin)]
     found: list[Item] = []
     for part in content if isinstance(content, list) else []:
         if not isinstance(part, dict):
@@ -80,15 +83,15 @@ def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
         kind = part.get("type")
         if kind == "text":
             text = str(part.get("text") or "")
-            found.append(Item("reply", _first_line(text) or "reply", estimate(len(text)), origin=origin))
+            found.append(Item(BlockKind.REPLY, _first_line(text) or "reply", estimate(len(text)), origin=origin))
         elif kind == "thinking":
-            found.append(Item("reply", "thinking", estimate(text_size(part.get("thinking"))), origin=origin))
+            found.append(Item(BlockKind.REPLY, "thinking", estimate(text_size(part.get("thinking"))), origin=origin))
         elif kind == "toolCall":
             name = str(part.get("name") or "tool")
             arguments = part.get("arguments")
             path = arguments.get("path") or arguments.get("command") if isinstance(arguments, dict) else None
             label = f"{name} {path}" if isinstance(path, str) else name
-            block_kind = "edit" if name in _EDIT_TOOLS else "tool-call"
+            block_kind = BlockKind.EDIT if name in _EDIT_TOOLS else BlockKind.TOOL_CALL
             found.append(Item(block_kind, label[:60], estimate(len(name) + text_size(arguments)), origin=origin))
     return found
 
@@ -172,15 +175,15 @@ def _events(state: _Parse) -> _Session:
                 summary = str(entry.get("summary") or "")
                 pre = entry.get("tokensBefore")
                 before.append(pre if isinstance(pre, int) else None)
-                summary_item = Item("summary", "compaction summary", estimate(len(summary)), origin=origin)
+                summary_item = Item(BlockKind.SUMMARY, "compaction summary", estimate(len(summary)), origin=origin)
                 keep = frozenset(str(k) for k in kept if k is not None)
                 events.append(Compaction("auto", pre if isinstance(pre, int) else None, summary=summary_item, keep=keep,
                                          notes=(_TRIGGER_UNKNOWN,)))  # fmt: skip
             elif kind == "branch_summary":
                 text = str(entry.get("summary") or "")
-                events.append(Item("summary", "branch summary", estimate(len(text)), origin=origin))
+                events.append(Item(BlockKind.SUMMARY, "branch summary", estimate(len(text)), origin=origin))
             elif kind == "custom_message":
-                events.append(Item("notification", str(entry.get("customType") or "extension message"),
+                events.append(Item(BlockKind.NOTIFICATION, str(entry.get("customType") or "extension message"),
                                    estimate(text_size(entry.get("content"))), origin=origin))  # fmt: skip
             elif kind == "message" and isinstance(entry.get("message"), dict):
                 message = entry["message"]
