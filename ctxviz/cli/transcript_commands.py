@@ -9,11 +9,14 @@ import sys
 from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from ctxviz.cli.common import EXIT_OK, fail
+
+if TYPE_CHECKING:
+    from ctxviz.transcripts.protocol import SessionRef
 
 _DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
@@ -37,20 +40,35 @@ def _report_problems(problems: tuple[str, ...] | list[str], verbose: bool) -> No
     _say(f"ctxviz: {len(problems)} damaged or unknown lines skipped{more}")
 
 
-def choose_session(file: Path | None, latest: bool, session_id: str | None, project: str | None) -> Path:
-    """The transcript a command was pointed at: a FILE, the --latest session, or --session ID (both
-    narrowed by --project). Raises ``InputError`` when none matches."""
+def choose_session(
+    file: Path | None, latest: bool, session_id: str | None, project: str | None, agents: tuple[str, ...] = ()
+) -> Path | SessionRef:
+    """The transcript a command was pointed at: a FILE, the --latest session of any agent, or --session ID
+    (all but FILE narrowed by --project and --agent). Raises ``InputError`` when none matches."""
+    from ctxviz.errors import InputError
     from ctxviz.transcripts.discover import config_roots, session_files
+    from ctxviz.transcripts.every_agent import find_session
+    from ctxviz.transcripts.latest import latest_session
+    from ctxviz.transcripts.registry import reader_named
     from ctxviz.transcripts.select import by_session, project_matches
-    from ctxviz.transcripts.select import latest as newest
 
     if sum((file is not None, latest, session_id is not None)) != 1:
         raise click.UsageError("give one of FILE, --latest or --session ID")
     if file is not None:
         return file
-    files = [f for f in session_files(config_roots()) if project_matches(f, project)]
-    chosen = by_session(files, session_id) if session_id else newest(files, os.getcwd())
-    return chosen.path
+    if latest:
+        return latest_session(os.environ, Path.home(), agents=agents, project=project, cwd=os.getcwd())
+    assert session_id is not None
+    names = {reader_named(a).name for a in agents}
+    try:
+        if names and "claude-code" not in names:
+            raise InputError(f"no session {session_id!r} found (try `ctxviz sessions`)")
+        files = [f for f in session_files(config_roots()) if project_matches(f, project)]
+        return by_session(files, session_id).path
+    except InputError:
+        if (other := find_session(os.environ, Path.home(), session_id, names or None)) is None:
+            raise
+        return other
 
 
 def _fail_safely(message: str) -> NoReturn:
@@ -72,9 +90,10 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date
 
 @click.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--latest", is_flag=True, help="The most recent session (of the current project if it has one).")
+@click.option("--latest", is_flag=True, help="The most recent session of any agent (this folder's project first).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option("-p", "--project", metavar="P", help="Only sessions whose project path contains P.")
+@click.option("--agent", "agents", multiple=True, metavar="NAME", help="With --latest or --session: only this agent's.")
 @click.option(
     "--at", "at_call", type=int, metavar="N", help="At the N-th API call, counted from 1 (default: the last)."
 )
@@ -86,6 +105,7 @@ def context(
     latest: bool,
     session_id: str | None,
     project: str | None,
+    agents: tuple[str, ...],
     at_call: int | None,
     top: int,
     as_json: bool,
@@ -94,24 +114,14 @@ def context(
     """The /context breakdown of a real session at any API call.
 
     Give a session FILE of any agent (Claude Code, Codex, gemini-cli, opencode, pi, grok-build; the agent
-    is told from the content), or --latest (Claude Code), or --session ID (any agent). Totals are measured by the API;
+    is told from the content), or --latest, or --session ID. Totals are measured by the API;
     how they split among the items is estimated (chars/4) and marked with ~.
     """
     from ctxviz.errors import InputError
-    from ctxviz.transcripts.every_agent import find_session
-    from ctxviz.transcripts.protocol import SessionRef
-    from ctxviz.transcripts.registry import open_session, reader_named
+    from ctxviz.transcripts.registry import read_target
 
     try:
-        target: Path | SessionRef  # a file, or another agent's session found by --session
-        try:
-            target = choose_session(file, latest, session_id, project)
-        except InputError:
-            if not session_id or (other := find_session(os.environ, Path.home(), session_id)) is None:
-                raise
-            target = other
-        reader, ref = open_session(target) if isinstance(target, Path) else (reader_named(target.agent), target)
-        reading = reader.read(ref)
+        reading = read_target(choose_session(file, latest, session_id, project, agents))
     except InputError as error:
         _fail_safely(error.message)
     timeline = reading.timeline

@@ -12,12 +12,12 @@ from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
 @click.command()
 @click.argument("path", required=False)
 @click.option("--allow-outside", is_flag=True, help="Let a scenario's file: sizes read outside its folder.")
-@click.option("--latest", is_flag=True, help="The most recent Claude Code session (as for `context`).")
-@click.option("--session", "session_id", metavar="ID", help="A Claude Code session by id (a unique prefix is enough).")
+@click.option("--latest", is_flag=True, help="The most recent session of any agent (as for `context`).")
+@click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option(
     "-p", "--project", metavar="P", help="With --latest or --session: only sessions whose project contains P."
 )
-@click.option("--agent", callback=check_agent, help=AGENT_HELP)
+@click.option("--agent", callback=check_agent, help=AGENT_HELP + " With --latest or --session: only its sessions.")
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -35,9 +35,13 @@ def play(
     try:
         if latest or session_id is not None:
             from ctxviz.cli.transcript_commands import choose_session
+            from ctxviz.transcripts.registry import read_target
 
-            path = str(choose_session(Path(path) if path else None, latest, session_id, project))
-        timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
+            agents = (agent,) if agent else ()  # with --latest or --session, --agent names whose sessions
+            target = choose_session(Path(path) if path else None, latest, session_id, project, agents)
+            timeline = read_target(target).timeline
+        else:
+            timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
     except InputError as error:
         fail(error.message)
     from ctxviz.tui.app import run_app

@@ -85,12 +85,15 @@ def collect(
     return found
 
 
-def find_session(env: Mapping[str, str], home: Path, wanted: str) -> SessionRef | None:
-    """The one session of another agent than Claude Code whose id is ``wanted`` or starts with it (the
-    id ``sessions`` prints, or a file's name); None when there is none. Several: ``InputError``."""
+def find_session(
+    env: Mapping[str, str], home: Path, wanted: str, agents: Iterable[str] | None = None
+) -> SessionRef | None:
+    """The one session of another agent than Claude Code (of ``agents``, default any) whose id is
+    ``wanted`` or starts with it (the id ``sessions`` prints, or a file's name); None when there is
+    none. Several: ``InputError``."""
     from ctxviz.transcripts.registry import AGENTS, discover, reader_named
 
-    refs = discover(env, home, [a for a in AGENTS if a != CLAUDE])
+    refs = discover(env, home, [a for a in (AGENTS if agents is None else agents) if a != CLAUDE])
     near = [r for r in refs if r.session.startswith(wanted) or wanted[:8] in r.path.stem]
     found: list[SessionRef] = []
     for ref in near:

@@ -262,6 +262,13 @@ def _databases(folder: Path) -> list[Path]:
         return []
 
 
+def _written(session: Mapping[str, Any], fallback: float) -> float:
+    """When a session in a database was last written (its ``time.updated``, milliseconds), so that the
+    sessions one file holds are told apart by age; the file's time when it is missing."""
+    updated = session.get("time", {}).get("updated")
+    return updated / 1000 if isinstance(updated, int | float) and updated > 0 else fallback
+
+
 class OpencodeReader:
     name = AGENT
 
@@ -293,7 +300,7 @@ class OpencodeReader:
                     continue
                 in_database.update(str(s["id"]) for s in sessions)
                 stat = database.stat()
-                found += [SessionRef(AGENT, database, str(s["id"]), stat.st_size, stat.st_mtime)
+                found += [SessionRef(AGENT, database, str(s["id"]), stat.st_size, _written(s, stat.st_mtime))
                           for s in sessions if not s["parentID"]]  # fmt: skip
 
             tree = root / "storage" / "session" if (root / "storage").is_dir() else root / "session"

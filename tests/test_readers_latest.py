@@ -1,0 +1,161 @@
+"""``context --latest`` and ``play --latest``: the most recently written session of any agent, in a home
+that holds one session of each agent in its default folders; narrowed by ``--agent`` and ``-p``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ctxviz.cli import main
+from ctxviz.errors import InputError
+from ctxviz.timeline import Timeline
+from ctxviz.transcripts.latest import latest_session
+
+FIXTURES = Path(__file__).parent / "fixtures"
+OTHERS = FIXTURES / "other-agents"
+SPOTTER = "/home/marco/projects/spotter"  # the cwd the Claude Code sample records
+GROK_ID = "019f7000-aaaa-7bbb-8ccc-000000000001"
+T0 = 1_800_000_000.0  # a fixed clock: every file's time is set from it
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_DATA_HOME", "PI_CODING_AGENT_DIR",
+                 "GROK_HOME"):  # fmt: skip
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # a folder no session belongs to
+    return folder
+
+
+def _copy(source: Path, target: Path) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(source, target)
+    return target
+
+
+def every_agent(home: Path) -> dict[str, Path]:
+    """One session of each agent where the agent itself would write it; the file ``context`` reports."""
+    grok = home / ".grok" / "sessions" / "%2Ftmp%2Fdemo" / GROK_ID
+    shutil.copytree(OTHERS / "grok-build" / "synthetic" / "sessions" / "%2Ftmp%2Fdemo" / GROK_ID, grok)
+    opencode = home / ".local" / "share" / "opencode" / "storage"
+    shutil.copytree(OTHERS / "opencode" / "agent-sessions_storage_v2", opencode)
+    (opencode / "session" / "proj_test" / "ses_s_stage0_small.json").unlink()  # one session per agent
+    files = {
+        "claude-code": _copy(FIXTURES / "claude-code" / "spotter-misc" / "short.jsonl",
+                             home / ".claude" / "projects" / "-home-marco-projects-spotter" / "short.jsonl"),
+        "codex": _copy(OTHERS / "codex" / "agent-sessions_stage0_small.jsonl",
+                       home / ".codex" / "sessions" / "2026" / "08" / "03" / "rollout-2026-08-03-a.jsonl"),
+        "gemini-cli": _copy(OTHERS / "gemini-cli" / "agent-sessions_jsonl_v040.jsonl",
+                            home / ".gemini" / "tmp" / "demo" / "chats" / "session-2026-08-03.jsonl"),
+        "opencode": opencode / "session" / "proj_test" / "ses_s_stage0_large.json",
+        "pi": _copy(OTHERS / "pi" / "synthetic-branch-compaction.jsonl",
+                    home / ".pi" / "agent" / "sessions" / "--tmp-demo--" / "2026-08-03_a.jsonl"),
+        "grok-build": grok / "updates.jsonl",
+    }  # fmt: skip
+    for age, path in enumerate(files.values()):
+        os.utime(path, (T0 - 100 * (age + 1),) * 2)
+    return files
+
+
+def newest(path: Path, seconds: float = 0.0) -> None:
+    os.utime(path, (T0 + seconds,) * 2)
+
+
+def _latest(*args: str) -> dict[str, object]:
+    result = CliRunner().invoke(main, ["context", "--latest", "--json", *args])
+    assert result.exit_code == 0, result.output
+    data: dict[str, object] = json.loads(result.stdout)
+    return data
+
+
+def test_latest_is_the_most_recently_written_session_of_any_agent(home: Path) -> None:
+    files = every_agent(home)
+    assert _latest()["file"] == str(files["claude-code"])  # the newest of the six as copied
+    for agent, path in files.items():
+        newest(path)
+        data = _latest()
+        assert data["file"] == str(path), agent
+        os.utime(path, (T0 - 1000,) * 2)
+    newest(files["codex"])
+    assert _latest("--at", "1")["used"] == 16_341  # the rollout's one call
+
+
+def test_latest_narrowed_by_agent_and_project(home: Path) -> None:
+    files = every_agent(home)
+    newest(files["codex"])
+    newest(files["gemini-cli"], -10)
+    assert _latest("--agent", "pi")["file"] == str(files["pi"])
+    assert _latest("--agent", "pi", "--agent", "gemini-cli")["file"] == str(files["gemini-cli"])
+    assert _latest("--agent", "claude-code")["file"] == str(files["claude-code"])
+    assert _latest("-p", "/tmp/demo")["file"] == str(files["pi"])  # pi and grok-build ran there; pi is newer
+    assert _latest("-p", "spotter")["file"] == str(files["claude-code"])
+    missing = CliRunner().invoke(main, ["context", "--latest", "--agent", "codex", "-p", "nowhere"])
+    assert missing.exit_code == 1
+    assert missing.stderr.strip() == (
+        "no codex sessions of a project containing 'nowhere' found "
+        "(see `ctxviz sessions --help` for the folders searched)"
+    )
+    wrong = CliRunner().invoke(main, ["context", "--latest", "--agent", "emacs"])
+    assert wrong.exit_code == 1 and "no reader for agent 'emacs'" in wrong.stderr
+
+
+def test_latest_in_an_empty_home_says_where_to_look(home: Path) -> None:
+    result = CliRunner().invoke(main, ["context", "--latest"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("no sessions found (see `ctxviz sessions --help` for the folders searched)")
+
+
+def test_this_folders_project_wins_over_a_newer_session(home: Path) -> None:
+    files = every_agent(home)
+    newest(files["codex"])
+    env = dict(os.environ)
+    assert latest_session(env, home, cwd="/tmp/demo").path == files["pi"]  # newer than grok-build's
+    assert latest_session(env, home, cwd="/tmp/demo/").path == files["pi"]
+    assert latest_session(env, home, cwd=SPOTTER).path == files["claude-code"]
+    assert latest_session(env, home, cwd="/elsewhere").path == files["codex"]  # no session here: the newest
+
+
+def test_a_subagents_rollout_and_cursor_are_not_the_latest(home: Path) -> None:
+    files = every_agent(home)
+    lines = (OTHERS / "codex" / "agent-sessions_stage0_small.jsonl").read_text().splitlines()
+    child = files["codex"].with_name("rollout-2026-08-03-child.jsonl")
+    child.write_text("\n".join([lines[28], lines[21]]) + "\n")  # a subagent's own rollout: its meta, one call
+    cursor = _copy(OTHERS / "cursor" / "agent-sessions_small.jsonl",
+                   home / ".cursor" / "projects" / "p" / "agent-transcripts" / "c.jsonl")  # fmt: skip
+    newest(child, 20)
+    newest(cursor, 30)
+    newest(files["gemini-cli"], 10)
+    assert _latest()["file"] == str(files["gemini-cli"])
+    named = CliRunner().invoke(main, ["context", "--latest", "--agent", "cursor"])
+    assert named.exit_code == 1 and "Cursor records no token usage" in named.stderr
+
+
+def test_sessions_in_one_opencode_database_are_told_apart_by_their_time(home: Path) -> None:
+    data = home / ".local" / "share" / "opencode"
+    _copy(OTHERS / "opencode" / "synthetic-db" / "opencode.db", data / "opencode.db")
+    ref = latest_session(dict(os.environ), home)
+    assert (ref.agent, ref.session, ref.mtime) == ("opencode", "s_stage0_large", 1_730_000_109.0)  # time.updated
+    assert _latest("--agent", "opencode")["used"] == 120
+    with pytest.raises(InputError, match="no opencode sessions of a project containing 'zzz'"):
+        latest_session(dict(os.environ), home, agents=["opencode"], project="zzz")
+
+
+def test_play_latest_opens_any_agents_session(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = every_agent(home)
+    newest(files["gemini-cli"])
+    shown: list[Timeline] = []
+    monkeypatch.setattr("ctxviz.tui.app.run_app", shown.append)
+    result = CliRunner().invoke(main, ["play", "--latest"])
+    assert result.exit_code == 0, result.output
+    assert [(t.agent, t.source.path) for t in shown] == [("gemini-cli", str(files["gemini-cli"]))]
+    result = CliRunner().invoke(main, ["play", "--latest", "--agent", "pi"])
+    assert result.exit_code == 0, result.output
+    assert (shown[-1].agent, shown[-1].steps[-1].used) == ("pi", 3_222)
