@@ -1,11 +1,17 @@
-"""Transcript reading speed: ``ctxviz sessions --json`` and a full per-call breakdown over a ~97 MB corpus.
+"""Transcript reading speed and memory, beside ccusage, from a clean clone.
 
-The corpus is 32 copies of the spotter session (``../shared/transcripts``) with fresh session and
-message ids, written as compact JSON in a projects root. Each command runs as a subprocess with
-CLAUDE_CONFIG_DIR pointed at the corpus and HOME at an empty folder; the median of several runs is
-printed. If ccusage is installed (CCUSAGE=/path/to/ccusage), it is timed in the same run.
+Speed: a ~97 MB corpus of 32 copies of the vendored spotter session (tests/fixtures/claude-code), with
+fresh session and message ids, in a projects root. ``ctxviz sessions --json`` runs cold (an empty cache
+folder: no summary index yet) and warm (the index of the run before, nothing changed), and a full
+per-call breakdown of every session; ccusage (``ccusage claude session --json --offline``) runs in the
+same loop, each round A then B, so a machine that slows down mid-run slows both. Medians and the median
+of the per-round ratios are printed.
 
-    python benchmarks/transcripts.py [--runs 7]
+Memory (``--memory``): one ~1 GB session (the spotter session repeated, each copy with its own ids,
+chained) and the peak resident memory of ``sessions --json --no-cache`` and ``context --json`` on it.
+
+    python benchmarks/transcripts.py [--runs 7] [--memory]
+    CCUSAGE=/path/to/ccusage python benchmarks/transcripts.py   # else `ccusage` on PATH, else skipped
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -22,13 +30,13 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SPOTTER = ROOT.parent / "shared/transcripts/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+SPOTTER = ROOT / "tests/fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
 COPIES = 32
 PROJECT = "-home-USER-projects-spotter-worktrees-spotter-dov"
+BIG_BYTES = 1_000_000_000
 
 # Every session's timeline, built in full (all calls, all blocks), and its /context at the last call.
 BREAKDOWN = """
-import sys
 from ctxviz.transcripts.discover import config_roots, session_files
 from ctxviz.transcripts.load import read_transcript
 from ctxviz.report.context_data import context_dict
@@ -41,11 +49,18 @@ for f in files:
 print(len(files), steps)
 """
 
+# Runs a command and prints its peak resident memory (KiB on Linux) as the last line.
+PEAK = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
 
 def build_corpus(config: Path) -> int:
     project = config / "projects" / PROJECT
     project.mkdir(parents=True)
-    lines = SPOTTER.read_text().splitlines()
+    lines = SPOTTER.read_text(encoding="utf-8").splitlines()
     total = 0
     for n in range(COPIES):
         session = str(uuid.UUID(int=n + 1))
@@ -59,46 +74,121 @@ def build_corpus(config: Path) -> int:
                 message["id"] = f"{message['id']}_{n:02d}"
             out.append(json.dumps(record, separators=(",", ":"), ensure_ascii=False))
         path = project / f"{session}.jsonl"
-        path.write_text("\n".join(out) + "\n")
+        path.write_text("\n".join(out) + "\n", encoding="utf-8")
         total += path.stat().st_size
     return total
 
 
-def timed(command: list[str], env: dict[str, str], runs: int) -> tuple[float, str]:
-    times = []
-    output = ""
+_UUID = re.compile(rb"\b[0-9a-f]{8}(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b")
+
+
+def build_big_session(project: Path, size: int = BIG_BYTES) -> Path:
+    """One session of about ``size`` bytes: the spotter session over and over, every uuid and message
+    id made new for each copy (so the copies chain into one long conversation, as a user's would)."""
+    project.mkdir(parents=True, exist_ok=True)
+    session = "4d5611e5-241a-462a-8d15-5122611a9569"
+    original = SPOTTER.read_bytes()
+    last = re.findall(rb'"uuid":"([0-9a-f-]{36})"', original.rstrip().rsplit(b"\n", 1)[-1])[-1]
+    template = _UUID.sub(rb"@COPY@\1", original)
+    template = template.replace(b"@COPY@" + session.encode()[8:], session.encode())
+    template = template.replace(b'"id":"msg_', b'"id":"msg_@COPY@_')
+    # the first record of each copy hangs off the last record of the copy before it
+    template = template.replace(b'"parentUuid":null', b'"parentUuid":@PREVIOUS@', 1)
+    path = project / f"{session}.jsonl"
+    with path.open("wb") as out:
+        copy = 0
+        while out.tell() < size:
+            previous = b"null" if copy == 0 else b'"%08x%s"' % (copy - 1, last[8:])
+            out.write(template.replace(b"@PREVIOUS@", previous).replace(b"@COPY@", b"%08x" % copy))
+            copy += 1
+    return path
+
+
+def interleaved(commands: dict[str, list[str]], env: dict[str, str], runs: int, before=None) -> dict[str, list[float]]:  # type: ignore[no-untyped-def]
+    """Each command once per round, in turn; ``before(name)`` runs untimed before each (e.g. a cold cache)."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):
-        start = time.perf_counter()
-        done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-        times.append(time.perf_counter() - start)
-        output = done.stdout
-    return statistics.median(times), output
+        for name, command in commands.items():
+            if before is not None:
+                before(name)
+            start = time.perf_counter()
+            subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            times[name].append(time.perf_counter() - start)
+    return times
+
+
+def ccusage_command() -> list[str] | None:
+    found = os.environ.get("CCUSAGE") or shutil.which("ccusage")
+    return [found, "claude", "session", "--json", "--offline"] if found else None
+
+
+def speed(runs: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        config, home, cache = Path(tmp) / "config", Path(tmp) / "home", Path(tmp) / "cache"
+        home.mkdir()
+        size = build_corpus(config)
+        env = {**os.environ, "CLAUDE_CONFIG_DIR": str(config), "HOME": str(home), "XDG_CACHE_HOME": str(cache),
+               "PYTHONPATH": str(ROOT)}  # fmt: skip
+        print(f"corpus: {COPIES} sessions, {size / 2**20:.1f} MiB ({size:,} bytes)")
+        python = sys.executable
+        sessions = [python, "-m", "ctxviz", "sessions", "--json"]
+        out = subprocess.run(sessions, env=env, capture_output=True, text=True, check=True).stdout
+        assert len(json.loads(out)) == COPIES
+        commands = {
+            "start-up (import ctxviz.cli)": [python, "-c", "import ctxviz.cli"],
+            "sessions --json, cold": sessions,
+            "sessions --json, warm": sessions,
+            "full breakdown": [python, "-c", BREAKDOWN],
+        }
+        theirs = ccusage_command()
+        if theirs:
+            commands["ccusage session --json"] = theirs
+        else:
+            print("ccusage not found (set CCUSAGE=/path/to/ccusage): ctxviz timed alone")
+
+        def cold_when_asked(name: str) -> None:
+            if name.endswith("cold"):
+                shutil.rmtree(cache, ignore_errors=True)
+            elif name.endswith("warm"):  # the index of a finished run, whatever ran before
+                subprocess.run(sessions, env=env, stdout=subprocess.DEVNULL, check=True)
+
+        times = interleaved(commands, env, runs, cold_when_asked)
+        for name, taken in times.items():
+            print(f"{name:32} median {statistics.median(taken):6.3f} s  (min {min(taken):.3f}, max {max(taken):.3f})")
+        if theirs:
+            base = times["ccusage session --json"]
+            for name in ("sessions --json, cold", "sessions --json, warm", "full breakdown"):
+                ratios = [a / b for a, b in zip(times[name], base, strict=True)]
+                print(f"{name} / ccusage: median {statistics.median(ratios):.2f}×  (per round)")
+
+
+def memory() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / "config"
+        path = build_big_session(config / "projects" / PROJECT)
+        env = {**os.environ, "CLAUDE_CONFIG_DIR": str(config), "HOME": tmp, "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
+               "PYTHONPATH": str(ROOT)}  # fmt: skip
+        print(f"one session of {path.stat().st_size / 2**20:,.0f} MiB")
+        python = sys.executable
+        for name, command in {
+            "sessions --json --no-cache": [python, "-m", "ctxviz", "sessions", "--json", "--no-cache"],
+            "context --json": [python, "-m", "ctxviz", "context", str(path), "--json"],
+        }.items():
+            start = time.perf_counter()
+            done = subprocess.run([python, "-c", PEAK, *command], env=env, capture_output=True, text=True, check=True)
+            peak = int(done.stdout.split()[-1]) / 1024
+            print(f"{name:28} peak RSS {peak:7.0f} MiB   {time.perf_counter() - start:6.1f} s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--memory", action="store_true", help="peak memory on one ~1 GB session instead")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        config, home = Path(tmp) / "config", Path(tmp) / "home"
-        home.mkdir()
-        size = build_corpus(config)
-        env = {**os.environ, "CLAUDE_CONFIG_DIR": str(config), "HOME": str(home), "PYTHONPATH": str(ROOT)}
-        print(f"corpus: {COPIES} sessions, {size / 2**20:.1f} MiB ({size:,} bytes)")
-        python = sys.executable
-        startup, _ = timed([python, "-c", "import ctxviz.cli"], env, args.runs)
-        sessions, out = timed([python, "-m", "ctxviz", "sessions", "--json"], env, args.runs)
-        assert len(json.loads(out)) == COPIES
-        breakdown, out = timed([python, "-c", BREAKDOWN], env, args.runs)
-        print(f"python + import ctxviz.cli         {startup:6.3f} s")
-        print(f"ctxviz sessions --json             {sessions:6.3f} s")
-        print(f"full breakdown (every call)        {breakdown:6.3f} s   ({out.strip()} files/steps)")
-        ccusage = os.environ.get("CCUSAGE")
-        if ccusage:
-            theirs, _ = timed([ccusage, "claude", "session", "--json", "--offline"], env, args.runs)
-            print(f"ccusage claude session --json      {theirs:6.3f} s")
-            print(f"sessions / ccusage                 {sessions / theirs:6.2f}×")
-            print(f"breakdown / ccusage                {breakdown / theirs:6.2f}×")
+    if args.memory:
+        memory()
+    else:
+        speed(args.runs)
 
 
 if __name__ == "__main__":

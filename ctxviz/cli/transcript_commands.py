@@ -154,6 +154,7 @@ def context(
 @click.option("--root", "roots", multiple=True, type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="Also look under DIR, in any agent's layout (repeatable).")  # fmt: skip
 @click.option("-v", "--verbose", is_flag=True, help="List every damaged or unknown line skipped.")
+@click.option("--no-cache", is_flag=True, help="Read every session again, ignoring the summary index in the cache.")
 def sessions(
     project: str | None,
     since: date | None,
@@ -162,6 +163,7 @@ def sessions(
     agents: tuple[str, ...],
     roots: tuple[Path, ...],
     verbose: bool,
+    no_cache: bool,
 ) -> None:
     """The sessions on this machine, every agent: calls, peak and last context, compactions, subagents.
 
@@ -185,7 +187,7 @@ def sessions(
 
     try:
         found = collect(os.environ, Path.home(), agents=agents, extra_roots=roots, project=project, since=since,
-                        progress=progress)  # fmt: skip
+                        progress=progress, use_index=not no_cache)  # fmt: skip
     except InputError as error:
         fail(error.message)
     rows: list[SessionSummary] = []

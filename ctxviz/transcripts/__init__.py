@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ctxviz.timeline import Timeline
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
 
 
 def open_transcript(path: Path) -> Timeline:

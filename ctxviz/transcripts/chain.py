@@ -99,12 +99,23 @@ class Links:
             walk = self._parent[walk]
         return on_path
 
+    def _call_above(self, leaf: int) -> bool:
+        """Whether the branch ending at ``leaf`` holds a call (usually found a few records up)."""
+        walk = leaf
+        for _ in range(len(self._parent)):
+            if walk == NO_PARENT:
+                return False
+            if self._call[walk]:
+                return True
+            walk = self._parent[walk]
+        return False
+
     def _leaf(self) -> tuple[int, bool]:
         """The newest conversational record; if its branch holds no call but the file has some (a rewind
         to the first prompt), the newest conversational record below the newest call."""
         leaf = self._last_conversational if self._last_conversational != NO_PARENT else len(self._parent) - 1
         newest = self._call.rfind(1)
-        if newest < 0 or any(a and b for a, b in zip(self._path(leaf), self._call, strict=True)):
+        if newest < 0 or self._call_above(leaf):
             return leaf, False
         below = bytearray(len(self._parent))
         below[newest] = 1

@@ -14,7 +14,7 @@ from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 
 AGENT = "claude-code"
 if TYPE_CHECKING:
-    from ctxviz.transcripts.summary import SessionSummary as ClaudeSummary
+    from ctxviz.transcripts.session_row import SessionSummary as ClaudeSummary
 
 _CHAT_TYPES = frozenset({"user", "assistant", "system", "attachment", "summary"})
 

@@ -13,8 +13,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import msgspec
-
 AGENT_PREFIX = "agent-"
 COMPACTION_PREFIX = "agent-acompact"  # the compaction call's own transcript, not a user subagent
 _PEEK_BYTES = 64 * 1024
@@ -27,6 +25,7 @@ class SessionFile:
     root: Path
     size: int
     mtime: float
+    mtime_ns: int = 0  # the summary index's key (exact, unlike the float)
 
     @property
     def session(self) -> str:
@@ -93,7 +92,11 @@ def session_files(roots: list[Path]) -> list[SessionFile]:
                 except OSError:
                     continue
                 if is_file:
-                    found.append(SessionFile(Path(item.path), Path(project.path), root, stat.st_size, stat.st_mtime))
+                    found.append(
+                        SessionFile(
+                            Path(item.path), Path(project.path), root, stat.st_size, stat.st_mtime, stat.st_mtime_ns
+                        )
+                    )
     return found
 
 
@@ -110,17 +113,11 @@ def decode_project(name: str) -> str:
     return f"{path}/{current}" if current else path or "/"
 
 
-class _Head(msgspec.Struct):
-    sessionId: str | None = None
-    cwd: str | None = None
-
-
-_HEAD = msgspec.json.Decoder(_Head)
-
-
 def peek_ids(path: Path) -> tuple[str | None, str | None]:
     """The sessionId and cwd its first records name (to tell which session an agent file belongs to,
     and to find a session by the id and project that ``sessions`` shows) without reading the file."""
+    from ctxviz.transcripts.records import decode_head
+
     try:
         with path.open("rb") as handle:
             head = handle.read(_PEEK_BYTES)
@@ -128,11 +125,9 @@ def peek_ids(path: Path) -> tuple[str | None, str | None]:
         return None, None
     session = cwd = None
     for line in head.removeprefix(b"\xef\xbb\xbf").split(b"\n")[:50]:
-        try:
-            record = _HEAD.decode(line)
-        except msgspec.DecodeError:
-            continue
-        session, cwd = session or record.sessionId, cwd or record.cwd
+        found = decode_head(line)
+        if found is not None:
+            session, cwd = session or found[0], cwd or found[1]
         if session and cwd:
             break
     return session, cwd

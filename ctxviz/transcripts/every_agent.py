@@ -26,17 +26,17 @@ Progress = Callable[[Iterator[SessionSummary | InputError], int], Iterable[Sessi
 
 
 def _claude(
-    roots: list[Path], project: str | None, since: date | None, progress: Progress | None
+    roots: list[Path], project: str | None, since: date | None, progress: Progress | None, use_index: bool
 ) -> Iterable[SessionSummary | InputError]:
     from ctxviz.transcripts.claude_adapter import as_row
     from ctxviz.transcripts.discover import session_files
+    from ctxviz.transcripts.index import summaries
     from ctxviz.transcripts.select import project_matches
-    from ctxviz.transcripts.summary import summarize_all
 
     files = [f for f in session_files(roots) if project_matches(f, project)]
     if since is not None:  # a file last written before --since cannot hold a session active after it
         files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
-    rows = (row if isinstance(row, InputError) else as_row(row) for row in summarize_all(files))
+    rows = (row if isinstance(row, InputError) else as_row(row) for row in summaries(files, roots, use_index=use_index))
     return progress(rows, len(files)) if progress is not None else rows
 
 
@@ -49,6 +49,7 @@ def collect(
     project: str | None = None,
     since: date | None = None,
     progress: Progress | None = None,
+    use_index: bool = True,
 ) -> Rows:
     """Every session's row (sessions without a measured call are left out, and counted)."""
     from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
@@ -58,7 +59,7 @@ def collect(
     found = Rows()
     results: list[SessionSummary | InputError] = []
     if CLAUDE in names:
-        results.extend(_claude(ClaudeCodeReader().roots(env, home), project, since, progress))
+        results.extend(_claude(ClaudeCodeReader().roots(env, home), project, since, progress, use_index))
     refs = discover(env, home, [n for n in names if n != CLAUDE])
     refs += discover_under(extra_roots, names)
     for ref in refs:

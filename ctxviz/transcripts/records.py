@@ -156,3 +156,20 @@ def subagent_id(raw: Raw) -> str | None:
         return _SUBAGENT_RESULT.decode(raw).agentId
     except msgspec.DecodeError:  # toolUseResult is often a plain string
         return None
+
+
+class _Head(Struct, frozen=True):
+    sessionId: str | None = None
+    cwd: str | None = None
+
+
+_HEAD = msgspec.json.Decoder(_Head)
+
+
+def decode_head(line: bytes) -> tuple[str | None, str | None] | None:
+    """The sessionId and cwd of one line (None when it is not a JSON object)."""
+    try:
+        head = _HEAD.decode(line)
+    except msgspec.DecodeError:
+        return None
+    return head.sessionId, head.cwd

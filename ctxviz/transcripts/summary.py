@@ -25,6 +25,7 @@ from ctxviz.transcripts.lines import Line
 from ctxviz.transcripts.parse import IGNORED_TYPES, SUBAGENT_TOOLS, SYNTHETIC_MODEL
 from ctxviz.transcripts.records import CompactMetadata, Usage
 from ctxviz.transcripts.safe import safe_or_none, safe_text
+from ctxviz.transcripts.session_row import Compaction, SessionSummary
 
 
 class _Message(Struct, frozen=True):
@@ -68,51 +69,6 @@ UNLINKED = -1
 COMPACTION = -1
 _KEPT = ("user", "assistant", "system", "attachment")  # conversational records
 _WARMUP = b'"Warmup"'
-
-
-@dataclass(frozen=True, slots=True)
-class Compaction:
-    trigger: str
-    pre_tokens: int | None
-    at_call: int  # the calls before it (1-based number of the last one)
-
-
-@dataclass(frozen=True, slots=True)
-class SessionSummary:
-    session: str
-    project: str
-    file: str
-    started: str | None
-    ended: str | None
-    models: tuple[str, ...]
-    calls: int
-    first: int
-    peak: int
-    last: int
-    compactions: tuple[Compaction, ...]
-    subagents: int
-    bytes: int
-    problems: tuple[str, ...]
-    unmeasured_calls: int = 0  # calls without usage: not in calls, peak or last
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "session": self.session,
-            "project": self.project,
-            "file": self.file,
-            "started": self.started,
-            "ended": self.ended,
-            "models": list(self.models),
-            "calls": self.calls,
-            "peak": self.peak,
-            "last": self.last,
-            "compactions": [
-                {"trigger": c.trigger, "pre_tokens": c.pre_tokens, "at_call": c.at_call} for c in self.compactions
-            ],
-            "subagents": self.subagents,
-            "bytes": self.bytes,
-            "unmeasured_calls": self.unmeasured_calls,
-        }
 
 
 @dataclass(frozen=True, slots=True)

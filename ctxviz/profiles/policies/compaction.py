@@ -164,6 +164,8 @@ class SummaryAndRecentFiles:
                 fates.append(Fate(path, BlockKind.FILE_REFERENCE, "referenced", tokens, why))
                 continue
             session.read(path, label=f"Restored {path}", mention=True, kind=BlockKind.RESTORED_FILE)
+            # a restored file is not "unchanged since the last read": real sessions re-read it in full
+            state.current.discard(path)
             state.touched[path] = touched[path]  # keeps its place in the recency order
             why = f"recently read or edited (#{n + 1} most recent), ≤ {self.max_tokens_per_file:,}"
             fates.append(Fate(path, BlockKind.RESTORED_FILE, "restored", tokens, why))

@@ -1,0 +1,122 @@
+"""``ctxviz import`` (a real session → a scenario) and ``ctxviz fidelity`` (the engine against the session)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ctxviz.cli.common import fail
+
+if TYPE_CHECKING:
+    from ctxviz.importer.fidelity import FidelityReport
+
+
+def _session_file(file: Path | None, latest: bool, session_id: str | None) -> Path:
+    from ctxviz.transcripts.discover import config_roots, session_files
+    from ctxviz.transcripts.select import by_session
+    from ctxviz.transcripts.select import latest as newest
+
+    if sum((file is not None, latest, session_id is not None)) != 1:
+        raise click.UsageError("give one of SESSION (a .jsonl file), --latest or --session ID")
+    if file is not None:
+        return file
+    files = session_files(config_roots())
+    chosen = by_session(files, session_id) if session_id else newest(files, os.getcwd())
+    return chosen.path
+
+
+_SESSION_OPTIONS = (
+    click.argument("session", required=False, type=click.Path(path_type=Path)),
+    click.option("--latest", is_flag=True, help="The most recent session (of the current project if it has one)."),
+    click.option("--session", "session_id", default=None, help="A session by its id (or the start of it)."),
+)
+
+
+def _with_session(command: Callable[..., None]) -> Callable[..., None]:
+    for option in reversed(_SESSION_OPTIONS):
+        command = option(command)
+    return command
+
+
+@click.command(name="import")
+@_with_session
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Write the scenario here.")
+@click.option("--keep-paths", is_flag=True, help="Keep paths as recorded (home folder names included).")
+def import_session(
+    session: Path | None, latest: bool, session_id: str | None, output: Path | None, keep_paths: bool
+) -> None:
+    """Turn a Claude Code session into a scenario that replays its main chain.
+
+    Sizes come from the measured API usage where the transcript allows it; each event's comment says
+    whether its size is measured or estimated. The session's automatic compactions are left to the
+    engine: `ctxviz fidelity` shows whether it compacts at the same place.
+    """
+    from ctxviz.errors import InputError
+    from ctxviz.importer import session_to_scenario
+
+    try:
+        result = session_to_scenario(_session_file(session, latest, session_id), keep_paths=keep_paths)
+    except InputError as error:
+        fail(error.message)
+    for problem in result.problems[:5]:
+        click.echo(f"warning: {problem}", err=True)
+    if output is None:
+        click.echo(result.yaml, nl=False)
+        return
+    try:
+        output.write_text(result.yaml, encoding="utf-8")
+    except OSError as error:
+        fail(f"{output}: cannot write: {error.strerror or error}")
+    click.echo(f"wrote {output}: {len(result.scenario.events)} events", err=True)
+
+
+@click.command()
+@_with_session
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON (format ctxviz.fidelity/1).")
+def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json: bool) -> None:
+    """Replay a session under the claude-code rules and compare with what it measured, call by call."""
+    from ctxviz.errors import InputError
+    from ctxviz.importer import fidelity as measure
+
+    try:
+        report = measure(_session_file(session, latest, session_id))
+    except InputError as error:
+        fail(error.message)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=1))
+        return
+    _print_report(report)
+
+
+def _print_report(report: FidelityReport) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    calls = Table("call", "measured", "simulated", "error")
+    for call in report.calls:
+        calls.add_row(str(call.call), f"{call.measured:,}", f"{call.simulated:,}", f"{call.error:.2f}%")
+    console.print(calls)
+    if report.compactions:
+        table = Table("compaction", "call (measured)", "call (simulated)", "after (measured)", "after (simulated)")
+        for fit in report.compactions:
+            table.add_row(fit.trigger, *(f"{v:,}" if v is not None else "—" for v in (
+                fit.measured_call, fit.simulated_call, fit.measured_after, fit.simulated_after)))  # fmt: skip
+        console.print(table)
+    sources = Table("where the error comes from", "calls", "mean error", "worst call")
+    for source in report.sources:
+        sources.add_row(source.label, str(source.calls), f"{source.mean_error:.2f}%",
+                        f"{source.worst_call} ({source.worst_error:.1f}%)")  # fmt: skip
+    console.print(sources)
+    console.print(
+        f"[bold]{report.session}[/]: {len(report.calls)} calls replayed under claude-code; "
+        f"median error {report.median_error:.2f}%, 90th percentile {report.p90_error:.2f}%"
+    )
+
+
+COMMANDS = [import_session, fidelity]

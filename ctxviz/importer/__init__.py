@@ -1,0 +1,9 @@
+"""From a real Claude Code session to a scenario (``ctxviz import``) and the engine's score against the
+session's measured calls (``ctxviz fidelity``)."""
+
+from __future__ import annotations
+
+from ctxviz.importer.fidelity import FidelityReport, fidelity
+from ctxviz.importer.imported import ImportResult, MeasuredCall, session_to_scenario
+
+__all__ = ["FidelityReport", "ImportResult", "MeasuredCall", "fidelity", "session_to_scenario"]

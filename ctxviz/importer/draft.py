@@ -1,0 +1,303 @@
+"""A session turned into scenario events, before calibration: each event with the sizes it should add.
+
+Sizes come from the measured usage: the difference between two consecutive calls is exact, and it is
+shared among what entered in between in proportion to their recorded text. Where no call measures a
+stretch (before the first call, across a compaction, after the last call), sizes are estimated from the
+text at 4 characters a token, and the event says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctxviz.importer.paths import PathStyle
+from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
+from ctxviz.layout import share_cells
+from ctxviz.transcripts.parse import SUBAGENT_TOOLS
+
+CHARS_PER_TOKEN = 4
+EDIT_TOOLS = ("Edit", "MultiEdit")
+PRE_TOKENS_NOTE = "shares the count Claude Code compacted at (preTokens) minus the call before"
+UNRECORDED = "input the transcript does not record"
+PLANS_FOLDER = "/.claude/plans/"  # where plan mode writes its plan file
+
+
+def estimate(chars: int) -> int:
+    return math.ceil(chars / CHARS_PER_TOKEN)
+
+
+@dataclass
+class EventDraft:
+    """One scenario event. ``sizes`` are the size fields (tokens), ``free`` those calibration may change;
+    ``target`` is what the event should add to the window, ``call`` the measured call that follows it."""
+
+    kind: str
+    fields: dict[str, Any]
+    sizes: dict[str, int]
+    free: tuple[str, ...]
+    target: int
+    segment: int
+    measured: bool
+    comment: str | None = None
+    inner: list[EventDraft] = field(default_factory=list)
+    caps: dict[str, int] = field(default_factory=dict)  # the most a free size may hold
+    lines: int | None = None  # a Read's line count
+    agent: str | None = None  # a subagent's id (its file holds its own reads)
+
+    def flat(self) -> list[EventDraft]:
+        return self.inner if self.kind == "parallel" else [self]
+
+
+@dataclass
+class Draft:
+    events: list[EventDraft]
+    files: dict[str, int]  # path → tokens
+    file_lines: dict[str, int]  # path → lines, where a Read said
+    skills: dict[str, int]  # name → body tokens
+    overhead: int  # the first call's size minus its messages
+    first_messages: int
+    summaries: list[int]  # tokens of each recorded compaction summary, in order
+    compactions: list[tuple[int, str, int | None]]  # (call after it, trigger, preTokens)
+    session: Session
+
+
+@dataclass
+class _Unit:
+    """A piece of recorded text that shares a segment's measured size; its tokens go to ``event``'s size
+    ``key`` (None: the event has no size of its own for it, as a read's content is the file's)."""
+
+    chars: int
+    event: EventDraft
+    key: str | None = None
+
+    def give(self, tokens: int) -> None:
+        self.event.target += tokens
+        if self.key is not None and self.key in self.event.sizes:
+            self.event.sizes[self.key] += tokens
+
+
+# which size of each event kind a tool call's arguments and its result feed
+_CALL_KEY = {"edit": "change", "write": "content", "subagent": "prompt", "tool": "call", "plan": "plan"}
+_RESULT_KEY = {"grep": "output", "glob": "output", "bash": "output", "tool": "output", "subagent": "returns",
+               "edit": "change", "write": "content", "plan": "plan"}  # fmt: skip
+
+
+def _search_fields(use: ToolUse, style: PathStyle) -> dict[str, Any]:
+    return {"pattern": style.text(use.args.pattern or use.name)}
+
+
+class _Drafter:
+    def __init__(self, session: Session, style: PathStyle) -> None:
+        self.session = session
+        self.style = style
+        self.files: dict[str, int] = {}
+        self.file_lines: dict[str, int] = {}
+        self.skills: dict[str, int] = {}
+        self.events: list[EventDraft] = []
+        self.summaries: list[int] = []
+        self.compactions: list[tuple[int, str, int | None]] = []
+        self.originals: dict[str, int] = {}  # path → tokens of the file before an edit (Edit's result)
+
+    def tool_event(self, use: ToolUse, segment: int, extra_chars: int) -> tuple[EventDraft, list[_Unit]]:
+        """The scenario event for one tool call; its units are the call's text and the result's."""
+        name, args, style = use.name, use.args, self.style
+        result = (use.result_chars or 0) + extra_chars
+        path = args.file_path or args.notebook_path
+        kind: str
+        fields: dict[str, Any]
+        free: tuple[str, ...]
+        comment = None
+        if name == "Read" and path and not use.error and not use.partial_read and args.pages is None:
+            kind, fields, free = "read", {"path": style.path(path)}, ()
+            if is_unchanged_stub(use):
+                comment = "Claude Code answered with its 'file unchanged' stub"
+        elif name in EDIT_TOOLS and path and not use.error:
+            kind, fields, free = "edit", {"path": style.path(path)}, ("change",)
+            if use.file_chars is not None:
+                self.originals.setdefault(style.path(path), estimate(use.file_chars))
+        elif name == "Write" and path and PLANS_FOLDER in path and not use.error:
+            kind, fields, free = "plan", {}, ("plan",)
+            comment = "the plan file written in plan mode: re-injected after a compaction"
+        elif name == "Write" and path and not use.error:
+            kind, fields, free = "write", {"path": style.path(path)}, ("content",)
+        elif name in ("Grep", "Glob"):
+            kind, fields, free = name.lower(), _search_fields(use, style), ("output",)
+        elif name == "Bash":
+            kind, fields, free = "bash", {"command": style.text(args.command or "")}, ("output",)
+        elif name in SUBAGENT_TOOLS:
+            kind, fields, free = "subagent", {"type": args.subagent_type or "general-purpose"}, ("prompt", "returns")
+        elif name == "Skill" and args.skill and not use.error:
+            kind, fields, free = "skill", {"name": args.skill}, ()
+        else:
+            kind, fields, free = "tool", {"name": name}, ("call", "output")
+            if name == "Read":
+                comment = "a Read of part of a file, or one that failed: sized as a plain tool result"
+        event = EventDraft(kind, fields, dict.fromkeys(free, 0), free, 0, segment, False, comment)
+        event.lines, event.agent = use.lines, use.agent
+        if kind == "edit":
+            event.sizes["result"] = 0  # the whole measured size goes to the change
+        return event, [_Unit(use.call_chars, event, _CALL_KEY.get(kind)), _Unit(result, event, _RESULT_KEY.get(kind))]
+
+    def segment(self, k: int, seg: Segment, measured_total: int | None, before: int | None) -> None:
+        """Draft the events of one segment and give each its target size."""
+        pre: list[_Unit] = []
+        post: list[_Unit] = []
+        units = pre
+        compaction: Compaction | None = None
+        items: list[Item] = seg.items
+        skip: set[int] = set()
+        parallels: list[EventDraft] = []
+        for n, item in enumerate(items):
+            if n in skip:
+                continue
+            if isinstance(item, Reply):
+                event = EventDraft("reply", {}, {"reply": 0}, ("reply",), 0, k, False)
+                self.events.append(event)
+                units.append(_Unit(item.chars, event, "reply"))
+            elif isinstance(item, Prompt):
+                fields: dict[str, Any] = {"text": self.style.text(item.text) or item.kind}
+                if item.kind != "prompt":
+                    fields["visibility"] = "hidden"
+                comment = {"hook": "hook output or reminder the transcript records", "meta": None}.get(item.kind)
+                event = EventDraft("prompt", fields, {"size": 0}, ("size",), 0, k, False, comment)
+                self.events.append(event)
+                units.append(_Unit(item.chars, event, "size"))
+            elif isinstance(item, Tools):
+                group: list[EventDraft] = []
+                for use in item.calls:
+                    extra = 0
+                    if use.name == "Skill":  # the skill's body arrives as the next expanded message
+                        following = next(
+                            (m for m in range(n + 1, len(items)) if isinstance(items[m], Prompt) and m not in skip),
+                            None,
+                        )
+                        if following is not None and items[following].kind == "meta":  # type: ignore[union-attr]
+                            skip.add(following)
+                            extra = items[following].chars  # type: ignore[union-attr]
+                    event, tool_units = self.tool_event(use, k, extra)
+                    group.append(event)
+                    units.extend(tool_units)
+                if len(group) == 1:
+                    self.events.append(group[0])
+                else:
+                    self.events.append(EventDraft("parallel", {}, {}, (), 0, k, False, inner=group))
+                    parallels.append(self.events[-1])
+            elif isinstance(item, Compaction):
+                compaction = item
+                self.summaries.append(estimate(item.summary_chars))
+                self.compactions.append((k, item.trigger, item.pre_tokens))
+                if item.trigger == "manual":
+                    event = EventDraft(
+                        "compact", {}, {"summary": estimate(item.summary_chars)}, (), 0, k, False,
+                        "a /compact typed in the session; its summary sized from the recorded text",
+                    )  # fmt: skip
+                    self.events.append(event)
+                units = post
+        grew = measured_total is not None and before is not None and measured_total > before
+        if not pre and compaction is None and grew:  # the call grew, yet no record says by what
+            event = EventDraft(
+                "prompt", {"text": UNRECORDED, "visibility": "hidden"}, {"size": 0}, ("size",), 0, k, False,
+                "the call grew with nothing recorded before it",
+            )  # fmt: skip
+            self.events.append(event)
+            pre.append(_Unit(1, event, "size"))
+        self._size(pre, post, compaction, measured_total, before)
+        for group_event in parallels:
+            group_event.measured = any(e.measured for e in group_event.inner)
+
+    def _size(
+        self,
+        pre: list[_Unit],
+        post: list[_Unit],
+        compaction: Compaction | None,
+        measured_total: int | None,
+        before: int | None,
+    ) -> None:
+        if compaction is None and measured_total is not None and before is not None and measured_total >= before:
+            self._share(pre, measured_total - before)
+            return
+        if compaction is not None and compaction.pre_tokens is not None and before is not None:
+            if compaction.pre_tokens >= before:
+                # Claude Code's own count when it compacted: the last call plus what came after it
+                self._share(pre, compaction.pre_tokens - before)
+                for unit in pre:
+                    unit.event.comment = PRE_TOKENS_NOTE
+            else:
+                self._estimate(pre)
+            self._estimate(post)
+            return
+        self._estimate(pre + post)
+
+    @staticmethod
+    def _share(units: list[_Unit], total: int) -> None:
+        shares = share_cells([u.chars for u in units], total) if units else []
+        if units and sum(u.chars for u in units) == 0:
+            shares = share_cells([1] * len(units), total)
+        for unit, tokens in zip(units, shares, strict=True):
+            unit.give(tokens)
+            unit.event.measured = True
+
+    @staticmethod
+    def _estimate(units: list[_Unit]) -> None:
+        for unit in units:
+            unit.give(estimate(unit.chars))
+
+    def finish_sizes(self) -> None:
+        """Natural sizes before calibration: each event's target in its first free field; files and
+        skills at the size their content added."""
+        for event in (e for top in self.events for e in top.flat()):
+            if event.kind == "read" and "unchanged" not in (event.comment or ""):
+                # the smallest full read: a file that grew adds to a reply at its later reads (a size can
+                # be added there, never taken away), and a restore after compaction is not overstated
+                path = event.fields["path"]
+                self.files[path] = min(self.files.get(path, event.target), event.target)
+                if event.lines:
+                    self.file_lines[event.fields["path"]] = event.lines
+            elif event.kind == "edit":
+                path = event.fields["path"]
+                self.files.setdefault(path, self.originals.get(path, event.target))
+            elif event.kind == "write":
+                self.files.setdefault(event.fields["path"], event.target)
+            elif event.kind == "skill":
+                name = event.fields["name"]
+                self.skills[name] = min(self.skills.get(name, event.target), event.target)
+        for event in (e for top in self.events for e in top.flat()):
+            if event.kind == "read" and event.fields["path"] not in self.files:
+                self.files[event.fields["path"]] = event.target  # only stubs seen: the stub's size
+
+
+def _subagent_reads(drafter: _Drafter, subagents: Mapping[str, Session]) -> None:
+    """A subagent's own full reads, from its file: they stay in its window; the files are listed."""
+    for event in (e for top in drafter.events for e in top.flat()):
+        child = subagents.get(event.agent or "")
+        if event.kind != "subagent" or child is None:
+            continue
+        child_draft = draft_session(child, drafter.style)
+        reads = [e.fields["path"] for top in child_draft.events for e in top.flat() if e.kind == "read"]
+        if reads:
+            event.fields["reads"] = list(dict.fromkeys(reads))
+            for path in reads:
+                drafter.files.setdefault(path, child_draft.files[path])
+
+
+def draft_session(session: Session, style: PathStyle, subagents: Mapping[str, Session] | None = None) -> Draft:
+    drafter = _Drafter(session, style)
+    segments = session.segments
+    previous: int | None = None
+    first_messages = 0
+    for k, seg in enumerate(segments):
+        start = len(drafter.events)
+        drafter.segment(k, seg, seg.used, previous)
+        if k == 0:
+            first_messages = sum(e.target for top in drafter.events[start:] for e in top.flat())
+        previous = seg.used if seg.used is not None else previous
+    drafter.finish_sizes()
+    _subagent_reads(drafter, subagents or {})
+    overhead = max(0, (segments[0].used or 0) - first_messages)
+    return Draft(
+        drafter.events, drafter.files, drafter.file_lines, drafter.skills, overhead, first_messages,
+        drafter.summaries, drafter.compactions, session,
+    )  # fmt: skip

@@ -1,0 +1,23 @@
+"""The two numbers of the agent's rules the importer must know before it replays anything: a tool call's
+envelope and the chars over which a tool's output spills to a file. Everything else it learns by
+replaying the scenario. One place, so a change to the profile's shape touches only this module."""
+
+from __future__ import annotations
+
+from ctxviz.engine import resolve_profile
+from ctxviz.profiles import Profile
+from ctxviz.scenario.model import Scenario
+
+
+def profile_of(scenario: Scenario) -> Profile:
+    return resolve_profile(scenario)
+
+
+def tool_call_tokens(profile: Profile) -> int:
+    """What the engine adds for a tool call besides its arguments (a read's or a skill's, here)."""
+    return profile.tool_call
+
+
+def spill_limit_chars(profile: Profile, tool: str) -> int | None:
+    """Over this many chars, the engine saves ``tool``'s output to a file (None: it never does)."""
+    return profile.output.limit(tool)

@@ -1,0 +1,305 @@
+"""A Claude Code session's main chain as the importer needs it: the measured API calls and, between two
+calls, what entered the conversation (replies, tool calls with their results, prompts, compactions).
+
+Pure: the chain's entries (from the transcript reader) and the raw lines in, ``Session`` out. Sizes here
+are characters of the recorded text; turning them into tokens is the builder's job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import msgspec
+from msgspec import Raw, Struct
+
+from ctxviz.transcripts.parse import SUBAGENT_TOOLS, Entry
+from ctxviz.transcripts.records import Content, DecodeError, Record, decode_record
+
+READ_UNCHANGED = "File unchanged since last read"
+
+
+class ToolArgs(Struct, frozen=True):
+    """The tool_use input fields the importer maps onto scenario events."""
+
+    file_path: str | None = None
+    notebook_path: str | None = None
+    path: str | None = None
+    offset: int | None = None
+    limit: int | None = None
+    pages: str | None = None
+    command: str | None = None
+    pattern: str | None = None
+    skill: str | None = None
+    subagent_type: str | None = None
+    description: str | None = None
+    run_in_background: bool | None = None
+
+
+class _FileInfo(Struct, frozen=True):
+    numLines: int | None = None
+    startLine: int | None = None
+    totalLines: int | None = None
+
+
+class _ToolResultInfo(Struct, frozen=True):
+    """``toolUseResult``: a Read's line range, an Edit's file before the change, a Task's agent."""
+
+    file: _FileInfo | None = None
+    originalFile: str | None = None
+    agentId: str | None = None
+    content: Raw = Raw()  # Write: the written text
+
+
+class _ResultFlag(Struct, frozen=True):
+    tool_use_id: str | None = None
+    is_error: bool | None = None
+
+
+class _FlagMessage(Struct, frozen=True):
+    content: list[_ResultFlag] | str | None = None
+
+
+class _FlagRecord(Struct, frozen=True):
+    """Only the ``is_error`` flags of a user record's tool results (the shared record type omits them)."""
+
+    message: _FlagMessage | None = None
+
+
+_FLAGS = msgspec.json.Decoder(_FlagRecord)
+_ARGS = msgspec.json.Decoder(ToolArgs)
+_RESULT_INFO = msgspec.json.Decoder(_ToolResultInfo)
+
+
+def _args(raw: Raw) -> ToolArgs:
+    try:
+        return _ARGS.decode(raw) if raw else ToolArgs()
+    except msgspec.DecodeError:
+        return ToolArgs()
+
+
+def _result_info(raw: Raw) -> _ToolResultInfo:
+    try:
+        return _RESULT_INFO.decode(raw) if raw and bytes(raw)[:1] == b"{" else _ToolResultInfo()
+    except msgspec.DecodeError:
+        return _ToolResultInfo()
+
+
+@dataclass
+class ToolUse:
+    """One tool call and, once it arrives, its result."""
+
+    id: str
+    name: str
+    args: ToolArgs
+    call_chars: int
+    result_chars: int | None = None
+    result_head: str = ""  # the result's first characters: an error or a "file unchanged" stub
+    error: bool = False
+    partial_read: bool = False  # a Read of a line range (offset/limit, or a file cut at its line limit)
+    file_chars: int | None = None  # the whole file, when the transcript shows it (an Edit's original)
+    lines: int | None = None  # the lines a Read returned
+    agent: str | None = None  # a subagent's id
+
+
+@dataclass
+class Reply:
+    chars: int
+
+
+@dataclass
+class Tools:
+    """The tool calls of one assistant message: more than one runs as a ``parallel`` group."""
+
+    calls: list[ToolUse]
+
+
+@dataclass
+class Prompt:
+    text: str
+    chars: int
+    kind: str  # "prompt" (typed by the person), "meta" (expanded commands, caveats), "hook" (reminders)
+
+
+@dataclass
+class Compaction:
+    trigger: str  # "auto" | "manual"
+    pre_tokens: int | None
+    summary_chars: int = 0
+
+
+Item = Reply | Tools | Prompt | Compaction
+
+
+@dataclass
+class Segment:
+    """What entered between one call and the next; ``used`` is the call that ends it (None: no call)."""
+
+    items: list[Item] = field(default_factory=list)
+    used: int | None = None
+    line: int | None = None  # the call's line in the file
+
+
+@dataclass(frozen=True)
+class Session:
+    segments: tuple[Segment, ...]  # segment k ends with call k; a last one may follow the last call
+    model: str | None
+    cwd: str | None
+    session_id: str | None
+
+    @property
+    def calls(self) -> list[int]:
+        return [s.used for s in self.segments if s.used is not None]
+
+
+def _text_of(content: str | list[Content] | None) -> str:
+    if isinstance(content, str):
+        return content
+    return "\n".join(b.text for b in content or () if b.type == "text" and b.text)
+
+
+def _raw_text(raw: Raw) -> str:
+    """The text of a tool result (a JSON string or a list of text blocks), for its first characters."""
+    try:
+        value = msgspec.json.decode(raw) if raw else ""
+    except msgspec.DecodeError:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "\n".join(str(b.get("text", "")) for b in value if isinstance(b, dict))
+    return ""
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.segments: list[Segment] = [Segment()]
+        self.tools: dict[str, ToolUse] = {}
+        self.message_group: dict[str, tuple[int, Tools]] = {}
+        self.seen_calls: set[str] = set()
+        self.model: str | None = None
+        self.failed: set[str] = set()  # tool_use ids whose result the current user record marks as an error
+
+    @property
+    def current(self) -> Segment:
+        return self.segments[-1]
+
+    def assistant(self, entry: Entry, record: Record) -> None:
+        if entry.used is not None and entry.message_id not in self.seen_calls:
+            self.seen_calls.add(entry.message_id or "")
+            self.current.used, self.current.line = entry.used, entry.line
+            self.segments.append(Segment())
+            self.model = entry.model or self.model
+        message = record.message
+        content = message.content if message is not None else None
+        if isinstance(content, str):
+            self.current.items.append(Reply(len(content)))
+            return
+        for block in content or ():
+            if block.type == "text" and block.text:
+                self.current.items.append(Reply(len(block.text)))
+            elif block.type == "thinking" and block.thinking:
+                self.current.items.append(Reply(len(block.thinking)))
+            elif block.type in ("tool_use", "server_tool_use") and block.name and block.id:
+                use = ToolUse(block.id, block.name, _args(block.input), len(block.name) + len(block.input))
+                self.tools[block.id] = use
+                key = entry.message_id or f"line:{entry.line}"
+                at, group = self.message_group.get(key, (-1, None))
+                if group is None or at != len(self.segments):
+                    group = Tools([])
+                    self.message_group[key] = (len(self.segments), group)
+                    self.current.items.append(group)
+                group.calls.append(use)
+
+    def user(self, record: Record, raw: bytes) -> None:
+        content = record.message.content if record.message is not None else None
+        self.failed = set()
+        if b'"is_error":true' in raw:
+            try:
+                message = _FLAGS.decode(raw).message
+            except msgspec.DecodeError:
+                message = None
+            if message is not None and isinstance(message.content, list):
+                self.failed = {f.tool_use_id or "" for f in message.content if f.is_error}
+        if record.isCompactSummary:
+            compaction = next((i for i in reversed(self.current.items) if isinstance(i, Compaction)), None)
+            if compaction is None:
+                compaction = Compaction("auto", None)
+                self.current.items.append(compaction)
+            compaction.summary_chars += len(_text_of(content))
+            return
+        if isinstance(content, str):
+            self._prompt(content, bool(record.isMeta))
+            return
+        for block in content or ():
+            if block.type == "text" and block.text:
+                self._prompt(block.text, bool(record.isMeta))
+            elif block.type == "tool_result":
+                self._result(block, record)
+            elif block.type in ("image", "document"):
+                self.current.items.append(Prompt(f"[{block.type}]", len(block.source), "meta"))
+
+    def _prompt(self, text: str, meta: bool) -> None:
+        if not text.strip():
+            return
+        stripped = text.lstrip()
+        kind = (
+            "hook" if stripped.startswith("<system-reminder>") else "meta" if meta or stripped.startswith("<") else ""
+        )
+        self.current.items.append(Prompt(text, len(text), kind or "prompt"))
+
+    def _result(self, block: Content, record: Record) -> None:
+        use = self.tools.get(block.tool_use_id or "")
+        if use is None:
+            self.current.items.append(Prompt("tool result", len(block.content), "meta"))
+            return
+        use.result_chars = (use.result_chars or 0) + len(block.content)
+        use.result_head = _raw_text(block.content)[:200] if len(block.content) < 400 else use.result_head
+        use.error = block.tool_use_id in self.failed or use.result_head.lstrip().startswith("<tool_use_error>")
+        info = _result_info(record.toolUseResult)
+        if use.name == "Read" and (use.args.offset is not None or use.args.limit is not None):
+            use.partial_read = True
+        if use.name == "Read" and info.file is not None:
+            whole = info.file.totalLines is None or (info.file.numLines or 0) >= info.file.totalLines
+            use.partial_read = not whole or bool(use.args.offset or use.args.limit)
+            use.lines = info.file.numLines
+        if info.originalFile is not None:
+            use.file_chars = len(info.originalFile)
+        if use.name in SUBAGENT_TOOLS:
+            use.agent = info.agentId
+
+    def boundary(self, entry: Entry) -> None:
+        trigger, pre, _ = entry.compact or ("auto", None, None)
+        self.current.items.append(Compaction(trigger if trigger == "manual" else "auto", pre))
+
+
+def build_session(chain: Sequence[Entry], lines: Mapping[int, bytes], cwd: str | None, session: str | None) -> Session:
+    """Group the chain's records into segments between calls. A line that no longer decodes is skipped
+    (the reader has already reported it)."""
+    builder = _Builder()
+    for entry in chain:
+        if entry.compact is not None:
+            builder.boundary(entry)
+            continue
+        raw = lines.get(entry.line)
+        if raw is None or not entry.conversational:
+            continue
+        try:
+            record = decode_record(raw)
+        except DecodeError:
+            continue
+        if record.kind == "assistant":
+            builder.assistant(entry, record)
+        elif record.kind == "user":
+            builder.user(record, raw)
+        elif record.kind == "attachment" and entry.pieces:
+            piece = entry.pieces[0]
+            builder.current.items.append(Prompt(piece.label, piece.estimate * 4, "hook"))
+    segments = builder.segments
+    if not segments[-1].items:
+        segments.pop()
+    return Session(tuple(segments), builder.model, cwd, session)
+
+
+def is_unchanged_stub(use: ToolUse) -> bool:
+    return use.name == "Read" and use.result_head.lstrip().startswith(READ_UNCHANGED)

@@ -1,0 +1,85 @@
+"""One session's row in ``ctxviz sessions`` (and ``--json``), apart from the reading that makes it, so
+that a run served from the summary index imports nothing that reads transcripts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Compaction:
+    trigger: str
+    pre_tokens: int | None
+    at_call: int  # the calls before it (1-based number of the last one)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    session: str
+    project: str
+    file: str
+    started: str | None
+    ended: str | None
+    models: tuple[str, ...]
+    calls: int
+    first: int
+    peak: int
+    last: int
+    compactions: tuple[Compaction, ...]
+    subagents: int
+    bytes: int
+    problems: tuple[str, ...]
+    unmeasured_calls: int = 0  # calls without usage: not in calls, peak or last
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "session": self.session,
+            "project": self.project,
+            "file": self.file,
+            "started": self.started,
+            "ended": self.ended,
+            "models": list(self.models),
+            "calls": self.calls,
+            "peak": self.peak,
+            "last": self.last,
+            "compactions": [
+                {"trigger": c.trigger, "pre_tokens": c.pre_tokens, "at_call": c.at_call} for c in self.compactions
+            ],
+            "subagents": self.subagents,
+            "bytes": self.bytes,
+            "unmeasured_calls": self.unmeasured_calls,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> SessionSummary | None:
+        """A row written by ``as_dict``, checked field by field; None when anything is off (a row from
+        a cache file is never trusted)."""
+        try:
+            compactions = tuple(Compaction(t, p, a) for t, p, a in data["compactions"])
+            row = cls(**{**data, "models": tuple(data["models"]), "compactions": compactions,
+                         "problems": tuple(data["problems"])})  # fmt: skip
+        except (KeyError, TypeError, ValueError):
+            return None
+        return row if row.well_typed() else None
+
+    def as_dict(self) -> dict[str, object]:
+        """Every field, as plain JSON values (for the summary index)."""
+        return {
+            **{name: getattr(self, name) for name in self.__dataclass_fields__},
+            "models": list(self.models),
+            "compactions": [[c.trigger, c.pre_tokens, c.at_call] for c in self.compactions],
+            "problems": list(self.problems),
+        }
+
+    def well_typed(self) -> bool:
+        texts = (self.session, self.project, self.file)
+        numbers = (self.calls, self.first, self.peak, self.last, self.subagents, self.bytes, self.unmeasured_calls)
+        optional = (self.started, self.ended)
+        return (
+            all(isinstance(t, str) for t in (*texts, *self.models, *self.problems))
+            and all(type(n) is int for n in numbers)
+            and all(t is None or isinstance(t, str) for t in optional)
+            and all(isinstance(c.trigger, str) and type(c.at_call) is int for c in self.compactions)
+            and all(c.pre_tokens is None or type(c.pre_tokens) is int for c in self.compactions)
+        )

@@ -1,0 +1,330 @@
+"""``ctxviz import`` and ``ctxviz fidelity`` on the vendored real sessions: exact numbers, a round trip
+through YAML, paths kept off the output, and the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ctxviz.cli import main
+from ctxviz.engine import simulate
+from ctxviz.importer import fidelity, session_to_scenario
+from ctxviz.scenario.load import load_scenario
+from ctxviz.tokens import CharsPerToken
+
+FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
+SPOTTER = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+FASTHOOKS = FIXTURES / "fasthooks" / "sample_main_transcript.jsonl"
+SMALL = [FIXTURES / "spotter-misc" / name for name in ("short.jsonl", "tool_heavy.jsonl", "subagent.jsonl")]
+
+
+def measured_calls(path: Path) -> list[int]:
+    """Each API call's context size, read straight from the file (main chain, deduplicated by id)."""
+    seen: set[str] = set()
+    calls = []
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        message = record.get("message") or {}
+        usage = message.get("usage")
+        if record.get("type") != "assistant" or not usage or record.get("isSidechain") or message["id"] in seen:
+            continue
+        seen.add(message["id"])
+        calls.append(usage["input_tokens"] + usage["cache_creation_input_tokens"] + usage["cache_read_input_tokens"])
+    return calls
+
+
+@pytest.fixture(scope="module")
+def spotter():  # noqa: ANN201 - ImportResult
+    return session_to_scenario(SPOTTER)
+
+
+@pytest.fixture(scope="module")
+def spotter_fit():  # noqa: ANN201 - FidelityReport
+    return fidelity(SPOTTER)
+
+
+def test_every_measured_call_is_compared(spotter_fit) -> None:  # noqa: ANN001
+    assert [c.measured for c in spotter_fit.calls] == measured_calls(SPOTTER)
+    assert len(spotter_fit.calls) == 139
+
+
+def test_calls_before_the_compaction_replay_exactly(spotter_fit) -> None:  # noqa: ANN001
+    before = [c for c in spotter_fit.calls if c.call <= 61]  # calls are numbered from 1
+    assert len(before) == 61
+    assert all(c.simulated == c.measured for c in before)
+
+
+def test_the_automatic_compaction_happens_at_the_same_call(spotter_fit) -> None:  # noqa: ANN001
+    (compaction,) = spotter_fit.compactions
+    assert compaction.trigger == "auto"
+    assert compaction.pre_tokens == 170_251
+    assert (compaction.measured_call, compaction.simulated_call) == (62, 62)
+    assert compaction.measured_after == 36_081
+    assert compaction.simulated_after == 35_020  # within 3%: the goal is 10%
+    # every call after it carries the same gap: the engine adds what the session measured
+    after = {c.simulated - c.measured for c in spotter_fit.calls if c.call >= 62}
+    assert after == {35_020 - 36_081}
+
+
+def test_where_the_error_comes_from(spotter_fit) -> None:  # noqa: ANN001
+    assert [(s.label, s.calls, s.worst_call) for s in spotter_fit.sources] == [
+        ("the size after the compaction at call 62 (36,081 measured, 35,020 simulated)", 78, 62),
+        ("sizes and start-up (before any compaction)", 61, 1),
+    ]
+
+
+def test_median_and_p90(spotter_fit) -> None:  # noqa: ANN001
+    errors = sorted(abs(c.simulated - c.measured) / c.measured * 100 for c in spotter_fit.calls)
+    assert spotter_fit.median_error == errors[69]  # 139 calls: the 70th
+    assert spotter_fit.p90_error == errors[math.ceil(0.9 * 139) - 1]
+    assert round(spotter_fit.median_error, 2) == 1.10
+    assert round(spotter_fit.p90_error, 2) == 1.83
+
+
+def test_startup_is_the_first_call_minus_its_messages(spotter) -> None:  # noqa: ANN001
+    first_prompt = spotter.draft.first_messages
+    assert first_prompt == 37
+    assert spotter.draft.overhead == 26_450 - 37
+    # the profile's tools (13,500) and environment (280) stay; the system prompt takes the rest
+    assert spotter.calibrated.startup == {"system_prompt": 26_413 - 13_500 - 280}
+    assert "# Start-up: the first call measured 26,450 tokens" in spotter.yaml
+
+
+def test_events_of_each_kind(spotter) -> None:  # noqa: ANN001
+    kinds: dict[str, int] = {}
+
+    def walk(events) -> None:  # noqa: ANN001
+        for event in events:
+            kind = next(k for k in type(event).model_fields if k != "note")
+            kinds[kind] = kinds.get(kind, 0) + 1
+            if kind == "parallel":
+                walk(event.parallel)
+
+    walk(spotter.scenario.events)
+    assert kinds == {
+        "bash": 67, "edit": 32, "grep": 10, "parallel": 11, "prompt": 3, "read": 17, "reply": 104,
+        "subagent": 1, "tool": 16, "write": 7,
+    }  # fmt: skip
+    # the automatic compaction is not an event: the engine must find it
+    assert "compact" not in kinds
+    assert spotter.calibrated.unplaced == 0
+
+
+def test_a_dated_model_name_is_the_profiles_model() -> None:
+    # the subagent ran on claude-sonnet-4-5-20250929: the profile knows it as claude-sonnet-4-5 (200k)
+    result = session_to_scenario(FIXTURES / "spotter-4d5611e5" / "subagents" / "agent-a2898e3.jsonl")
+    assert result.scenario.model == "claude-sonnet-4-5"
+    assert not simulate(result.scenario).notices
+
+
+def test_the_subagent_keeps_its_type_and_its_reads(spotter) -> None:  # noqa: ANN001
+    (subagent,) = [e.subagent for e in spotter.scenario.events if hasattr(e, "subagent")]
+    assert subagent.type == "Explore"
+    # its own file (subagents/agent-a2898e3.jsonl) read these; they stay in its window
+    assert subagent.reads == (
+        "lib/spotter_web/live/session_live.ex", "lib/spotter_web/live/subagent_live.ex",
+        "lib/spotter_web/live/pane_list_live.ex", "lib/spotter/services/transcript_renderer.ex",
+        "test/spotter/services/transcript_renderer_test.exs", "test/spotter_web/live/session_live_test.exs",
+        "assets/js/app.js",
+    )  # fmt: skip
+    # the parent got the task prompt and the answer: 342 + 5,170 measured, the engine's envelope included
+    assert (subagent.prompt.tokens, subagent.returns.tokens) == (342, 5_170)
+
+
+def test_no_home_folder_in_the_output_unless_asked(spotter) -> None:  # noqa: ANN001
+    assert "/home/" not in spotter.yaml
+    assert "USER" not in spotter.yaml  # the sanitised user name, also inside encoded folder names
+    kept = session_to_scenario(SPOTTER, keep_paths=True)
+    assert "/home/USER/projects/spotter-worktrees/spotter-dov/lib/spotter_web/live/session_live.ex" in kept.yaml
+
+
+def test_measured_calls_name_the_event_before_them(spotter, spotter_fit) -> None:  # noqa: ANN001
+    calls = spotter.calls
+    assert [(c.call, c.measured) for c in calls] == [(c.call, c.measured) for c in spotter_fit.calls]
+    assert calls[0].after_event == 0  # the first prompt
+    assert [type(spotter.scenario.events[c.after_event]).__name__ for c in calls[:3]] == [
+        "PromptEvent", "ParallelEvent", "BashEvent",
+    ]  # fmt: skip
+
+
+def test_import_is_deterministic(spotter) -> None:  # noqa: ANN001
+    assert session_to_scenario(SPOTTER).yaml == spotter.yaml
+
+
+def test_round_trip_through_yaml(spotter, tmp_path: Path) -> None:  # noqa: ANN001
+    out = tmp_path / "session.yaml"
+    out.write_text(spotter.yaml)
+    loaded = load_scenario(out, counter=CharsPerToken())
+    assert loaded == spotter.scenario
+    assert [s.used for s in simulate(loaded).steps] == [s.used for s in simulate(spotter.scenario).steps]
+    result = CliRunner().invoke(main, ["validate", str(out)])
+    assert result.exit_code == 0, result.output
+
+
+def test_manual_compaction_is_an_event_with_the_recorded_summary() -> None:
+    summary = next(json.loads(line) for line in FASTHOOKS.read_text().splitlines() if '"isCompactSummary":true' in line)
+    content = summary["message"]["content"]
+    text = content if isinstance(content, str) else "".join(b.get("text", "") for b in content)
+    result = session_to_scenario(FASTHOOKS)
+    (compact,) = [e.compact for e in result.scenario.events if hasattr(e, "compact")]
+    assert compact.summary is not None and compact.summary.tokens == math.ceil(len(text) / 4)
+    report = fidelity(FASTHOOKS)
+    # the /compact is the last thing in the file: no call came after it to measure
+    assert [(c.trigger, c.measured_call, c.simulated_call) for c in report.compactions] == [("manual", None, None)]
+
+
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
+def test_small_sessions_replay_exactly(path: Path) -> None:
+    report = fidelity(path)
+    assert [c.measured for c in report.calls] == measured_calls(path)
+    assert [c.simulated for c in report.calls] == [c.measured for c in report.calls]
+    assert (report.median_error, report.p90_error) == (0.0, 0.0)
+
+
+def test_a_small_overhead_shrinks_the_profiles_startup() -> None:
+    # a minimal file whose first call is 135 tokens: less than the profile's tool definitions alone
+    path = FIXTURES / "ccusage-fixtures" / "project-alpha-session-alpha-chat.jsonl"
+    result = session_to_scenario(path)
+    assert result.calibrated.startup == {"system_prompt": 0, "tools": 135, "environment": 0}
+    assert [(c.measured, c.simulated) for c in fidelity(path).calls] == [(135, 135), (270, 270), (340, 340)]
+
+
+def test_fidelity_json(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["fidelity", "--json", str(SMALL[1])])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["format"] == "ctxviz.fidelity/1"
+    assert list(data) == ["format", "session", "calls", "compactions", "median_error", "p90_error"]
+    assert data["calls"][0] == {"call": 1, "measured": 25801, "simulated": 25801}
+
+
+def test_cli_import_writes_a_scenario_that_runs(tmp_path: Path) -> None:
+    out = tmp_path / "tool_heavy.yaml"
+    result = CliRunner().invoke(main, ["import", str(SMALL[1]), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("# Imported by `ctxviz import`")
+    run = CliRunner().invoke(main, ["run", "--json", str(out)])
+    assert run.exit_code == 0, run.output
+    # the last call measured 27,666; the reply and prompt after it are estimated from their text
+    assert (
+        json.loads(run.output)["steps"][-1]["used"] == simulate(session_to_scenario(SMALL[1]).scenario).steps[-1].used
+    )
+    assert measured_calls(SMALL[1])[-1] == 27_666
+
+
+def test_cli_fidelity_table() -> None:
+    result = CliRunner().invoke(main, ["fidelity", str(FASTHOOKS)])
+    assert result.exit_code == 0, result.output
+    assert "median error 0.77%" in result.output
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty file, nothing to import"),
+        (b'{"type":"user","message":{"role":"user","content":"hi"}}\n', "no API calls recorded"),
+        (b'{"timestamp":"2026-01-01","type":"session_meta","payload":{}}\n', "not a Claude Code transcript"),
+    ],
+)
+def test_bad_input_is_a_clear_error(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(content)
+    result = CliRunner().invoke(main, ["import", str(path)])
+    assert result.exit_code == 1
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["fidelity", str(tmp_path / "nope.jsonl")])
+    assert result.exit_code == 1
+    assert "nope.jsonl: cannot read" in result.output
+
+
+def test_one_session_source_at_a_time() -> None:
+    result = CliRunner().invoke(main, ["import", str(SMALL[0]), "--latest"])
+    assert result.exit_code == 2
+
+
+def _readme_rows() -> list[list[str]]:
+    text = (Path(__file__).parents[1] / "README.md").read_text()
+    section = text.split("## Is the simulator right?", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+
+
+def _compaction_cell(report) -> str:  # noqa: ANN001 - FidelityReport
+    if not report.compactions:
+        return "—"
+    (fit,) = report.compactions
+    if fit.trigger == "manual" and fit.measured_call is None:
+        return "`/compact` after the last call (no call measured after it)"
+    if fit.trigger == "manual":
+        return f"`/compact` before call {fit.measured_call}, after {fit.measured_after:,} / {fit.simulated_after:,}"
+    return (
+        f"automatic before call {fit.measured_call} / {fit.simulated_call}, "
+        f"after {fit.measured_after:,} / {fit.simulated_after:,}"
+    )
+
+
+def test_the_readme_table_is_what_the_command_measures() -> None:
+    rows = _readme_rows()
+    assert len(rows) == 9
+    for name, calls, median, p90, compaction in rows:
+        pattern = name.split("`")[1].replace("….jsonl", "*.jsonl")
+        (path,) = FIXTURES.glob(pattern)
+        report = fidelity(path)
+        assert (calls, median, p90) == (
+            str(len(report.calls)),
+            f"{report.median_error:.2f}%",
+            f"{report.p90_error:.2f}%",
+        ), name
+        assert compaction == _compaction_cell(report), name
+
+
+def test_session_by_id_from_the_config_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = tmp_path / "claude" / "projects" / "-work-app"
+    project.mkdir(parents=True)
+    (project / "0f0f0f0f-1111-2222-3333-444455556666.jsonl").write_bytes(SMALL[1].read_bytes())
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    by_id = CliRunner().invoke(main, ["fidelity", "--json", "--session", "0f0f0f0f"])
+    assert by_id.exit_code == 0, by_id.output
+    assert json.loads(by_id.output)["calls"][-1] == {"call": 4, "measured": 27_666, "simulated": 27_666}
+    latest = CliRunner().invoke(main, ["import", "--latest"])
+    assert latest.exit_code == 0, latest.output
+    assert latest.output.startswith("# Imported by `ctxviz import`")
+
+
+def test_recorded_attachments_become_hidden_items(tmp_path: Path) -> None:
+    """Newer transcripts record hook context and reminders as ``attachment`` records: they share the
+    measured growth with the prompt, in proportion to their text."""
+
+    def call(n: int, parent: str, used: int) -> dict[str, object]:
+        usage = {"input_tokens": used, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        message = {"id": f"m{n}", "model": "claude-sonnet-4-6", "role": "assistant", "usage": usage,
+                   "content": [{"type": "text", "text": "done"}]}  # fmt: skip
+        return {"type": "assistant", "uuid": f"a{n}", "parentUuid": parent, "message": message}
+
+    hook = {"type": "hook_additional_context", "hookName": "PostToolUse:Edit", "content": "x" * 300}
+    records = [
+        {"type": "user", "uuid": "u0", "parentUuid": None, "message": {"role": "user", "content": "go"}},
+        call(0, "u0", 20_000),
+        {"type": "user", "uuid": "u1", "parentUuid": "a0", "message": {"role": "user", "content": "y" * 96}},
+        {"type": "attachment", "uuid": "t1", "parentUuid": "u1", "attachment": hook},
+        call(1, "t1", 20_400),
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    result = session_to_scenario(path)
+    prompts = [e.prompt for e in result.scenario.events if hasattr(e, "prompt")]
+    hidden = [p for p in prompts if p.visibility == "hidden"]
+    assert [p.text for p in hidden] == ["PostToolUse:Edit"]
+    # 400 tokens of growth shared by the reply "done" (4 chars), the prompt (96) and the hook's content
+    # as recorded (the JSON string: 302 chars, counted as ceil(302 / 4) = 76 tokens, so 304): 4 : 96 : 304
+    assert [p.size.tokens for p in prompts[1:]] == [95, 301]
+    assert [(c.measured, c.simulated) for c in fidelity(path).calls] == [(20_000, 20_000), (20_400, 20_400)]

@@ -1,0 +1,113 @@
+"""The sessions summary index: reused only when nothing changed, rebuilt when corrupt, ignored when it
+cannot be written, bypassed by --no-cache, never beside the transcripts."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ctxviz.cli import main
+from ctxviz.transcripts.index import INDEX_NAME, cache_folder
+
+SAMPLES = Path(__file__).resolve().parent / "fixtures" / "claude-code"
+SPOTTER = SAMPLES / "spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+FASTHOOKS = SAMPLES / "fasthooks/sample_main_transcript.jsonl"
+
+
+@pytest.fixture
+def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Two sessions in a config folder, a private cache folder, and the index's path."""
+    project = tmp_path / "config" / "projects" / "-home-USER-app"
+    project.mkdir(parents=True)
+    shutil.copy(SPOTTER, project / SPOTTER.name)
+    shutil.copy(FASTHOOKS, project / "c45af7b1.jsonl")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "ctxviz" / INDEX_NAME
+
+
+def _sessions(*extra: str) -> list[tuple[str, int, int]]:
+    result = CliRunner().invoke(main, ["sessions", "--json", *extra])
+    assert result.exit_code == 0, result.output
+    return [(r["session"][:8], r["calls"], r["peak"]) for r in json.loads(result.stdout)]
+
+
+EXPECTED = [("c45af7b1", 12, 21_331), ("4d5611e5", 139, 164_831)]
+
+
+def test_a_second_run_is_served_from_the_index(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _sessions() == EXPECTED
+    assert corpus.is_file()
+    import ctxviz.transcripts.summary as summary
+
+    def no_reading(*_: object) -> None:
+        raise AssertionError("a transcript was read although nothing changed")
+
+    monkeypatch.setattr(summary, "summarize", no_reading)
+    assert _sessions() == EXPECTED
+
+
+def test_a_changed_file_is_read_again(corpus: Path) -> None:
+    assert _sessions() == EXPECTED
+    path = corpus.parents[2] / "config" / "projects" / "-home-USER-app" / "c45af7b1.jsonl"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join(lines[: len(lines) // 2]) + "\n", encoding="utf-8")  # same name, fewer calls
+    rows = _sessions()
+    assert rows[1] == EXPECTED[1]
+    assert rows[0][1] < 12
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [b"", b"\x00\xff garbage", b'{"format": "ctxviz.sessions-index/1"}', b"[1, 2, 3]", b'{"format": 1, "rows": 2}'],
+)
+def test_a_corrupt_index_is_rebuilt_not_trusted(corpus: Path, damage: bytes) -> None:
+    assert _sessions() == EXPECTED
+    corpus.write_bytes(damage)
+    assert _sessions() == EXPECTED
+    assert json.loads(corpus.read_bytes())["format"] == "ctxviz.sessions-index/1"
+
+
+def test_a_row_of_the_wrong_shape_is_not_used(corpus: Path) -> None:
+    assert _sessions() == EXPECTED
+    index = json.loads(corpus.read_bytes())
+    for row in index["rows"].values():
+        row[3]["calls"] = "many"  # the key still matches: the row itself is checked
+    corpus.write_text(json.dumps(index), encoding="utf-8")
+    assert _sessions() == EXPECTED
+
+
+def test_an_unwritable_cache_is_ignored(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    def refused(*_: object, **__: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)  # as a read-only folder answers, even to root
+    assert _sessions() == EXPECTED
+    assert not corpus.exists()
+
+
+def test_a_cache_path_that_is_a_file_is_ignored(corpus: Path) -> None:
+    corpus.parent.parent.mkdir(parents=True)
+    corpus.parent.write_text("not a folder")  # ~/.cache/ctxviz is a file: nothing can be written
+    assert _sessions() == EXPECTED
+    assert _sessions() == EXPECTED
+
+
+def test_no_cache_neither_reads_nor_writes(corpus: Path) -> None:
+    assert _sessions("--no-cache") == EXPECTED
+    assert not corpus.exists()
+
+
+def test_the_index_is_never_under_a_transcripts_folder(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = corpus.parents[2] / "config"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(config / "projects"))
+    assert cache_folder([config.resolve()]) is None
+    assert _sessions() == EXPECTED
+    assert not (config / "projects" / "ctxviz").exists()
