@@ -156,6 +156,6 @@ def test_play_latest_opens_any_agents_session(home: Path, monkeypatch: pytest.Mo
     result = CliRunner().invoke(main, ["play", "--latest"])
     assert result.exit_code == 0, result.output
     assert [(t.agent, t.source.path) for t in shown] == [("gemini-cli", str(files["gemini-cli"]))]
-    result = CliRunner().invoke(main, ["play", "--latest", "--agent", "pi"])
+    result = CliRunner().invoke(main, ["play", "--latest", "--agent", "claude-code"])  # a profile's name
     assert result.exit_code == 0, result.output
-    assert (shown[-1].agent, shown[-1].steps[-1].used) == ("pi", 3_222)
+    assert (shown[-1].agent, shown[-1].source.path) == ("claude-code", str(files["claude-code"]))
