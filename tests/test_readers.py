@@ -56,7 +56,7 @@ def test_codex_rollout_calls_window_compactions_subagents() -> None:
     assert timeline.window == 258_400  # the recorded model_context_window
     assert timeline.thresholds.autocompact == 244_800  # 90% of 272,000, the window behind 95%
     assert len(timeline.compaction_indices()) == 7  # 6 compacted items + 1 lone context_compacted event
-    assert "1 token_count events with all-zero usage ignored" in timeline.notices
+    assert "1 token_count event with all-zero usage ignored" in timeline.notices
     row = _summary(path)
     assert (row.agent, row.calls, row.peak, row.subagents) == ("codex", 1, 16_341, 1)
     assert row.session == "019fc8be-3658-7ca3-9e29-000000000000" and row.project == "/tmp/repo"
@@ -155,7 +155,7 @@ def test_opencode_storage() -> None:
     assert timeline.model == "gpt-4o-mini" and timeline.window == 128_000
     assert any("guess" in n for n in timeline.notices)
     assert [timeline.steps[i].kind for i in timeline.compaction_indices()] == ["auto-compact"]
-    assert "1 assistant messages without tokens (not counted as calls)" in timeline.notices
+    assert "1 assistant message without tokens (not counted as calls)" in timeline.notices
     row = _summary(session)
     assert (row.project, row.calls, row.started) == ("/tmp/large", 1, "2024-10-27T03:35:00.000Z")
 
@@ -180,7 +180,7 @@ def test_pi_branches_cache_and_a_compaction_that_keeps_a_tail() -> None:
     path = PI / "synthetic-branch-compaction.jsonl"
     _, timeline = _open(path)
     assert _calls(timeline) == [2_953, 4_505, 4_596, 4_634, 3_222]  # input + cacheRead + cacheWrite
-    assert "2 entries on other branches of the session tree are not shown" in timeline.notices
+    assert "2 entries on other branches of the session tree not shown" in timeline.notices
     compaction = timeline.steps[timeline.compaction_indices()[0]]
     kept = [b.label for b in timeline.state_at(compaction.index) if b.category is Category.MESSAGES]
     assert kept[:2] == ["Now count the lines.", "bash wc -l main.py"]  # from firstKeptEntryId on

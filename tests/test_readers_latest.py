@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
+from agent_homes import OTHERS, SPOTTER, T0, copy_to, empty_home, every_agent, newest
 from click.testing import CliRunner
 
 from ctxviz.cli import main
@@ -16,57 +16,10 @@ from ctxviz.errors import InputError
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.latest import latest_session
 
-FIXTURES = Path(__file__).parent / "fixtures"
-OTHERS = FIXTURES / "other-agents"
-SPOTTER = "/home/marco/projects/spotter"  # the cwd the Claude Code sample records
-GROK_ID = "019f7000-aaaa-7bbb-8ccc-000000000001"
-T0 = 1_800_000_000.0  # a fixed clock: every file's time is set from it
-
 
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_DATA_HOME", "PI_CODING_AGENT_DIR",
-                 "GROK_HOME"):  # fmt: skip
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)  # a folder no session belongs to
-    return folder
-
-
-def _copy(source: Path, target: Path) -> Path:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(source, target)
-    return target
-
-
-def every_agent(home: Path) -> dict[str, Path]:
-    """One session of each agent where the agent itself would write it; the file ``context`` reports."""
-    grok = home / ".grok" / "sessions" / "%2Ftmp%2Fdemo" / GROK_ID
-    shutil.copytree(OTHERS / "grok-build" / "synthetic" / "sessions" / "%2Ftmp%2Fdemo" / GROK_ID, grok)
-    opencode = home / ".local" / "share" / "opencode" / "storage"
-    shutil.copytree(OTHERS / "opencode" / "agent-sessions_storage_v2", opencode)
-    (opencode / "session" / "proj_test" / "ses_s_stage0_small.json").unlink()  # one session per agent
-    files = {
-        "claude-code": _copy(FIXTURES / "claude-code" / "spotter-misc" / "short.jsonl",
-                             home / ".claude" / "projects" / "-home-marco-projects-spotter" / "short.jsonl"),
-        "codex": _copy(OTHERS / "codex" / "agent-sessions_stage0_small.jsonl",
-                       home / ".codex" / "sessions" / "2026" / "08" / "03" / "rollout-2026-08-03-a.jsonl"),
-        "gemini-cli": _copy(OTHERS / "gemini-cli" / "agent-sessions_jsonl_v040.jsonl",
-                            home / ".gemini" / "tmp" / "demo" / "chats" / "session-2026-08-03.jsonl"),
-        "opencode": opencode / "session" / "proj_test" / "ses_s_stage0_large.json",
-        "pi": _copy(OTHERS / "pi" / "synthetic-branch-compaction.jsonl",
-                    home / ".pi" / "agent" / "sessions" / "--tmp-demo--" / "2026-08-03_a.jsonl"),
-        "grok-build": grok / "updates.jsonl",
-    }  # fmt: skip
-    for age, path in enumerate(files.values()):
-        os.utime(path, (T0 - 100 * (age + 1),) * 2)
-    return files
-
-
-def newest(path: Path, seconds: float = 0.0) -> None:
-    os.utime(path, (T0 + seconds,) * 2)
+    return empty_home(tmp_path, monkeypatch)
 
 
 def _latest(*args: str) -> dict[str, object]:
@@ -128,7 +81,7 @@ def test_a_subagents_rollout_and_cursor_are_not_the_latest(home: Path) -> None:
     lines = (OTHERS / "codex" / "agent-sessions_stage0_small.jsonl").read_text().splitlines()
     child = files["codex"].with_name("rollout-2026-08-03-child.jsonl")
     child.write_text("\n".join([lines[28], lines[21]]) + "\n")  # a subagent's own rollout: its meta, one call
-    cursor = _copy(OTHERS / "cursor" / "agent-sessions_small.jsonl",
+    cursor = copy_to(OTHERS / "cursor" / "agent-sessions_small.jsonl",
                    home / ".cursor" / "projects" / "p" / "agent-transcripts" / "c.jsonl")  # fmt: skip
     newest(child, 20)
     newest(cursor, 30)
@@ -140,7 +93,7 @@ def test_a_subagents_rollout_and_cursor_are_not_the_latest(home: Path) -> None:
 
 def test_sessions_in_one_opencode_database_are_told_apart_by_their_time(home: Path) -> None:
     data = home / ".local" / "share" / "opencode"
-    _copy(OTHERS / "opencode" / "synthetic-db" / "opencode.db", data / "opencode.db")
+    copy_to(OTHERS / "opencode" / "synthetic-db" / "opencode.db", data / "opencode.db")
     ref = latest_session(dict(os.environ), home)
     assert (ref.agent, ref.session, ref.mtime) == ("opencode", "s_stage0_large", 1_730_000_109.0)  # time.updated
     assert _latest("--agent", "opencode")["used"] == 120

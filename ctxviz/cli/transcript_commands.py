@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 _DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
 _OTHER_COLUMNS = 66  # the sessions table's columns after the project, with their padding
+_SIZE_COLUMN = 6  # the last of them, with its padding
 
 
 def _say(text: str) -> None:
@@ -209,8 +210,9 @@ def sessions(
         _print_sessions(rows)
     _report_problems(problems, verbose)
     if found.without_usage:
-        click.echo(f"ctxviz: {len(found.without_usage)} sessions record no token usage, not listed: "
-                   f"{found.without_usage[0]}{' …' if len(found.without_usage) > 1 else ''}", err=True)  # fmt: skip
+        count = len(found.without_usage)
+        which = f"{count} sessions record" if count > 1 else "1 session records"
+        _say(f"ctxviz: {which} no token usage, not listed: {found.without_usage[0]}{' …' if count > 1 else ''}")
 
 
 def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
@@ -228,35 +230,56 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
     # the project label is cut on the left to what the terminal leaves beside the other columns
     # the agent column only when the rows come from more than one agent: it would repeat one name
     agent_width = max(len(r.agent) for r in rows) + 1 if len({r.agent for r in rows}) > 1 else 0
-    room = max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS - agent_width))
+    # too narrow for every column: agents by their first word ("claude", "gemini") and no size column,
+    # rather than columns cut off at the right edge
+    narrow = bool(agent_width) and console.width < 12 + _OTHER_COLUMNS + agent_width
+    if narrow:
+        agent_width = max(len(_short_agent(r.agent)) for r in rows) + 1
+    other_columns = _OTHER_COLUMNS - (_SIZE_COLUMN if narrow else 0)
+    room = max(12, min(PROJECT_LABEL_CHARS, console.width - other_columns - agent_width))
     labels = project_labels([r.project for r in rows if r.project], room)
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
     if agent_width:
         table.add_column("agent", no_wrap=True)
     table.add_column("project", no_wrap=True, min_width=min(room, max(map(len, labels.values()), default=7)))
     widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
+    if narrow:
+        del widths["size"]
     for name, width in widths.items():
         justify = "left" if name in ("session", "started", "models") else "right"
-        table.add_column(name, no_wrap=True, min_width=width, justify=justify)  # type: ignore[arg-type]
+        # models may shrink (its cells end in …) so that a narrow terminal cuts no column off
+        table.add_column(name, no_wrap=name != "models", min_width=width, justify=justify)  # type: ignore[arg-type]
     for r in rows:
         auto = sum(1 for c in r.compactions if c.trigger == "auto")
         manual = len(r.compactions) - auto
         compactions = " ".join(p for p in (f"{auto}a" if auto else "", f"{manual}m" if manual else "") if p)
         estimated = "" if r.measured else "~"  # peak and last are estimates for agents without usage
         table.add_row(  # Text cells: a transcript's text is never read as Rich markup
-            *([r.agent] if agent_width else []),
+            *([_short_agent(r.agent) if narrow else r.agent] if agent_width else []),
             Text(labels.get(r.project, "")),
             Text(r.session[:8]),
             (r.started or "")[5:16].replace("T", " "),
-            Text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models)),
+            Text(
+                ", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models), no_wrap=True, overflow="ellipsis"
+            ),  # fmt: skip
             str(r.calls),
             estimated + humanize(r.peak),
             estimated + humanize(r.last),
             compactions or "–",
             str(r.subagents),
-            f"{r.bytes / 1_000_000:.1f}M" if r.bytes >= 100_000 else f"{r.bytes / 1000:.0f}k",
+            *([] if narrow else [_size(r.bytes)]),
         )
     console.print(table)
+
+
+def _short_agent(agent: str) -> str:
+    return agent.split("-", 1)[0]
+
+
+def _size(size: int) -> str:
+    if size < 1000:
+        return "<1k"  # not "0k": the session's file is not empty
+    return f"{size / 1_000_000:.1f}M" if size >= 100_000 else f"{size / 1000:.0f}k"
 
 
 COMMANDS: list[click.Command] = [context, sessions]

@@ -8,6 +8,7 @@ The same figures as data (``ctxviz context --json``) are in ``context_data``, wh
 from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -62,15 +63,15 @@ def _header(timeline: Timeline, index: int) -> Text:
     return text
 
 
-def _rows(timeline: Timeline, index: int) -> Table:
+def _rows(timeline: Timeline, index: int, *, note: bool = True) -> Table:
     breakdown = shown_breakdown(timeline, index)
     transcript = timeline.source.kind == "transcript"
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True)
-    table.add_column(no_wrap=True)
+    table.add_column()  # may wrap (the unrecorded note), so a narrow terminal never cuts the figures
     table.add_column(justify="right", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
-    unrecorded = unrecorded_overhead(timeline, index) is not None
+    unrecorded = note and unrecorded_overhead(timeline, index) is not None
     for row, tokens in breakdown.items():
         if tokens is None or (tokens <= 0 and row not in (FREE_SPACE, timeline.thresholds.buffer_label)):
             continue
@@ -107,12 +108,13 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     table = Table(title="Largest items in the window", title_justify="left", box=None, padding=(0, 1))
     table.add_column("tokens", justify="right", no_wrap=True, min_width=7)
     table.add_column("kind", no_wrap=True, min_width=11)
-    table.add_column("item", overflow="ellipsis", no_wrap=True, max_width=64)
+    table.add_column("item", max_width=64)  # the one column a narrow terminal shortens
     table.add_column("since", justify="right", no_wrap=True, min_width=8)
     for block in largest_items(timeline, index, count):
         since = timeline.steps[block.entered]
         when = f"call {calls_before(timeline, block.entered)}" if since.kind == StepKind.API_CALL else since.kind
-        table.add_row(f"{'~' if approx else ''}{block.tokens:,}", block.kind, Text(block.label), when)
+        label = Text(block.label, no_wrap=True, overflow="ellipsis")
+        table.add_row(f"{'~' if approx else ''}{block.tokens:,}", block.kind, label, when)
     return table
 
 
@@ -121,11 +123,16 @@ def _compactions(timeline: Timeline, index: int) -> RenderableType:
     if not found:
         return Text("No compactions so far.", style="dim")
     lines = Text("Compactions so far", style="bold")
+    transcript = timeline.source.kind == "transcript"
+    calls = bool(api_call_indices(timeline))
     for c in found:
-        where = f"after call {c['at_call']}" if timeline.source.kind == "transcript" else f"at step {c['step']}"
+        where = f"at step {c['step']}"
+        if transcript and calls:
+            where = f"after call {c['at_call']}" if c["at_call"] else "before the first call"
         lines.append(f"\n  {c['trigger']} {where}: ")
+        before = "~" if transcript and not c["before_measured"] else ""
         estimated = "" if c["after_measured"] else "~"
-        lines.append(f"{c['before']:,} → {estimated}{c['after']:,} tokens")
+        lines.append(f"{before}{c['before']:,} → {estimated}{c['after']:,} tokens")
         if c["pre_tokens"] is not None:
             lines.append("  (before: the compaction's own count)", style="dim")
         if isinstance(c["next_call_used"], int):
@@ -143,9 +150,16 @@ class _Breakdown:
         self.index = index
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rows = _rows(self.timeline, self.index)
         narrow = options.max_width < _NARROW_COLUMNS
         grid = _grid(self.timeline, self.index, narrow and self.timeline.window < 1_000_000)
-        rows = _rows(self.timeline, self.index)
+        # side by side only when the rows fit beside the grid (a 1M window's grid is wider); the
+        # unrecorded note may wrap there, the rows' names and figures may not
+        beside = max(map(len, grid.plain.split("\n")))
+        unwrapped = Measurement.get(console, options, _rows(self.timeline, self.index, note=False)).maximum
+        if not narrow and beside + 3 + unwrapped > options.max_width:
+            narrow = True
+            grid = _grid(self.timeline, self.index, self.timeline.window < 1_000_000)
         if narrow:
             yield Group(grid, Text(""), rows)
             return

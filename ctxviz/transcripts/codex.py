@@ -16,6 +16,7 @@ true size of encrypted reasoning, and whether a compaction was automatic.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ from ctxviz.transcripts.jsonl import (
     records,
     text_size,
 )
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
 from ctxviz.transcripts.rows import is_time, nothing_measured, skipped_notice, summary_row
 
 AGENT = "codex"
@@ -79,7 +80,11 @@ def _message(payload: Mapping[str, Any], origin: str) -> Item:
 def _command(arguments: object) -> str:
     """A tool call's command, for its label (``{"command": [...]}`` or a JSON string of it)."""
     if isinstance(arguments, str):
-        return _first_line(arguments, 50)
+        try:  # function_call arguments are a JSON text: the label shows its command, not its braces
+            decoded = json.loads(arguments)
+        except ValueError:
+            return _first_line(arguments, 50)
+        return _command(decoded) if isinstance(decoded, Mapping) else _first_line(arguments, 50)
     if isinstance(arguments, Mapping):
         command = arguments.get("command") or arguments.get("cmd")
         if isinstance(command, list):
@@ -297,11 +302,13 @@ def build(state: _Parse, path: Path) -> Timeline:
     if state.repeats:
         notices.append(f"{state.repeats} repeated token_count events (same totals) counted once")
     if state.zero_counts:
-        notices.append(f"{state.zero_counts} token_count events with all-zero usage ignored")
+        notices.append(
+            f"{counted(state.zero_counts, 'token_count event', 'token_count events')} with all-zero usage ignored"
+        )
     return Timeline(
         source=Source("transcript", state.session or path.stem, str(path), state.cwd),
         agent=AGENT,
-        model=state.model or "unknown",
+        model=state.model or MODEL_NOT_RECORDED,
         window=window,
         thresholds=limits,
         steps=steps,

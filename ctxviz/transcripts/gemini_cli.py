@@ -34,7 +34,7 @@ from ctxviz.transcripts.jsonl import (
     records,
     text_size,
 )
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary
 from ctxviz.transcripts.rows import is_time, nothing_measured, skipped_notice, summary_row
 
 AGENT = "gemini-cli"
@@ -201,7 +201,7 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, list[str]]:
     if not any(isinstance(e, Call) for e in session.events):
         raise nothing_measured(path, AGENT, "no gemini message carries tokens")
     steps, blocks = assemble(session.events, OVERHEAD_LABEL)
-    model = session.models[-1] if session.models else "unknown"
+    model = session.models[-1] if session.models else MODEL_NOT_RECORDED
     window, known = window_of(model)
     notices = list(skipped_notice(state.problems))
     if not known:

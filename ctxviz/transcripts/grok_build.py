@@ -36,7 +36,7 @@ from ctxviz.transcripts.jsonl import (
     records,
     text_size,
 )
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary
 from ctxviz.transcripts.rows import is_time, skipped_notice, summary_row
 
 AGENT = "grok-build"
@@ -254,7 +254,7 @@ def build(state: _Parse, folder: Path) -> Timeline:
             cwd if isinstance(cwd, str) else None,
         ),  # fmt: skip
         agent=AGENT,
-        model=model if isinstance(model, str) else "unknown",
+        model=model if isinstance(model, str) else MODEL_NOT_RECORDED,
         window=window,
         thresholds=Thresholds(
             autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact
@@ -324,7 +324,7 @@ class GrokBuildReader:
         meta = _json(folder / "summary.json")
         start = start or (meta.get("created_at") if is_time(meta.get("created_at")) else None)
         end = end or (meta.get("updated_at") if is_time(meta.get("updated_at")) else None)
-        models = [timeline.model] if timeline.model != "unknown" else []
+        models = [timeline.model] if timeline.model != MODEL_NOT_RECORDED else []
         project = timeline.source.summary or unquote(folder.parent.name)
         row = summary_row(ref, timeline, project=project, started=start, ended=end, models=models,
                           recorded_before=state.before, problems=state.problems, measured=False)  # fmt: skip

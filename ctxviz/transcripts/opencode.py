@@ -28,7 +28,7 @@ from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, head, obj, text_size
 from ctxviz.transcripts.model_windows import guess_notice, guessed_window
 from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, Database, Row, is_opencode_db
-from ctxviz.transcripts.protocol import NoUsage, Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, NoUsage, Reading, SessionRef, SessionSummary, counted
 from ctxviz.transcripts.rows import from_millis, nothing_measured, skipped_notice, summary_row
 
 AGENT = "opencode"
@@ -212,13 +212,15 @@ def build(
             where, AGENT, f"session {session_id}: none of its {len(messages)} messages carries tokens"
         )
     steps, blocks = assemble(state.events, OVERHEAD_LABEL)
-    model = state.models[-1] if state.models else "unknown"
+    model = state.models[-1] if state.models else MODEL_NOT_RECORDED
     window = guessed_window(model)
     autocompact = max(0, window - _RESERVED)
     told = [*notices, *skipped_notice(problems), guess_notice(model, window),
                f"auto-compaction assumed at {autocompact:,} (window − 32,000 output − 20,000 buffer)"]  # fmt: skip
     if state.missing:
-        told.append(f"{state.missing} assistant messages without tokens (not counted as calls)")
+        told.append(
+            f"{counted(state.missing, 'assistant message', 'assistant messages')} without tokens (not counted as calls)"
+        )
     if state.pruned:
         told.append(f"{state.pruned} tool outputs were pruned later; when they left is not recorded")
     timeline = Timeline(

@@ -34,7 +34,7 @@ from ctxviz.transcripts.jsonl import (
     text_size,
 )
 from ctxviz.transcripts.model_windows import guess_notice, guessed_window
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
 from ctxviz.transcripts.rows import is_time, nothing_measured, skipped_notice, summary_row
 
 AGENT = "pi"
@@ -209,13 +209,15 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, _Session]:
     if not any(isinstance(e, Call) for e in session.events):
         raise nothing_measured(path, AGENT, "no assistant message carries usage")
     steps, blocks = assemble(session.events, OVERHEAD_LABEL)
-    model = session.models[-1] if session.models else "unknown"
+    model = session.models[-1] if session.models else MODEL_NOT_RECORDED
     window = guessed_window(model)
     notices = [*skipped_notice(state.problems), guess_notice(model, window)]
     if session.missing_usage:
         notices.append(f"{session.missing_usage} assistant messages without usage (not counted as calls)")
     if session.other_branches:
-        notices.append(f"{session.other_branches} entries on other branches of the session tree are not shown")
+        notices.append(
+            f"{counted(session.other_branches, 'entry', 'entries')} on other branches of the session tree not shown"
+        )
     autocompact = max(0, window - RESERVE_TOKENS)
     limits = Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
     timeline = Timeline(

@@ -1,0 +1,91 @@
+"""What a new user sees with one session of each agent in its default folders, at 80 columns: no column
+cut off, no estimate shown as measured, labels that say what they are."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from agent_homes import OTHERS, empty_home, every_agent
+from click.testing import CliRunner
+
+from ctxviz.cli import main
+from ctxviz.transcripts.codex import _command
+
+NARROW = {"COLUMNS": "80"}
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return empty_home(tmp_path, monkeypatch)
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> tuple[str, str]:
+    result = CliRunner().invoke(main, list(args), env=env)
+    assert result.exit_code == 0, result.output
+    return result.stdout, result.stderr
+
+
+def test_sessions_of_six_agents_fit_80_columns(home: Path) -> None:
+    every_agent(home)
+    out, _ = _run("sessions", env=NARROW)
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert lines[0].split() == ["agent", "project", "session", "started", "models", "calls", "peak", "last", "cmp",
+                                "sub"]  # fmt: skip
+    assert [line.split()[0] for line in lines[1:]] == ["opencode", "claude", "gemini", "pi", "grok", "codex"]
+    codex = lines[-1].split()
+    assert codex[-5:] == ["1", "16.3k", "16.3k", "7a", "1"]  # calls, peak, last, compactions, subagents whole
+    wide, _ = _run("sessions", env={"COLUMNS": "140"})
+    assert wide.splitlines()[0].split()[-1] == "size"
+    assert "claude-code" in wide and "<1k" in wide  # opencode's session file: under 1 kB, not "0k"
+
+
+def test_one_session_without_usage_is_said_in_the_singular(home: Path) -> None:
+    every_agent(home)
+    storage = home / ".local" / "share" / "opencode" / "storage" / "session" / "proj_test"
+    (storage / "ses_s_stage0_small.json").write_bytes(
+        (OTHERS / "opencode" / "agent-sessions_storage_v2" / "session" / "proj_test" / "ses_s_stage0_small.json")
+        .read_bytes()
+    )  # fmt: skip
+    _, err = _run("sessions", "--json")
+    assert err.startswith("ctxviz: 1 session records no token usage, not listed: ")
+
+
+def test_context_at_80_columns_cuts_no_figure(home: Path) -> None:
+    files = every_agent(home)
+    out, _ = _run("context", str(files["codex"]), env=NARROW)
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "⛁ System prompt                        ~16.3k tokens  6.3%" in out
+    assert "⛝ Autocompact buffer                    13.6k tokens  5.3%" in out
+    assert out.count(" auto-compact \n") == 9  # the items' "since" column, whole
+    gemini, _ = _run("context", str(files["gemini-cli"]), env=NARROW)  # a 1M window: the grid goes above
+    assert "\n⛁ System prompt                                    ~11.8k tokens  1.1%\n" in gemini
+    assert "\n⛝ Autocompact buffer                                 524k tokens 50.0%\n" in gemini
+
+
+def test_a_size_before_any_measured_call_is_marked_as_an_estimate(home: Path) -> None:
+    files = every_agent(home)
+    out, _ = _run("context", str(files["codex"]), env=NARROW)
+    assert "  auto before the first call: ~0 → ~0 tokens" in out
+    assert "  auto after call 1: 16,341 → ~16,341 tokens" in out  # right after the measured call
+    assert "  auto after call 1: ~16,341 → ~16,434 tokens" in out  # after another compaction's estimate
+    data = json.loads(_run("context", str(files["codex"]), "--json")[0])
+    assert [c["before_measured"] for c in data["compactions"]] == [False, True, False, False, False, False, False]
+    grok, _ = _run("context", str(files["grok-build"]), env=NARROW)
+    assert grok.startswith("model not recorded · ~9.8k/256k tokens (4%)  estimated")
+    assert "  auto at step 2: ~5,464 → ~9,800 tokens; after estimated" in grok  # no calls to count
+
+
+def test_a_codex_tool_call_is_labelled_by_its_command() -> None:
+    assert _command('{"command":["bash","-lc","ls -la"],"workdir":"/tmp"}') == "bash -lc ls -la"
+    assert _command('{"cmd":"git status"}') == "git status"
+    assert _command("*** Begin Patch\n*** Update File: a.py") == "*** Begin Patch"  # apply_patch's raw input
+    assert _command('{"path":"a.py"}') == ""
+
+
+def test_the_codex_steps_name_the_shell_command(home: Path) -> None:
+    files = every_agent(home)
+    data = json.loads(_run("context", str(files["codex"]), "--json", "--at", "1")[0])
+    assert {item["label"] for item in data["items"] if item["kind"] == "tool-output"} == {"shell ls"}
