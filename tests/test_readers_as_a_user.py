@@ -89,3 +89,13 @@ def test_the_codex_steps_name_the_shell_command(home: Path) -> None:
     files = every_agent(home)
     data = json.loads(_run("context", str(files["codex"]), "--json", "--at", "1")[0])
     assert {item["label"] for item in data["items"] if item["kind"] == "tool-output"} == {"shell ls"}
+
+
+def test_session_by_the_short_id_sessions_prints_for_each_agent(home: Path) -> None:
+    files = every_agent(home)
+    out, _ = _run("sessions", env={"COLUMNS": "140"})
+    short_ids = {line.split()[0]: line.split()[2] for line in out.splitlines()[1:]}
+    assert short_ids["gemini-cli"] == "gemini_s"  # its id, not its file's name
+    for agent, short in short_ids.items():
+        data = json.loads(_run("context", "--session", short, "--json")[0])
+        assert data["file"] == str(files[agent]), agent
