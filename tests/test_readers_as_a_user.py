@@ -99,3 +99,12 @@ def test_session_by_the_short_id_sessions_prints_for_each_agent(home: Path) -> N
     for agent, short in short_ids.items():
         data = json.loads(_run("context", "--session", short, "--json")[0])
         assert data["file"] == str(files[agent]), agent
+
+
+def test_grok_build_turn_notes_count_calls_in_the_right_number(home: Path) -> None:
+    from ctxviz.transcripts import open_transcript
+
+    timeline = open_transcript(every_agent(home)["grok-build"])
+    notes = [n for s in timeline.steps for n in s.notes if n.startswith("the turn's")]
+    assert notes[-1] == "the turn's 1 model call read 12,020 input tokens in all (a sum over calls, not a context size)"
+    assert notes[0].startswith("the turn's 2 model calls read 30,412 input tokens")

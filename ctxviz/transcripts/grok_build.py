@@ -36,7 +36,7 @@ from ctxviz.transcripts.jsonl import (
     records,
     text_size,
 )
-from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
 from ctxviz.transcripts.rows import is_time, skipped_notice, summary_row
 
 AGENT = "grok-build"
@@ -134,7 +134,8 @@ class _Parse:
         self.model_calls += calls
         notes = [_UNKNOWN]
         if isinstance(usage.get("inputTokens"), int):
-            notes.append(f"the turn's {calls} model calls read {usage['inputTokens']:,} input tokens in all "
+            made = counted(calls, "model call", "model calls")
+            notes.append(f"the turn's {made} read {usage['inputTokens']:,} input tokens in all "
                          "(a sum over calls, not a context size)")  # fmt: skip
         label = f"turn {self.turns}: {self.prompt.strip()[:50]}".rstrip(": ")
         self.events.append(Checkpoint(StepKind.PROMPT, label, tuple(notes)))
