@@ -111,3 +111,13 @@ def test_the_index_is_never_under_a_transcripts_folder(corpus: Path, monkeypatch
     assert cache_folder([config.resolve()]) is None
     assert _sessions() == EXPECTED
     assert not (config / "projects" / "ctxviz").exists()
+
+
+@pytest.mark.parametrize("xdg", ["", "   ", "/tmp/somewhere/cache"])
+def test_the_cache_folder_is_platformdirs_own(monkeypatch: pytest.MonkeyPatch, xdg: str) -> None:
+    import platformdirs
+
+    from ctxviz.transcripts.index import user_cache_folder
+
+    monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert user_cache_folder() == Path(platformdirs.user_cache_dir("ctxviz", appauthor=False))

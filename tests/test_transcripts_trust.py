@@ -100,7 +100,10 @@ def test_a_rewind_to_the_first_prompt_before_any_reply(tmp_path: Path, monkeypat
     assert REWOUND_NOTE in timeline.notices
     row = summarize(path)
     assert (row.calls, row.first, row.peak, row.last) == SPOTTER_CALLS
-    for args in (["context", "--latest", "--json"], ["sessions", "--json"]):
+    import ctxviz.tui.app
+
+    monkeypatch.setattr(ctxviz.tui.app, "run_app", lambda timeline: None)
+    for args in (["context", "--latest", "--json"], ["sessions", "--json"], ["play", "--latest"]):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
         assert "Traceback" not in result.output
@@ -239,6 +242,15 @@ def test_calls_without_usage_are_reported_with_their_count(tmp_path: Path, monke
     result = CliRunner().invoke(main, ["sessions", "--json"])
     assert "ctxviz: 47 API calls in 1 sessions carry no usage: not counted" in result.stderr
     assert json.loads(result.stdout)[0]["unmeasured_calls"] == 47
+
+
+def test_a_session_without_any_usage_is_not_lost_in_silence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _damaged(_config(tmp_path, monkeypatch), SPOTTER, lambda lines: _drop_usage(lines, 1))
+    result = CliRunner().invoke(main, ["sessions", "--json"])
+    assert json.loads(result.stdout) == []
+    assert "ctxviz: 139 API calls in 1 sessions carry no usage: not counted" in result.stderr
+    context = CliRunner().invoke(main, ["context", str(path)])
+    assert (context.exit_code, context.output) == (1, f"{path}: 139 API calls, none with its usage recorded\n")
 
 
 def test_a_null_usage_is_not_a_measured_zero(tmp_path: Path) -> None:

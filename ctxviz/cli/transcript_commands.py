@@ -201,7 +201,7 @@ def sessions(
             continue
         rows.append(row)
     rows.sort(key=lambda r: (r.started or "", r.session))
-    unmeasured = [r.unmeasured_calls for r in rows if r.unmeasured_calls]
+    unmeasured = found.unmeasured
     if unmeasured:
         _say(f"ctxviz: {sum(unmeasured):,} API calls in {len(unmeasured)} sessions carry no usage: not counted")
     if as_json:

@@ -19,6 +19,7 @@ class Rows:
     rows: list[SessionSummary] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # damaged lines and unreadable files, located
     without_usage: list[str] = field(default_factory=list)  # sessions that record no token usage
+    unmeasured: list[int] = field(default_factory=list)  # per session: calls recorded without usage
 
 
 # Wraps the Claude Code results with a progress display: (results, how many) → the same results.
@@ -76,6 +77,8 @@ def collect(
             found.problems.append(row.message)
         else:
             found.problems.extend(row.problems)
+            if row.unmeasured_calls:  # counted even for a session with no measured call at all
+                found.unmeasured.append(row.unmeasured_calls)
             if (row.calls == 0 and row.measured) or row.parent is not None:
                 continue  # nothing measured, or a subagent's session (counted with its parent)
             if wanted and row.agent != CLAUDE and wanted not in row.project.lower():

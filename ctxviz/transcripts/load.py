@@ -40,6 +40,8 @@ def _nothing_read(path: Path, parsed: Parsed) -> InputError:
         return InputError(f"{path}: not a Claude Code transcript ({kinds})")
     if not parsed.entries:
         return InputError(f"{path}: no readable Claude Code records in {parsed.lines:,} lines")
+    if parsed.unmeasured_calls:
+        return InputError(f"{path}: {parsed.unmeasured_calls:,} API calls, none with its usage recorded")
     return InputError(f"{path}: no API calls recorded in this transcript yet")
 
 

@@ -16,6 +16,9 @@ from msgspec import Raw
 
 from ctxviz.timeline import Category
 from ctxviz.transcripts.records import (
+    IGNORED_TYPES,
+    SUBAGENT_TOOLS,
+    SYNTHETIC_MODEL,
     Content,
     DecodeError,
     Record,
@@ -29,18 +32,6 @@ from ctxviz.transcripts.safe import safe_or_none, safe_text
 CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1_600  # a typical screenshot; base64 length says nothing about an image's token cost
 LABEL_CHARS = 70
-SYNTHETIC_MODEL = "<synthetic>"  # Claude Code's locally made assistant records (errors): not API calls
-
-# Record types Claude Code writes that carry nothing for the window (FACTS-claude-code.md §9).
-IGNORED_TYPES = frozenset(
-    {
-        "progress", "summary", "file-history-snapshot", "queue-operation", "custom-title", "ai-title",
-        "last-prompt", "task-summary", "tag", "agent-name", "agent-color", "agent-setting", "pr-link",
-        "attribution-snapshot", "speculation-accept", "mode", "worktree-state", "content-replacement",
-        "marble-origami-commit", "marble-origami-snapshot",
-    }
-)  # fmt: skip
-SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 WARMUP_PROMPT = "Warmup"  # Claude Code's cache-warming sidechains: no user subagent
 
 
@@ -273,14 +264,15 @@ def _entry(number: int, record: Record, kind: str, tools: _Tools) -> Entry:
 _CONVERSATIONAL = frozenset({"user", "assistant", "system", "attachment"})
 
 
-def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str) -> Parsed:
-    """Reduce numbered lines to entries. ``where`` locates problems (the file's path)."""
+def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: _Tools | None = None) -> Parsed:
+    """Reduce numbered lines to entries. ``where`` locates problems (the file's path). ``tools`` carries
+    what earlier lines said (tool names, the folder) when a file is read in parts as it grows."""
     where = safe_text(where)
-    tools = _Tools()
+    tools = _Tools() if tools is None else tools
     entries: list[Entry] = []
     problems: list[str] = []
     unknown: Counter[str] = Counter()
-    session = cwd = None
+    session, cwd = None, tools.cwd
     count = 0
     add, decode = entries.append, decode_record  # the loop runs for every line of a session
     for number, line, complete in lines:

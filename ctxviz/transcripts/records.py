@@ -13,6 +13,19 @@ from msgspec import Raw, Struct
 
 EMPTY = Raw()  # an absent (or null) bulky field: length 0
 
+SYNTHETIC_MODEL = "<synthetic>"  # Claude Code's locally made assistant records (errors): not API calls
+
+# Record types Claude Code writes that carry nothing for the window (FACTS-claude-code.md §9).
+IGNORED_TYPES = frozenset(
+    {
+        "progress", "summary", "file-history-snapshot", "queue-operation", "custom-title", "ai-title",
+        "last-prompt", "task-summary", "tag", "agent-name", "agent-color", "agent-setting", "pr-link",
+        "attribution-snapshot", "speculation-accept", "mode", "worktree-state", "content-replacement",
+        "marble-origami-commit", "marble-origami-snapshot",
+    }
+)  # fmt: skip
+SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
+
 
 class Usage(Struct, frozen=True):
     input_tokens: int | None = 0

@@ -22,8 +22,7 @@ from ctxviz.errors import InputError
 from ctxviz.transcripts.chain import NO_PARENT, Links, active_chain
 from ctxviz.transcripts.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
 from ctxviz.transcripts.lines import Line
-from ctxviz.transcripts.parse import IGNORED_TYPES, SUBAGENT_TOOLS, SYNTHETIC_MODEL
-from ctxviz.transcripts.records import CompactMetadata, Usage
+from ctxviz.transcripts.records import IGNORED_TYPES, SUBAGENT_TOOLS, SYNTHETIC_MODEL, CompactMetadata, Usage
 from ctxviz.transcripts.safe import safe_or_none, safe_text
 from ctxviz.transcripts.session_row import Compaction, SessionSummary
 
@@ -321,3 +320,7 @@ def summarize_all(files: Sequence[SessionFile]) -> Iterator[SessionSummary | Inp
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         yield from pool.map(_summarize_or_error, jobs, chunksize=max(1, len(jobs) // (workers * 4)))
+
+
+__all__ = ["Compaction", "FileNumbers", "SessionSummary", "count_subagents", "summarize", "summarize_all",
+           "summarize_lines"]  # fmt: skip

@@ -1,0 +1,1 @@
+"""Following sessions while they are written: the tailer, incremental state, watch and statusline."""

@@ -1,0 +1,237 @@
+"""The statusline's cache: one file per transcript in the user's cache dir, holding where the last run
+stopped reading and the incremental state there, so the next run reads only what was appended.
+
+Layout: a checksum, one line of JSON (the header: which file, up to which byte, and the figures to
+print), then the state as msgpack. The header alone answers a run that finds nothing new, without decoding the
+state (or importing the reader). Anything unexpected — unreadable, undecodable, another format or
+ctxviz version, another file at the path — makes the cache worthless, never trusted: the state is
+rebuilt from the transcript. Deleting the folder is always safe.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ctxviz import __version__
+from ctxviz.live.follow import Follower, _Forget, _Tally, window_thresholds
+from ctxviz.live.session import LiveSession
+from ctxviz.live.statusline import CACHE_FORMAT, pack_cache, unpack_cache
+from ctxviz.live.tail import Tail
+from ctxviz.timeline import Block
+from ctxviz.transcripts.build import _Builder, _State
+from ctxviz.transcripts.parse import Entry, Piece, _Tools
+
+
+class _Saved(msgspec.Struct, array_like=True):
+    """A lean ``LiveSession`` at rest (positional msgpack: smaller and faster to read back)."""
+
+    offset: int
+    identity: tuple[int, int] | None
+    line_number: int
+    carry: bytes
+    skipping: bool
+    tool_names: dict[str, tuple[str, str]]
+    task_prompts: dict[str, str]
+    measured: list[str]
+    unmeasured: list[str]
+    cwd: str | None
+    session: str | None
+    problems: int
+    mode: str | None
+    last_call: str | None
+    below: list[str]
+    last_conversational: str | None
+    linked: bool
+    bridged: list[str]
+    seen: list[str]
+    open_compaction: Entry | None
+    models: list[str]
+    last_used: int | None
+    last_measured: bool
+    peak: int
+    reordered: bool
+    live: list[Block]
+    total: int
+    block_count: int
+    step_count: int
+    pending: list[Piece]
+    notes: list[str]
+    calls: int
+    overhead: int | None
+
+
+_DECODER = msgspec.msgpack.Decoder(_Saved)
+_ENCODER = msgspec.msgpack.Encoder()
+
+
+def header_matches(header: dict[str, Any], path: Path) -> bool:
+    return (
+        header.get("format") == CACHE_FORMAT
+        and header.get("version") == __version__
+        and header.get("path") == str(path)
+    )
+
+
+def load(cache_file: Path, path: Path) -> tuple[LiveSession, dict[str, Any]] | None:
+    """The cached state of ``path``'s session and its header, or None when there is none worth trusting."""
+    try:
+        unpacked = unpack_cache(cache_file.read_bytes())
+        if unpacked is None or not header_matches(unpacked[0], path):
+            return None
+        saved = _DECODER.decode(unpacked[1])
+    except (OSError, msgspec.DecodeError):
+        return None
+    return _restore(saved, path), unpacked[0]
+
+
+def _restore(saved: _Saved, path: Path) -> LiveSession:
+    live = LiveSession(path, lean=True)
+    live.tail = Tail(path, saved.offset, saved.identity, saved.line_number, saved.carry, saved.skipping)
+    live.tools = _Tools(names=dict(saved.tool_names), task_prompts=dict(saved.task_prompts), cwd=saved.cwd,
+                        measured=set(saved.measured), unmeasured=set(saved.unmeasured))  # fmt: skip
+    live.session, live.problems = saved.session, saved.problems
+    state = _State(_Tally(saved.block_count), _Tally(saved.step_count), {b.id: b for b in saved.live},
+                   saved.total, _Forget())  # fmt: skip
+    live.follower = Follower(
+        lean=True,
+        compaction_call=live.compaction_call,
+        mode=saved.mode,
+        last_call=saved.last_call,
+        below=set(saved.below),
+        last_conversational=saved.last_conversational,
+        linked=saved.linked,
+        bridged=set(saved.bridged),
+        seen=set(saved.seen),
+        open_compaction=saved.open_compaction,
+        models=list(saved.models),
+        last_used=saved.last_used,
+        last_measured=saved.last_measured,
+        peak=saved.peak,
+        reordered=saved.reordered,
+    )
+    live.follower.builder = _Builder({}, compaction_call=live.compaction_call, state=state,
+                                     pending=list(saved.pending), notes=list(saved.notes), calls=saved.calls,
+                                     overhead=saved.overhead)  # fmt: skip
+    return live
+
+
+def _saved(live: LiveSession) -> _Saved:
+    tail, follower = live.tail, live.follower
+    builder = follower.builder
+    state = builder.state
+    return _Saved(
+        tail.offset, tail.identity, tail.line_number, tail.carry, tail.skipping,
+        live.tools.names, live.tools.task_prompts, sorted(live.tools.measured), sorted(live.tools.unmeasured),
+        live.tools.cwd, live.session, live.problems,
+        follower.mode, follower.last_call, sorted(follower.below), follower.last_conversational, follower.linked,
+        sorted(follower.bridged), sorted(follower.seen), follower.open_compaction, follower.models,
+        follower.last_used, follower.last_measured, follower.peak, follower.reordered,
+        list(state.live.values()), state.total, len(state.blocks), len(state.steps),
+        builder.pending, builder.notes, builder.calls, builder.overhead,
+    )  # fmt: skip
+
+
+def _limits(live: LiveSession, window: int | None, previous: dict[str, Any] | None) -> dict[str, Any]:
+    """Model, window and thresholds. They change only with the model, the window Claude Code names,
+    or a call above the window (a 1M session): otherwise the last run's are reused, which spares
+    importing the profile."""
+    follower = live.follower
+    model = follower.models[-1] if follower.models else "unknown"
+    prior = previous.get("figures") if previous else None
+    if (
+        isinstance(prior, dict)
+        and prior.get("model") == model
+        and previous is not None
+        and previous.get("window_asked") == window
+        and (window is not None or follower.peak <= prior["window"])
+    ):
+        return {key: prior[key] for key in ("model", "window", "autocompact", "warning", "blocking")}
+    model, size, limits = window_thresholds(follower.models, follower.peak, window)
+    return {"model": model, "window": size, "autocompact": limits.autocompact, "warning": limits.warning,
+            "blocking": limits.blocking}  # fmt: skip
+
+
+def figures_header(
+    live: LiveSession, path: Path, window: int | None, previous: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The header: the file's identity and offset, and everything a run with nothing new prints."""
+    figures = live.figures()
+    header: dict[str, Any] = {
+        "format": CACHE_FORMAT,
+        "version": __version__,
+        "path": str(path),
+        "identity": list(live.tail.identity) if live.tail.identity else None,
+        "offset": live.tail.offset,
+        "window_asked": window,
+        "session": live.session,
+        "figures": None,
+    }
+    if figures is not None:
+        header["figures"] = {
+            "used": figures.used,
+            "measured": figures.measured,
+            "calls": figures.calls,
+            **_limits(live, window, previous),
+            "biggest": list(figures.biggest) if figures.biggest else None,
+        }
+    return header
+
+
+def save(cache_file: Path, live: LiveSession, header: dict[str, Any]) -> None:
+    """Written whole to a file of its own and renamed: a run reading at the same moment sees the old
+    cache or the new one, never half of one."""
+    cache_file.parent.mkdir(parents=True, exist_ok=True)
+    data = pack_cache(header, _ENCODER.encode(_saved(live)))
+    temporary = cache_file.with_name(f".{cache_file.name}.{os.getpid()}.tmp")
+    try:
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, cache_file)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def refresh(cache_file: Path, path: Path, window: int | None, problems: list[str]) -> dict[str, Any]:
+    """Bring the cache of ``path`` up to date (reading only what was appended when it can be trusted)
+    and return its header. A failure to write the cache is not an error: the figures are still right.
+    What happened on the way (a cache rebuilt, not written) is told in ``problems``."""
+    loaded = load(cache_file, path)
+    previous = None
+    if loaded is None:
+        if cache_file.exists():
+            problems.append(f"{cache_file}: cache not usable (damaged, or another version): rebuilt")
+        live = LiveSession(path, lean=True)
+    else:
+        live, previous = loaded
+    update = live.poll()
+    if update.change.value == "gone":
+        raise FileNotFoundError(update.reason)
+    header = figures_header(live, path, window, previous)
+    if update.rebuilt:
+        problems.append(f"{path}: read from the start ({update.reason or 'the chain changed'})")
+    # the projects folder of Claude Code's layout (<root>/projects/<project>/<session>.jsonl), else the
+    # transcript's own folder
+    transcripts = path.parent.parent if path.parent.parent.name == "projects" else path.parent
+    if _inside(cache_file.parent, transcripts):
+        problems.append(f"{cache_file}: not written: the cache folder is among the transcripts")
+        return header
+    try:
+        save(cache_file, live, header)
+    except OSError as error:
+        problems.append(f"{cache_file}: cache not written ({error.strerror or error})")
+    return header
+
+
+def _inside(folder: Path, transcripts: Path) -> bool:
+    """Whether ``folder`` is in ``transcripts`` (nothing is ever written among a user's transcripts,
+    whatever XDG_CACHE_HOME says)."""
+    try:
+        return folder.resolve().is_relative_to(transcripts.resolve())
+    except (OSError, RuntimeError):
+        return True

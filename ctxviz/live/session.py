@@ -1,0 +1,106 @@
+"""One session file followed as it grows: the tailer, the line parser's carried state and the
+incremental follower together. The only I/O is the tailer's; a rebuild rereads the file from its start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ctxviz.live.follow import Figures, Follower
+from ctxviz.live.tail import Change, Tail
+from ctxviz.timeline import Timeline
+from ctxviz.transcripts.discover import COMPACTION_PREFIX
+from ctxviz.transcripts.lines import Line
+from ctxviz.transcripts.parse import Entry, _Tools, parse_lines
+from ctxviz.transcripts.safe import safe_text
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    change: Change
+    rebuilt: bool = False
+    reason: str = ""  # why the file restarted or went away
+
+
+@dataclass
+class LiveSession:
+    path: Path
+    lean: bool = False
+    tail: Tail = field(init=False)
+    tools: _Tools = field(default_factory=_Tools)
+    follower: Follower = field(init=False)
+    session: str | None = None
+    problems: int = 0
+    unmeasured_calls: int = 0
+    gone: str = ""  # why the file cannot be read now ("" while it can): the last picture stays
+
+    def __post_init__(self) -> None:
+        self.tail = Tail(self.path)
+        self.follower = Follower(**self._settings())
+
+    def _settings(self) -> dict[str, Any]:
+        """The follower's settings: a lean one (the statusline's) opens no other file."""
+        settings: dict[str, Any] = {"lean": self.lean, "compaction_call": self.compaction_call}
+        if not self.lean:
+            from ctxviz.live.children import SubagentTimelines, compaction_timeline
+
+            children = SubagentTimelines(self.path)
+            children.session = self.session
+            settings["children"] = children
+            settings["compaction_child"] = lambda n: compaction_timeline(self.path, self.session, n)
+        return settings
+
+    @property
+    def compaction_call(self) -> bool:
+        return self.path.name.startswith(COMPACTION_PREFIX)
+
+    def poll(self) -> Update:
+        """Read what was appended since the last poll and take it in (one ``stat`` when nothing was)."""
+        read = self.tail.read()
+        if read.change is Change.GONE:
+            self.gone = read.reason
+            return Update(Change.GONE, reason=read.reason)
+        self.gone = ""
+        if read.change is Change.SAME:
+            return Update(Change.SAME)
+        if read.change is Change.RESTARTED or self.follower.mode is None:
+            self._restart(read.lines)
+            return Update(read.change, rebuilt=True, reason=read.reason or "the first read")
+        entries = self._parse(read.lines)
+        if self.follower.feed(entries):
+            return Update(Change.GREW)
+        self.rebuild()
+        return Update(Change.GREW, rebuilt=True)
+
+    def rebuild(self) -> None:
+        """Start again from the whole file (a change the incremental state cannot follow)."""
+        self.tail = Tail(self.path)
+        read = self.tail.read()
+        self.gone = read.reason if read.change is Change.GONE else ""
+        self._restart(read.lines)
+
+    def _restart(self, lines: list[Line]) -> None:
+        self.tools, self.session, self.problems = _Tools(), None, 0
+        entries = self._parse(lines)
+        self.follower = Follower.from_entries(entries, **self._settings())
+
+    def _parse(self, lines: list[Line]) -> list[Entry]:
+        parsed = parse_lines(lines, str(self.path), self.tools)
+        self.session = self.session or parsed.session
+        self.problems += len(parsed.problems)
+        self.unmeasured_calls = parsed.unmeasured_calls  # counted over the whole file (the sets carry over)
+        return list(parsed.entries)
+
+    def figures(self) -> Figures | None:
+        return self.follower.figures()
+
+    def timeline(self) -> Timeline | None:
+        notices = [f"{self.problems} damaged or unknown lines skipped"] if self.problems else []
+        if self.unmeasured_calls:
+            notices.append(f"{self.unmeasured_calls:,} API calls carry no usage (damaged or missing): not shown as "
+                           "calls; what they added is counted at the next measured call")  # fmt: skip
+        summary = safe_text(self.tools.cwd) if self.tools.cwd else None
+        return self.follower.timeline(name=self.session or self.path.stem, path=str(self.path),
+                                      summary=summary, notices=notices)  # fmt: skip

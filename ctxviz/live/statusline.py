@@ -1,0 +1,257 @@
+"""``ctxviz statusline``: one line for Claude Code's status bar, printed after every assistant message.
+
+It must be fast and must never break the bar. So this module imports only the standard library; when
+the cache header says nothing was appended since the last run, the line comes from it alone, and only
+when there is something new does the reader get imported (``ctxviz.live.cache``). Any problem prints
+a short fallback line and exits 0; ``--debug`` tells why on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+DEFAULT_FORMAT = "{bar} {used}/{window} {percent} · {to_compact} · {biggest}"
+FIELDS = ("bar", "used", "window", "percent", "left", "to_compact", "biggest", "item", "item_tokens", "model",
+          "calls", "session", "used_tokens", "window_tokens")  # fmt: skip
+FALLBACK = "ctxviz: context unknown"
+CACHE_FORMAT = "ctxviz.statusline-cache/1"
+NO_CALL_YET = "ctxviz: no API call yet"
+BAR_CELLS = 5
+SEPARATOR = " · "
+_COLOURS = {"ok": "\x1b[32m", "warning": "\x1b[33m", "over": "\x1b[31m"}
+_RESET = "\x1b[0m"
+USAGE = """Usage: ctxviz statusline [--format TEXT] [--no-color] [--debug]
+
+  One line for Claude Code's statusLine: reads the JSON Claude Code passes on stdin, prints the
+  context of the session's last API call (the figure `ctxviz context` gives), what is left before
+  auto-compaction, and the largest item in the window.
+
+Options:
+  --format TEXT  Fields in braces: {fields}.
+                 Parts between " · " whose fields are empty are left out.
+                 Default: "{default}"
+  --no-color     No colours (also when NO_COLOR is set).
+  --debug        On a problem, say on stderr why the fallback line was printed.
+"""
+
+
+class StatuslineError(Exception):
+    """Why the fallback line is printed (told under --debug)."""
+
+
+def humanize(tokens: int) -> str:
+    """Short figures as ``/context`` writes them (the same rule as ``ctxviz.layout.humanize``, kept
+    here so that this path imports nothing of ctxviz)."""
+    if abs(tokens) < 1000:
+        return str(tokens)
+    if abs(tokens) < 100_000:
+        return f"{tokens / 1000:.1f}".removesuffix(".0") + "k"
+    if abs(tokens) < 1_000_000:
+        return f"{tokens / 1000:.0f}k"
+    return f"{tokens / 1_000_000:.1f}".removesuffix(".0") + "M"
+
+
+def cache_dir() -> Path:
+    # XDG's rule, which platformdirs applies on Linux, spelled out: importing platformdirs costs more
+    # than the rest of a warm run. Elsewhere platformdirs decides.
+    if sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_CACHE_HOME", "").strip()
+        root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
+        return root / "ctxviz" / "statusline"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("ctxviz", appauthor=False)) / "statusline"
+
+
+def cache_file(transcript: Path) -> Path:
+    key = zlib.crc32(str(transcript).encode()) & 0xFFFFFFFF
+    return cache_dir() / f"{transcript.stem[:64]}-{key:08x}.cache"
+
+
+def _payload(text: bytes) -> tuple[Path, int | None]:
+    if not text.strip():
+        raise StatuslineError("nothing on stdin (Claude Code passes the session as JSON)")
+    try:
+        payload = json.loads(text)
+    except ValueError as error:
+        raise StatuslineError(f"stdin is not JSON: {error}") from None
+    if not isinstance(payload, dict):
+        raise StatuslineError("stdin is JSON but not an object")
+    transcript = payload.get("transcript_path")
+    if not isinstance(transcript, str) or not transcript:
+        raise StatuslineError("no transcript_path in the JSON on stdin")
+    window = None
+    context_window = payload.get("context_window")
+    if isinstance(context_window, dict):
+        size = context_window.get("context_window_size")
+        if isinstance(size, int) and not isinstance(size, bool) and size > 0:
+            window = size
+    return Path(transcript).expanduser().absolute(), window
+
+
+def pack_cache(header: dict[str, Any], body: bytes) -> bytes:
+    """A cache file: ``<crc32> <header JSON>\n<body>``; the checksum covers the header and the body."""
+    rest = json.dumps(header, ensure_ascii=False).encode() + b"\n" + body
+    return b"%08x " % zlib.crc32(rest) + rest
+
+
+def unpack_cache(data: bytes) -> tuple[dict[str, Any], bytes] | None:
+    """The header and body of a cache file, or None when it is damaged in any way."""
+    check, _, rest = data.partition(b" ")
+    try:
+        if len(check) != 8 or int(check, 16) != zlib.crc32(rest):
+            return None
+        head, _, body = rest.partition(b"\n")
+        header = json.loads(head)
+    except ValueError:
+        return None
+    return (header, body) if isinstance(header, dict) else None
+
+
+def _cached_header(cache: Path, transcript: Path, window: int | None) -> dict[str, Any] | None:
+    """The cache header when it is current: same file, same size, nothing appended, same window."""
+    try:
+        with open(cache, "rb") as handle:
+            unpacked = unpack_cache(handle.read())
+        stat = os.stat(transcript)
+    except OSError:
+        return None
+    if unpacked is None:
+        return None
+    header = unpacked[0]
+    from ctxviz import __version__
+
+    current = (
+        header.get("format") == CACHE_FORMAT
+        and header.get("version") == __version__
+        and header.get("path") == str(transcript)
+        and header.get("identity") == [stat.st_dev, stat.st_ino]
+        and header.get("offset") == stat.st_size
+        and header.get("window_asked") == window
+    )
+    return header if current else None
+
+
+def figures_for(transcript: Path, window: int | None, problems: list[str]) -> dict[str, Any]:
+    if not transcript.is_file():
+        raise StatuslineError(f"{transcript}: no such transcript")
+    cache = cache_file(transcript)
+    header = _cached_header(cache, transcript, window)
+    if header is None:
+        from ctxviz.live.cache import refresh
+
+        try:
+            header = refresh(cache, transcript, window, problems)
+        except FileNotFoundError as error:
+            raise StatuslineError(str(error)) from None
+    return header
+
+
+def _level(figures: dict[str, Any]) -> str:
+    used = figures["used"]
+    limit = figures["autocompact"] if figures["autocompact"] is not None else figures["blocking"]
+    if used >= limit:
+        return "over"
+    return "warning" if used >= figures["warning"] else "ok"
+
+
+def fields_of(header: dict[str, Any], colour: bool) -> dict[str, str]:
+    figures = header["figures"]
+    used, window = figures["used"], figures["window"]
+    filled = min(BAR_CELLS, max(0, round(used / window * BAR_CELLS))) if window else 0
+    bar = "▰" * filled + "▱" * (BAR_CELLS - filled)
+    percent = f"{used / window * 100:.0f}%" if window else "?"
+    if colour:
+        tint = _COLOURS[_level(figures)]
+        bar, percent = f"{tint}{bar}{_RESET}", f"{tint}{percent}{_RESET}"
+    limit = figures["autocompact"]
+    left = max(0, limit - used) if limit is not None else None
+    if left is None:
+        to_compact = "auto-compact off"
+    else:
+        to_compact = f"{humanize(left)} to compact" if left > 0 else "compacting next"
+    biggest = figures["biggest"]
+    return {
+        "bar": bar,
+        "used": humanize(used),
+        "window": humanize(window),
+        "percent": percent,
+        "left": humanize(left) if left is not None else "",
+        "to_compact": to_compact,
+        "biggest": f"biggest: {biggest[0]} {humanize(biggest[1])}" if biggest else "",
+        "item": biggest[0] if biggest else "",
+        "item_tokens": humanize(biggest[1]) if biggest else "",
+        "model": figures["model"],
+        "calls": str(figures["calls"]),
+        "session": str(header.get("session") or ""),
+        "used_tokens": str(used),  # exact, for scripts
+        "window_tokens": str(window),
+    }
+
+
+def render(template: str, fields: dict[str, str]) -> str:
+    """``template`` filled in; a part between separators whose fields are all empty is left out."""
+    parts = []
+    for part in template.split(SEPARATOR):
+        try:
+            text = part.format_map(fields)
+        except KeyError as error:
+            raise StatuslineError(
+                f"--format: {{{error.args[0]}}} is not a field (fields: {', '.join(FIELDS)})"
+            ) from None
+        except (IndexError, ValueError) as error:
+            raise StatuslineError(f"--format: {error}") from None
+        if text.strip() or not part.strip():
+            parts.append(text)
+    return SEPARATOR.join(parts).replace("\n", " ")
+
+
+def statusline(stdin: bytes, template: str, colour: bool, problems: list[str]) -> str:
+    transcript, window = _payload(stdin)
+    header = figures_for(transcript, window, problems)
+    if header.get("figures") is None:
+        return NO_CALL_YET
+    return render(template, fields_of(header, colour))
+
+
+def run(args: list[str]) -> int:
+    """The whole command: options, stdin, one line on stdout, exit 0 whatever happens."""
+    template, debug, colour = DEFAULT_FORMAT, False, not os.environ.get("NO_COLOR")
+    rest, unknown = list(args), []
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--debug":
+            debug = True
+        elif arg == "--no-color":
+            colour = False
+        elif arg == "--format" and rest:
+            template = rest.pop(0)
+        elif arg.startswith("--format="):
+            template = arg.removeprefix("--format=")
+        elif arg in ("-h", "--help"):
+            sys.stdout.write(USAGE.format(fields=", ".join(FIELDS), default=DEFAULT_FORMAT))
+            return 0
+        else:
+            unknown.append(f"unknown option {arg!r} (see --help)")
+    problems: list[str] = []
+    try:
+        if unknown:
+            raise StatuslineError(unknown[0])
+        stdin = b"" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read()
+        line = statusline(stdin, template, colour, problems)
+    except StatuslineError as error:
+        line = FALLBACK
+        problems.append(str(error))
+    except Exception as error:  # a status bar must not break, whatever went wrong
+        line = FALLBACK
+        problems.append(f"{type(error).__name__}: {error}")
+    sys.stdout.write(line + "\n")
+    if debug:
+        for problem in problems:
+            print(f"ctxviz statusline: {problem}", file=sys.stderr)
+    return 0

@@ -1,0 +1,143 @@
+"""``ctxviz watch`` through Pilot: lines of a real session appended while the app runs show up as
+steps; stepping back stops following; truncation and deletion are survived and said."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+
+from textual.widgets import Label
+
+from ctxviz.live.watch import Watch
+from ctxviz.live.watch_app import WatchApp
+from ctxviz.tui.screens.timeline_screen import TimelineScreen
+
+FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
+BIG = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+LINES = BIG.read_bytes().splitlines(keepends=True)
+
+
+def _append(file: Path, start: int, end: int) -> None:
+    with file.open("ab") as out:
+        out.write(b"".join(LINES[start:end]))
+
+
+def _screen(app: WatchApp) -> TimelineScreen:
+    screen = app.screen
+    assert isinstance(screen, TimelineScreen)
+    return screen
+
+
+def _header(app: WatchApp) -> str:
+    return str(_screen(app).query_one("#header-name", Label).render())
+
+
+def _start(file: Path) -> tuple[Watch, WatchApp]:
+    watch = Watch(file)
+    seen = watch.poll()
+    assert seen is not None and seen.timeline is not None
+    return watch, WatchApp(watch, seen.timeline)
+
+
+def test_appended_calls_appear_within_a_second_and_the_view_follows(tmp_path: Path) -> None:
+    file = tmp_path / BIG.name
+    file.write_bytes(b"".join(LINES[:300]))
+
+    async def run() -> None:
+        watch, app = _start(file)
+        async with app.run_test(size=(120, 36)) as pilot:
+            first = _screen(app).timeline
+            assert _screen(app).index == first.last
+            _append(file, 300, 340)
+            written = time.monotonic()
+            # the app's own timer picks the lines up; within a second on a quiet machine
+            # (benchmarks/live.py), the bound here leaves room for a loaded CI machine
+            while _screen(app).timeline.last == first.last and time.monotonic() - written < 3.0:
+                await pilot.pause(0.02)
+            assert _screen(app).timeline.last > first.last, "no new step within 3 s"
+            await pilot.pause()
+            screen = _screen(app)
+            assert screen.index == screen.timeline.last  # still following the newest step
+            assert "new step" not in _header(app)
+
+    asyncio.run(run())
+
+
+def test_a_person_who_stepped_back_is_told_of_new_steps_until_end(tmp_path: Path) -> None:
+    file = tmp_path / BIG.name
+    file.write_bytes(b"".join(LINES[:300]))
+
+    async def run() -> None:
+        watch, app = _start(file)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.press("left", "left")
+            before = _screen(app)
+            looking_at, last = before.index, before.timeline.last
+            assert looking_at == last - 2
+            _append(file, 300, 400)
+            app.poll()
+            await pilot.pause()
+            after = _screen(app)
+            new_steps = after.timeline.last - last
+            assert new_steps > 0 and after.index == looking_at
+            assert f"{new_steps} new steps — End to follow" in _header(app)
+            await pilot.press("end")
+            app.poll()
+            await pilot.pause()
+            assert "new step" not in _header(app)
+            _append(file, 400, 450)
+            app.poll()
+            await pilot.pause()
+            assert _screen(app).index == _screen(app).timeline.last
+
+    asyncio.run(run())
+
+
+def test_truncation_restarts_and_deletion_keeps_the_last_picture(tmp_path: Path) -> None:
+    file = tmp_path / BIG.name
+    file.write_bytes(b"".join(LINES[:400]))
+
+    async def run() -> None:
+        watch, app = _start(file)
+        async with app.run_test(size=(120, 36)) as pilot:
+            long = _screen(app).timeline.last
+            file.write_bytes(b"".join(LINES[:200]))  # truncated: the session file rewritten shorter
+            app.poll()
+            await pilot.pause()
+            assert _screen(app).timeline.last < long
+            assert "truncated" in _header(app)
+            shown = _screen(app).timeline
+            file.unlink()
+            app.poll()
+            await pilot.pause()
+            assert _screen(app).timeline is shown  # the last picture stays
+            assert "file gone, last picture kept" in _header(app)
+            file.write_bytes(b"".join(LINES[:300]))  # back again (another inode)
+            app.poll()
+            await pilot.pause()
+            assert _screen(app).timeline.last > shown.last
+
+    asyncio.run(run())
+
+
+def test_following_the_newest_session_switches_when_one_starts(tmp_path: Path) -> None:
+    project = tmp_path / "root" / "projects" / "-home-me-app"
+    project.mkdir(parents=True)
+    old = project / "11111111-old.jsonl"
+    old.write_bytes(b"".join(LINES[:300]))
+    os.utime(old, (time.time() - 60, time.time() - 60))
+    watch = Watch(None, newest=True, roots=[tmp_path / "root"])
+    assert watch.path == old
+    first = watch.poll()
+    assert first is not None and first.timeline is not None
+    new = project / "22222222-new.jsonl"
+    new.write_bytes(b"".join(LINES[:200]))
+    switched = None
+    for _ in range(20):
+        switched = watch.poll() or switched
+        if switched is not None and switched.switched:
+            break
+    assert switched is not None and switched.switched and watch.path == new
+    assert switched.status == "switched to the newer session 4d5611e5"
