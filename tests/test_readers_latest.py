@@ -112,3 +112,10 @@ def test_play_latest_opens_any_agents_session(home: Path, monkeypatch: pytest.Mo
     result = CliRunner().invoke(main, ["play", "--latest", "--agent", "claude-code"])  # a profile's name
     assert result.exit_code == 0, result.output
     assert (shown[-1].agent, shown[-1].source.path) == ("claude-code", str(files["claude-code"]))
+
+
+def test_agent_with_a_file_is_a_usage_error(home: Path) -> None:
+    files = every_agent(home)
+    result = CliRunner().invoke(main, ["context", str(files["pi"]), "--agent", "pi"])
+    assert result.exit_code == 2
+    assert "--agent chooses among the sessions found: give it with --latest or --session" in result.output

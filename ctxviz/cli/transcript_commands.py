@@ -56,6 +56,8 @@ def choose_session(
     if sum((file is not None, latest, session_id is not None)) != 1:
         raise click.UsageError("give one of FILE, --latest or --session ID")
     if file is not None:
+        if agents:
+            raise click.UsageError("--agent chooses among the sessions found: give it with --latest or --session")
         return file
     if latest:
         return latest_session(os.environ, Path.home(), agents=agents, project=project, cwd=os.getcwd())
@@ -94,7 +96,13 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date
 @click.option("--latest", is_flag=True, help="The most recent session of any agent (this folder's project first).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option("-p", "--project", metavar="P", help="Only sessions whose project path contains P.")
-@click.option("--agent", "agents", multiple=True, metavar="NAME", help="With --latest or --session: only this agent's.")
+@click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    metavar="NAME",
+    help="With --latest or --session: only this agent's sessions (repeatable).",
+)
 @click.option(
     "--at", "at_call", type=int, metavar="N", help="At the N-th API call, counted from 1 (default: the last)."
 )
