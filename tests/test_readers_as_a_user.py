@@ -108,3 +108,21 @@ def test_grok_build_turn_notes_count_calls_in_the_right_number(home: Path) -> No
     notes = [n for s in timeline.steps for n in s.notes if n.startswith("the turn's")]
     assert notes[-1] == "the turn's 1 model call read 12,020 input tokens in all (a sum over calls, not a context size)"
     assert notes[0].startswith("the turn's 2 model calls read 30,412 input tokens")
+
+
+def test_the_tui_context_view_marks_a_transcripts_split_as_estimated(home: Path) -> None:
+    from rich.console import Console
+
+    from ctxviz.transcripts import open_transcript
+    from ctxviz.tui.renderables.context import context_view
+    from ctxviz.tui.segments import SegmentTotals
+
+    timeline = open_transcript(every_agent(home)["codex"])
+    live = timeline.state_at(1)
+    console = Console(width=80, record=True, color_system=None)
+    console.print(context_view(timeline, 1, live, SegmentTotals(timeline).at(1), {}))
+    text = console.export_text()
+    assert "16,341/258k tokens" in text and "(6%, measured) at step 1" in text  # the total: measured
+    assert "⛁ System prompt: ~16.3k tokens (6.3%)" in text  # its split: estimated
+    assert "⛶ Free space: 228k tokens (88.4%)" in text
+    assert "└ Tool output: ~6 tokens" in text and "└ shell ls: ~6 tokens" in text
