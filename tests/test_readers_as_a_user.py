@@ -11,6 +11,7 @@ from agent_homes import OTHERS, empty_home, every_agent
 from click.testing import CliRunner
 
 from ctxviz.cli import main
+from ctxviz.cli.transcript_commands import _size
 from ctxviz.transcripts.codex import _command
 
 NARROW = {"COLUMNS": "80"}
@@ -39,7 +40,8 @@ def test_sessions_of_six_agents_fit_80_columns(home: Path) -> None:
     assert codex[-5:] == ["1", "16.3k", "16.3k", "7a", "1"]  # calls, peak, last, compactions, subagents whole
     wide, _ = _run("sessions", env={"COLUMNS": "140"})
     assert wide.splitlines()[0].split()[-1] == "size"
-    assert "claude-code" in wide and "<1k" in wide  # opencode's session file: under 1 kB, not "0k"
+    assert "claude-code" in wide
+    assert [_size(n) for n in (272, 3_640, 3_158_801)] == ["<1k", "4k", "3.2M"]  # a small file is not "0k"
 
 
 def test_one_session_without_usage_is_said_in_the_singular(home: Path) -> None:
@@ -126,3 +128,15 @@ def test_the_tui_context_view_marks_a_transcripts_split_as_estimated(home: Path)
     assert "⛁ System prompt: ~16.3k tokens (6.3%)" in text  # its split: estimated
     assert "⛶ Free space: 228k tokens (88.4%)" in text
     assert "└ Tool output: ~6 tokens" in text and "└ shell ls: ~6 tokens" in text
+
+
+def test_an_opencode_sessions_size_is_its_own_not_its_first_files_or_the_databases(home: Path) -> None:
+    every_agent(home)
+    rows = json.loads(_run("sessions", "--json", "--agent", "opencode")[0])
+    # session file 272 + its 4 message files + the parts of those messages: 3,640 bytes (not the 272 alone)
+    assert [(r["session"], r["bytes"]) for r in rows] == [("s_stage0_large", 3_640)]
+    database = home / ".local" / "share" / "opencode" / "opencode.db"
+    database.write_bytes((OTHERS / "opencode" / "synthetic-db" / "opencode.db").read_bytes())
+    rows = json.loads(_run("sessions", "--json", "--agent", "opencode")[0])
+    assert database.stat().st_size > 30_000
+    assert [(r["session"], r["bytes"]) for r in rows] == [("s_stage0_large", 2_383)]  # its records' data

@@ -16,7 +16,7 @@ and when a pruned tool output left the context.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -74,6 +74,10 @@ class Store(Protocol):
 
     def parts(self, message_id: str, problems: list[str]) -> list[Row]: ...
 
+    def session_bytes(self, session_id: str, message_ids: Sequence[str]) -> int:
+        """What the session's messages and parts take on disk (a database: their records' data)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Files:
@@ -87,6 +91,17 @@ class Files:
 
     def parts(self, message_id: str, problems: list[str]) -> list[Row]:
         return _load(self.storage / "part" / message_id, problems)
+
+    def session_bytes(self, session_id: str, message_ids: Sequence[str]) -> int:
+        folders = [self.storage / "message" / session_id, *(self.storage / "part" / m for m in message_ids)]
+        return sum(_json_bytes(folder) for folder in folders)
+
+
+def _json_bytes(folder: Path) -> int:
+    try:
+        return sum(p.stat().st_size for p in folder.iterdir() if p.suffix == ".json")
+    except OSError:
+        return 0
 
 
 @dataclass
@@ -321,8 +336,10 @@ class OpencodeReader:
     def _open(self, ref: SessionRef, problems: list[str]) -> tuple[Timeline, _Build, dict[str, Any]]:
         if not head(ref.path, 16).startswith(SQLITE_MAGIC):
             session = document(ref.path)
-            timeline, state = build(ref.path, session, Files(storage_of(ref.path)), problems)
-            return timeline, state, session
+            files = Files(storage_of(ref.path))
+            timeline, state = build(ref.path, session, files, problems)
+            size = ref.size + files.session_bytes(str(session.get("id")), state.message_ids)
+            return timeline, state, {**session, "bytes": size}
         with Database(ref.path) as db:
             sessions = db.sessions()
             if not sessions:
@@ -334,7 +351,8 @@ class OpencodeReader:
                 notices += (f"{ref.path} holds {len(sessions)} sessions; this is the latest, {chosen[0]['id']}",)
             timeline, state = build(ref.path, chosen[0], db, problems, notices)
             children = sum(1 for s in sessions if s["parentID"] == chosen[0]["id"])
-            return timeline, state, {**chosen[0], "children": children}
+            size = db.session_bytes(str(chosen[0]["id"]), state.message_ids)
+            return timeline, state, {**chosen[0], "children": children, "bytes": size}
 
     def read(self, ref: SessionRef) -> Reading:
         problems: list[str] = []
@@ -354,4 +372,4 @@ class OpencodeReader:
         return summary_row(ref, timeline, project=str(session.get("directory") or ""),
                            started=from_millis(time.get("created")), ended=from_millis(time.get("updated")),
                            models=state.models, recorded_before=state.before, subagents=int(children),
-                           problems=problems)  # fmt: skip
+                           problems=problems, size=int(session["bytes"]))  # fmt: skip
