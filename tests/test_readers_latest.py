@@ -119,3 +119,12 @@ def test_agent_with_a_file_is_a_usage_error(home: Path) -> None:
     result = CliRunner().invoke(main, ["context", str(files["pi"]), "--agent", "pi"])
     assert result.exit_code == 2
     assert "--agent chooses among the sessions found: give it with --latest or --session" in result.output
+
+
+def test_play_session_opens_another_agents_session_by_id(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = every_agent(home)
+    shown: list[Timeline] = []
+    monkeypatch.setattr("ctxviz.tui.app.run_app", shown.append)
+    result = CliRunner().invoke(main, ["play", "--session", "0190aaaa"])  # the id `sessions` prints for pi
+    assert result.exit_code == 0, result.output
+    assert [(t.agent, t.source.path, t.steps[-1].used) for t in shown] == [("pi", str(files["pi"]), 3_222)]
