@@ -63,15 +63,16 @@ def choose_session(
         return latest_session(os.environ, Path.home(), agents=agents, project=project, cwd=os.getcwd())
     assert session_id is not None
     names = {reader_named(a).name for a in agents}
-    try:
-        if names and "claude-code" not in names:
-            raise InputError(f"no session {session_id!r} found (try `ctxviz sessions`)")
-        files = [f for f in session_files(config_roots()) if project_matches(f, project)]
-        return by_session(files, session_id).path
-    except InputError:
-        if (other := find_session(os.environ, Path.home(), session_id, names or None)) is None:
-            raise
-        return other
+    missing = InputError(f"no session {session_id!r} found (try `ctxviz sessions`)")
+    if not names or "claude-code" in names:  # Claude Code's own (fast) choice first
+        try:
+            files = [f for f in session_files(config_roots()) if project_matches(f, project)]
+            return by_session(files, session_id).path
+        except InputError as error:
+            missing = error
+    if (other := find_session(os.environ, Path.home(), session_id, names or None)) is None:
+        raise missing
+    return other
 
 
 def _fail_safely(message: str) -> NoReturn:
