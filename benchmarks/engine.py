@@ -3,8 +3,9 @@
     python benchmarks/engine.py [--sizes 1000,10000,100000] [--repeat 3]
 
 Prints, per size: YAML load + validation, simulation, JSON writing (in-process, best of --repeat), and
-`ctxviz run --json` end to end minus a bare `python -c "import ctxviz.cli"` start-up. Goal (issue 2):
-10,000 events simulated and written as JSON in ≤ 0.5 s beyond start-up, cost linear in events.
+`ctxviz run --json` end to end minus a bare `python -c "import ctxviz.cli"` start-up. Goals (issue 7):
+`run --json` end to end beyond start-up ≤ 0.5 s at 10,000 events and ≤ 5 s at 100,000, cost linear in
+events. On a shared machine, compare two versions with paired runs (farm-bench --vs) rather than this.
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ chained) and the peak resident memory of ``sessions --json --no-cache`` and ``co
 
     python benchmarks/transcripts.py [--runs 7] [--memory]
     CCUSAGE=/path/to/ccusage python benchmarks/transcripts.py   # else `ccusage` on PATH, else skipped
+
+ccusage 20 as compared so far: ``npm i --prefix /tmp/cc @ccusage/ccusage-linux-x64@20.0.24`` and
+``chmod +x /tmp/cc/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage`` (the package's binary), then
+``CCUSAGE=/tmp/cc/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage``. It always runs ``--offline``.
 """
 
 from __future__ import annotations

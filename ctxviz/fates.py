@@ -5,26 +5,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ctxviz.kinds import BlockKind as K
 from ctxviz.timeline import Fate
 
-_NOUNS = {
-    "prompt": ("prompt", "prompts"),
-    "reply": ("reply", "replies"),
-    "tool-call": ("tool call", "tool calls"),
-    "file-read": ("file read", "file reads"),
-    "edit": ("edit", "edits"),
-    "tool-output": ("tool result", "tool results"),
-    "spilled-output": ("spilled preview", "spilled previews"),
-    "hook-output": ("hook output", "hook outputs"),
-    "skill-body": ("skill body", "skill bodies"),
-    "subagent-result": ("subagent result", "subagent results"),
-    "summary": ("earlier summary", "earlier summaries"),
-    "restored-file": ("restored file", "restored files"),
-    "file-reference": ("file reference", "file references"),
-    "notification": ("notification", "notifications"),
-    "nested-memory": ("nested memory file", "nested memory files"),
-    "skill-listing": ("skill listing", "skill listings"),
-    "plan": ("plan", "plans"),
+_NOUNS: dict[str, tuple[str, str]] = {
+    K.PROMPT: ("prompt", "prompts"),
+    K.REPLY: ("reply", "replies"),
+    K.TOOL_CALL: ("tool call", "tool calls"),
+    K.FILE_READ: ("file read", "file reads"),
+    K.EDIT: ("edit", "edits"),
+    K.TOOL_OUTPUT: ("tool result", "tool results"),
+    K.SPILLED_OUTPUT: ("spilled preview", "spilled previews"),
+    K.HOOK_OUTPUT: ("hook output", "hook outputs"),
+    K.SKILL_BODY: ("skill body", "skill bodies"),
+    K.SUBAGENT_RESULT: ("subagent result", "subagent results"),
+    K.SUMMARY: ("earlier summary", "earlier summaries"),
+    K.RESTORED_FILE: ("restored file", "restored files"),
+    K.FILE_REFERENCE: ("file reference", "file references"),
+    K.NOTIFICATION: ("notification", "notifications"),
+    K.NESTED_MEMORY: ("nested memory file", "nested memory files"),
+    K.SKILL_LISTING: ("skill listing", "skill listings"),
+    K.PLAN: ("plan", "plans"),
+    K.MENTION: ("mention", "mentions"),
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from ctxviz.allocation import without_cycle_collection
 from ctxviz.timeline import Timeline
 
 DEFAULT_SCENARIO = "explore-context-window"
@@ -31,16 +32,17 @@ def open_timeline(
     if path.suffix in SCENARIO_SUFFIXES or not path.exists():
         from ctxviz.engine import simulate
         from ctxviz.scenario.load import load_scenario
-        from ctxviz.tokens import get_counter
+        from ctxviz.tokens import LazyCounter
 
         if not path.exists() and (named := builtin_scenario(path.name)).exists():
             path, display = named, f"scenarios/{named.name}"
-        counter = get_counter(tokenizer)
+        counter = LazyCounter(tokenizer)
         scenario = load_scenario(path, counter=counter, allow_outside=allow_outside)
-        timeline = simulate(scenario, agent=agent, source_path=display)
-        reason = getattr(counter, "reason", None)
-        notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
-        return replace(timeline, tokenizer=counter.description, notices=notices)
+        with without_cycle_collection():  # replace() derives the timeline's tables again: no GC passes over it
+            timeline = simulate(scenario, agent=agent, source_path=display)
+            reason = counter.reason
+            notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
+            return replace(timeline, tokenizer=counter.description, notices=notices)
     raise InputError(f"{path}: not a scenario (.yaml) or an agent's session file")
 
 

@@ -4,7 +4,7 @@ Both the scenario engine and the transcript readers produce a Timeline; the repo
 consume it. Pure values: no I/O, no Textual, no Rich.
 
 A block is in the window for steps ``entered <= i < left`` (``left`` None = until the end). Per-step
-category totals are precomputed, so ``used_at``/``breakdown_at`` are O(1) and ``state_at`` replays at
+category totals are computed once (on first use), so ``used_at``/``breakdown_at`` are O(1) and ``state_at`` replays at
 most ``_CHECKPOINT_EVERY`` steps from a stored live set — scrubbing a 100,000-step timeline costs the
 same per step as scrubbing a 10-step one.
 """
@@ -12,8 +12,9 @@ same per step as scrubbing a 10-step one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import Literal
 
 import msgspec
@@ -119,12 +120,16 @@ class Timeline:
     blocks: tuple[Block, ...]
     tokenizer: str = "cl100k_base"
     notices: tuple[str, ...] = ()  # things the viewer must be told (a guessed window, a fallback counter)
-    _totals: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
-    _checkpoints: tuple[frozenset[int], ...] = field(init=False, repr=False)
-    _by_id: Mapping[int, Block] = field(init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        by_id = {block.id: block for block in self.blocks}
+    # The per-step tables are derived on first use, not at construction: a timeline that is only copied
+    # (``dataclasses.replace`` to relabel it) or written out never pays for them twice.
+    @cached_property
+    def _by_id(self) -> Mapping[int, Block]:
+        return {block.id: block for block in self.blocks}
+
+    @cached_property
+    def _tables(self) -> tuple[tuple[tuple[int, ...], ...], tuple[frozenset[int], ...]]:
+        """Category totals after each step, and the live set every ``_CHECKPOINT_EVERY`` steps."""
         column = {category: n for n, category in enumerate(CATEGORIES)}
         where = {block.id: (column[block.category], block.tokens) for block in self.blocks}
         running = [0] * len(CATEGORIES)
@@ -143,9 +148,7 @@ class Timeline:
                 running[n] += tokens
                 live.add(block_id)
             totals.append(tuple(running))
-        object.__setattr__(self, "_by_id", by_id)
-        object.__setattr__(self, "_totals", tuple(totals))
-        object.__setattr__(self, "_checkpoints", tuple(checkpoints))
+        return tuple(totals), tuple(checkpoints)
 
     # --- cheap queries for any step -------------------------------------------------------------
     def block(self, block_id: int) -> Block:
@@ -156,11 +159,11 @@ class Timeline:
 
     def category_totals_at(self, index: int) -> dict[Category, int]:
         """Tokens per category from the live blocks (for a measured transcript these are estimates)."""
-        return dict(zip(CATEGORIES, self._totals[index], strict=True))
+        return dict(zip(CATEGORIES, self._tables[0][index], strict=True))
 
     def breakdown_at(self, index: int) -> dict[str, int]:
         """The ``/context`` rows at step ``index``: the categories, Free space and the buffer."""
-        rows: dict[str, int] = {c.value: t for c, t in zip(CATEGORIES, self._totals[index], strict=True)}
+        rows: dict[str, int] = {c.value: t for c, t in zip(CATEGORIES, self._tables[0][index], strict=True)}
         used = self.used_at(index)
         rows[FREE_SPACE] = max(0, self.window - used - self.thresholds.buffer)
         rows[self.thresholds.buffer_label] = self.thresholds.buffer
@@ -169,7 +172,7 @@ class Timeline:
     def state_at(self, index: int) -> list[Block]:
         """The blocks in the window after step ``index``, in the order they entered."""
         start = (index // _CHECKPOINT_EVERY) * _CHECKPOINT_EVERY
-        live = set(self._checkpoints[index // _CHECKPOINT_EVERY])
+        live = set(self._tables[1][index // _CHECKPOINT_EVERY])
         for step in self.steps[start : index + 1]:
             live.difference_update(step.removed)
             live.update(step.added)

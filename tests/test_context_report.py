@@ -101,11 +101,10 @@ def test_context_of_a_file_that_is_no_transcript_says_so() -> None:
     result = CliRunner().invoke(main, ["context", str(hook_log)])
     assert result.exit_code == 1
     assert result.output == f"{hook_log}: not a Claude Code transcript (its records have no type)\n"
-    assert "Traceback" not in result.output
 
 
 def test_context_of_a_file_without_usage_says_so() -> None:
-    cursor = SAMPLES.parent / "other-agents/cursor/agent-sessions_small.jsonl"
+    cursor = SAMPLES.parent / "other-agents/cursor/agent-sessions_small.jsonl"  # other agents: test_readers*.py
     result = CliRunner().invoke(main, ["context", str(cursor)])
     assert result.exit_code == 1
     assert "Cursor records no token usage" in result.output

@@ -12,7 +12,7 @@ from engine_helpers import STARTUP_200K, added, event_steps, scenario, timeline
 from ctxviz.engine import simulate
 from ctxviz.kinds import BlockKind, EventKind, StepKind
 from ctxviz.profiles import AGENT_NAMES, PROFILES, UnknownAgent, get_profile
-from ctxviz.profiles.base import provenance
+from ctxviz.profiles.base import Profile, provenance
 from ctxviz.profiles.claude_code import CLAUDE_CODE, PROFILE
 from ctxviz.profiles.policies.subagents import NoSubagents
 
@@ -134,3 +134,78 @@ def test_a_model_the_agent_does_not_run_gives_its_default() -> None:
     tl = timeline("model: gpt-5.4\n")
     assert (tl.model, tl.window) == ("claude-sonnet-4-6", 200_000)
     assert tl.notices == ("claude-code does not run gpt-5.4: its default model claude-sonnet-4-6 is used",)
+
+
+def test_no_model_means_the_agents_default() -> None:
+    tl = timeline("events:\n  - reply: 1\n")
+    assert (tl.model, tl.window, tl.notices) == ("claude-sonnet-4-6", 200_000, ())
+
+
+def test_file_versions_count_edits_and_writes() -> None:
+    from ctxviz.engine.session import EngineSession
+    from ctxviz.timeline import Source
+
+    s = scenario("files: {a.py: 10}\n")
+    session = EngineSession(s, PROFILE, source=Source(kind="scenario", name="t"))
+    assert session.file_version("a.py") == 0
+    session.changed("a.py", "edit")
+    session.changed("a.py", "write")
+    assert (session.file_version("a.py"), session.file_version("b.py")) == (2, 0)
+
+
+def test_overrides_another_agent_lacks_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Tiny:
+        read_max_lines: int = 10
+
+    def build(numbers: Tiny) -> Profile:
+        limits = dataclasses.replace(PROFILE.reads, max_lines=numbers.read_max_lines)
+        return dataclasses.replace(PROFILE, name="tiny", numbers=numbers, build=build, reads=limits)
+
+    monkeypatch.setitem(PROFILES, "tiny", build(Tiny()))
+    s = scenario(
+        "profile: {read_max_lines: 5, restore_max_files: 1}\nfiles: {a.py: {lines: 20}}\nevents:\n  - read: a.py\n"
+    )
+    tl = simulate(s, agent="tiny")
+    assert tl.agent == "tiny"
+    assert tl.notices == ("profile: restore_max_files not used: tiny has no such number",)
+    # read_max_lines applies: 5 of 20 lines, 50 tokens
+    assert [b.tokens for b in added(tl, event_steps(tl)[0].index)] == [60, 50]
+
+
+def test_assumed_numbers_are_known_and_printed_as_such() -> None:
+    from ctxviz.profiles.base import assumed_names, figure
+
+    assumed = assumed_names(CLAUDE_CODE)
+    assert {"tool_call", "read_error", "summary_tokens"} <= assumed
+    assert "restore_max_files" not in assumed
+    assert (figure(5_000), figure(60, assumed=True)) == ("5,000", "60 (assumed)")
+
+
+def test_is_assumed() -> None:
+    from ctxviz.profiles.base import is_assumed
+
+    assert is_assumed(CLAUDE_CODE, "tool_call") and not is_assumed(CLAUDE_CODE, "restore_max_files")
+
+
+def test_engine_names_no_agent_and_no_tool() -> None:
+    # the engine is agent-neutral: every agent's name and tool names come from its profile
+    from pathlib import Path
+
+    import ctxviz.engine
+
+    source = "\n".join(p.read_text() for p in Path(ctxviz.engine.__file__).parent.glob("*.py"))
+    for profile in PROFILES.values():
+        # a tool named like a neutral event kind ("read", "bash") cannot be told apart from that vocabulary
+        tools = [t for t in dataclasses.astuple(profile.tools) if isinstance(t, str) and len(t) > 2]
+        for name in (f'"{profile.name}"', *(f'"{t}"' for t in tools if t not in set(EventKind))):
+            assert name not in source, name
+
+
+def test_json_steps_carry_event() -> None:
+    import json
+
+    from ctxviz.report.json import dumps
+
+    document = json.loads(dumps(timeline("events:\n  - reply: 5\n")))
+    assert [(s["kind"], s["event"]) for s in document["steps"]][-2:] == [("startup", None), ("reply", 0)]

@@ -3,6 +3,9 @@ files by name, writes that create files, path globs, and --agent on the command 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from click.testing import CliRunner
 from engine_helpers import STARTUP_200K, added, event_steps, scenario, timeline
@@ -115,3 +118,22 @@ def test_agent_option() -> None:
     assert bad.exit_code == 2
     assert "unknown agent 'emacs'; expected one of claude-code" in bad.output
     assert runner.invoke(main, ["play", "x.yaml", "--agent", "emacs"]).exit_code == 2
+
+
+def test_tokenizer_loads_only_when_text_needs_counting(tmp_path) -> None:  # noqa: ANN001 - pytest fixture
+    sized = tmp_path / "sized.yaml"
+    sized.write_text("name: t\nevents:\n  - prompt: {text: hello, size: 3}\n  - reply: 10\n")
+    counted = tmp_path / "counted.yaml"
+    counted.write_text("name: t\nevents:\n  - prompt: hello\n")
+    code = (
+        "import sys\n"
+        "from ctxviz.sources import open_timeline\n"
+        "for path in sys.argv[1:]:\n"
+        "    tl = open_timeline(path)\n"
+        "    print(tl.used_at(tl.last), 'tiktoken' in sys.modules)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(sized), str(counted)], capture_output=True, text=True, timeout=60, check=True
+    )
+    # 17,980 at startup; + 3 + 10 without counting anything; "hello" is one cl100k token
+    assert result.stdout.split("\n")[:2] == [f"{STARTUP_200K + 13} False", f"{STARTUP_200K + 1} True"]

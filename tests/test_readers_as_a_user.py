@@ -77,7 +77,7 @@ def test_a_size_before_any_measured_call_is_marked_as_an_estimate(home: Path) ->
     assert [c["before_measured"] for c in data["compactions"]] == [False, True, False, False, False, False, False]
     grok, _ = _run("context", str(files["grok-build"]), env=NARROW)
     assert grok.startswith("model not recorded · ~9.8k/256k tokens (4%)  estimated")
-    assert "  auto at step 2: ~5,464 → ~9,800 tokens; after estimated" in grok  # no calls to count
+    assert "  auto at step 2: ~5,464 → ~9,800 tokens  (after: estimated)" in grok  # no calls to count
 
 
 def test_a_codex_tool_call_is_labelled_by_its_command() -> None:

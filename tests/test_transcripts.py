@@ -170,6 +170,7 @@ def test_records_without_parents_follow_file_order() -> None:
     "name",
     [
         "fasthooks/sample_hook_logs.jsonl",
+        "../other-agents/cursor/agent-sessions_small.jsonl",  # the other agents' samples: tests/test_readers*.py
     ],
 )
 def test_other_files_get_a_clear_message(name: str) -> None:

@@ -332,9 +332,10 @@ def test_the_project_column_tells_worktrees_apart(tmp_path: Path, monkeypatch: p
     wide = CliRunner().invoke(main, ["sessions"], env={"COLUMNS": "120"}).stdout
     for name in names:
         assert f"spotter-worktrees/{name}" in wide
-    narrow = CliRunner().invoke(main, ["sessions"], env={"COLUMNS": "80"}).stdout
+    narrow = CliRunner().invoke(main, ["sessions"], env={"COLUMNS": "100"}).stdout
     for name in names:
-        assert f"…s/{name} " in narrow  # cut on the left: the end is what differs
+        assert f" …worktrees/{name} " in narrow  # cut on the left: the end is what differs
+    assert all(line.rstrip().endswith("11k") for line in narrow.splitlines()[1:])  # the size column stays
     assert project_labels(["/a/x/src", "/b/x/src", "/home/u/" + "long-name" * 4 + "/app"]) == {
         "/a/x/src": "a/x/src",
         "/b/x/src": "b/x/src",

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 _DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
-_OTHER_COLUMNS = 66  # the sessions table's columns after the project, with their padding
-_SIZE_COLUMN = 6  # the last of them, with its padding
+_OTHER_COLUMNS = 78  # the sessions table's other columns (agent, session, … size), with their padding
+_NARROW_SAVES = 6 + 3  # without the size column, and with "opencode" the longest agent name ("claude-code" cut)
 
 
 def _say(text: str) -> None:
@@ -199,7 +199,7 @@ def sessions(
         found = collect(os.environ, Path.home(), agents=agents, extra_roots=roots, project=project, since=since,
                         progress=progress, use_index=not no_cache)  # fmt: skip
     except InputError as error:
-        fail(error.message)
+        _fail_safely(error.message)
     rows: list[SessionSummary] = []
     problems = found.problems
     for row in found.rows:
@@ -210,9 +210,9 @@ def sessions(
             continue
         rows.append(row)
     rows.sort(key=lambda r: (r.started or "", r.session))
-    unmeasured = found.unmeasured
-    if unmeasured:
-        _say(f"ctxviz: {sum(unmeasured):,} API calls in {len(unmeasured)} sessions carry no usage: not counted")
+    if found.unmeasured_calls:
+        calls, among = sum(found.unmeasured_calls), len(found.unmeasured_calls)
+        _say(f"ctxviz: {calls:,} API calls in {among} sessions carry no usage: not counted")
     if as_json:
         sys.stdout.write(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1) + "\n")
     else:
@@ -236,20 +236,14 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
     if not rows:
         console.print("No sessions found (see `ctxviz sessions --help` for the folders searched).")
         return
-    # the project label is cut on the left to what the terminal leaves beside the other columns
-    # the agent column only when the rows come from more than one agent: it would repeat one name
-    agent_width = max(len(r.agent) for r in rows) + 1 if len({r.agent for r in rows}) > 1 else 0
-    # too narrow for every column: agents by their first word ("claude", "gemini") and no size column,
-    # rather than columns cut off at the right edge
-    narrow = bool(agent_width) and console.width < 12 + _OTHER_COLUMNS + agent_width
-    if narrow:
-        agent_width = max(len(_short_agent(r.agent)) for r in rows) + 1
-    other_columns = _OTHER_COLUMNS - (_SIZE_COLUMN if narrow else 0)
-    room = max(12, min(PROJECT_LABEL_CHARS, console.width - other_columns - agent_width))
+    # the project label is cut on the left to what the terminal leaves beside the other columns; too
+    # narrow for every column: agents by their first word ("claude", "gemini") and no size column, rather
+    # than columns cut off at the right edge
+    narrow = console.width < 12 + _OTHER_COLUMNS
+    room = max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS + (_NARROW_SAVES if narrow else 0)))
     labels = project_labels([r.project for r in rows if r.project], room)
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
-    if agent_width:
-        table.add_column("agent", no_wrap=True)
+    table.add_column("agent", no_wrap=True, min_width=8 if narrow else 10)
     table.add_column("project", no_wrap=True, min_width=min(room, max(map(len, labels.values()), default=7)))
     widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
     if narrow:
@@ -264,7 +258,7 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
         compactions = " ".join(p for p in (f"{auto}a" if auto else "", f"{manual}m" if manual else "") if p)
         estimated = "" if r.measured else "~"  # peak and last are estimates for agents without usage
         table.add_row(  # Text cells: a transcript's text is never read as Rich markup
-            *([_short_agent(r.agent) if narrow else r.agent] if agent_width else []),
+            _short_agent(r.agent) if narrow else r.agent,
             Text(labels.get(r.project, "")),
             Text(r.session[:8]),
             (r.started or "")[5:16].replace("T", " "),

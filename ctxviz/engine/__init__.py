@@ -25,8 +25,11 @@ def simulate(
     with the scenario's overrides. The timeline's ``agent`` names the profile. Raises ``UnknownAgent``."""
     chosen = profile if profile is not None else resolve_profile(scenario, agent)
     source = Source(kind="scenario", name=scenario.name, path=source_path, summary=scenario.summary or None)
+    notices: tuple[str, ...] = ()
+    if profile is None and (unused := sorted(set(scenario.profile) - chosen.number_names())):
+        notices = (f"profile: {', '.join(unused)} not used: {chosen.name} has no such number",)
     with without_cycle_collection():
-        return replay(EngineSession(scenario, chosen, source=source))
+        return replay(EngineSession(scenario, chosen, source=source, notices=notices))
 
 
 __all__ = ["resolve_profile", "simulate"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from ctxviz.engine import events as handle
 from ctxviz.engine.session import EngineSession, M, short
-from ctxviz.engine.subagents import child_scenario
+from ctxviz.engine.subagents import child_events, child_scenario
 from ctxviz.kinds import BlockKind, EventKind, StepKind
 from ctxviz.profiles.base import Background, SessionState
 from ctxviz.scenario.measure import Measure
@@ -29,9 +29,10 @@ from ctxviz.timeline import Source, Timeline
 Handler = Callable[[EngineSession, Any, bool], handle.Outcome]
 
 
-def replay(session: EngineSession) -> Timeline:
+def replay(session: EngineSession, events: tuple[Event, ...] | None = None) -> Timeline:
+    """Startup, then ``events`` (default: the scenario's)."""
     session.profile.startup.startup(session, "startup")
-    for index, event in enumerate(session.scenario.events):
+    for index, event in enumerate(session.scenario.events if events is None else events):
         session.event_index = index
         run_event(session, event)
     return session.finish()
@@ -144,10 +145,13 @@ def subagent(session: EngineSession, event: SubagentEvent, spilled: bool) -> han
     for hook in session.hooks("PreToolUse", tool):
         session.hook_block(hook, f"PreToolUse:{tool}")
     source = Source(kind=session.source.kind, name=label, path=session.source.path)
+    model = spec.model or session.scenario.model
+    if model not in session.child_scenarios:
+        session.child_scenarios[model] = child_scenario(session.scenario, model)
     child_session = EngineSession(
-        child_scenario(session.scenario, event), p, source=source, subagent_type=spec.type, parent=session
+        session.child_scenarios[model], p, source=source, subagent_type=spec.type, parent=session
     )
-    child = replay(child_session)
+    child = replay(child_session, child_events(spec))
     trailer = p.subagents.trailer(spec.type)
     result = spec.returns.tokens + trailer
     work = child.category_totals_at(child.last)[M] - spec.prompt.tokens - spec.returns.tokens

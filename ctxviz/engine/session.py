@@ -39,10 +39,12 @@ class EngineSession:
         source: Source,
         subagent_type: str | None = None,
         parent: EngineSession | None = None,
+        notices: tuple[str, ...] = (),
     ) -> None:
         self.scenario = scenario
         self.profile = profile
         self.source = source
+        self.notices = notices  # said in the timeline, after what the replay finds
         self.subagent_type = subagent_type
         self.spec = profile.model_window(scenario.model, scenario.window)
         self.window = self.spec.window
@@ -54,13 +56,15 @@ class EngineSession:
         self._order = count()
         self.event_index: int | None = None  # the scenario event being replayed (None: startup, automatic)
         self.child: Timeline | None = None  # a subagent's timeline, attached to the step that ran it
+        self.child_scenarios: dict[str | None, Scenario] = {}  # by model: what every subagent starts from
         self._created: dict[str, Measure] = {}  # files a write created
+        self._versions: dict[str, int] = {}  # edits and writes so far, by path
         self.nested: list[tuple[str, str]]  # (folder, path) of each nested instruction file
         self.scoped_rules: dict[str, RuleEntry]
         self._hooks: dict[tuple[str, str], tuple[Hook, ...]]
         if parent is not None:  # a subagent works on the same project: share what was derived from it
             self.nested, self.scoped_rules, self._hooks = parent.nested, parent.scoped_rules, parent._hooks
-            self._created = parent._created
+            self._created, self._versions = parent._created, parent._versions
             return
         self.nested = profile.instructions.nested(scenario.files)
         self.scoped_rules = {p: r for p, r in scenario.setup.rules.items() if r.paths}
@@ -114,6 +118,9 @@ class EngineSession:
     def file_size(self, path: str) -> Measure:
         created = self._created.get(path)
         return created if created is not None else self.scenario.files[path].size
+
+    def file_version(self, path: str) -> int:
+        return self._versions.get(path, 0)
 
     def exists(self, path: str) -> bool:
         return path in self.scenario.files or path in self._created
@@ -184,6 +191,7 @@ class EngineSession:
             self.note(f"{item.path} loaded ({fmt(item.tokens)} tokens): {item.why}")
 
     def changed(self, path: str, how: str) -> None:
+        self._versions[path] = self._versions.get(path, 0) + 1
         self.state.current.discard(path)
         self.touch(path)
         if how in self.profile.rule_triggers:
@@ -290,6 +298,7 @@ class EngineSession:
         )
         if self.spec.notice:
             notices.append(self.spec.notice)
+        notices += self.notices
         return self.rec.finish(
             source=self.source,
             agent=self.profile.name,

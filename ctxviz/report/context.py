@@ -133,12 +133,13 @@ def _compactions(timeline: Timeline, index: int) -> RenderableType:
         before = "~" if transcript and not c["before_measured"] else ""
         estimated = "" if c["after_measured"] else "~"
         lines.append(f"{before}{c['before']:,} → {estimated}{c['after']:,} tokens")
-        if c["pre_tokens"] is not None:
-            lines.append("  (before: the compaction's own count)", style="dim")
+        said = ["before: its own preTokens"] if c["pre_tokens"] is not None else []
         if isinstance(c["next_call_used"], int):
-            lines.append(f"; after estimated, the next call measured {c['next_call_used']:,}", style="dim")
+            said.append(f"after: estimated, the next call measured {c['next_call_used']:,}")
         elif not c["after_measured"]:
-            lines.append("; after estimated", style="dim")
+            said.append("after: estimated")
+        if said:
+            lines.append(f"  ({'; '.join(said)})", style="dim")
     return lines
 
 

@@ -20,7 +20,7 @@ from ctxviz.scenario.model import Scenario, event_kind
 
 Location = tuple[str | int, ...]
 Problem = tuple[Location, str]
-_PATH_KEYS = {EventKind.READ: "path", EventKind.EDIT: "path"}
+_PATH_KEYS: dict[str, str] = {EventKind.READ: "path", EventKind.EDIT: "path"}
 
 
 def numbers_adapter(profile: Profile) -> TypeAdapter[Any]:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from ctxviz.profiles import DEFAULT_AGENT, get_profile
 from ctxviz.scenario import advice
 from ctxviz.scenario.check import problems
 from ctxviz.scenario.model import EVENT_KINDS, Scenario
+from ctxviz.scenario.sizes import ReadFile
 from ctxviz.scenario.yaml_source import Document, Path_, YamlError, YamlLimits, parse_yaml
 from ctxviz.tokens import TokenCounter
 
@@ -109,7 +109,7 @@ def _window_problems(scenario: Scenario) -> list[tuple[Path_, str]]:
     ]
 
 
-def _file_reader(base: Path | None, allow_outside: bool) -> Callable[[str], str]:
+def _file_reader(base: Path | None, allow_outside: bool) -> ReadFile:
     def read(relative: str) -> str:
         if base is None:
             raise ValueError("{file: …} sizes need the scenario to be a file on disk")

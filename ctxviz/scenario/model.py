@@ -369,15 +369,19 @@ class ParallelEvent(EventBase):
 EVENT_KINDS: tuple[str, ...] = tuple(EventKind)
 
 
+_KIND_KEYS = frozenset(kind.value for kind in EventKind if kind is not EventKind.NOTE)
+
+
 def event_kind(value: Any) -> str | None:
-    """The kind key of an event mapping: the first key that names a kind (``note`` only if alone)."""
+    """The kind key of an event mapping: the first key that names a kind (``note`` only if alone).
+    Runs once per event for the schema's union and once for the cross-reference checks: kept cheap."""
     if isinstance(value, BaseModel):
-        value = {k: None for k in type(value).model_fields}
+        return type(value).kind.value if isinstance(value, EventBase | NoteEvent) else None
     if not isinstance(value, dict):
         return None
-    kinds: list[str] = [k for k in value if k in EVENT_KINDS and k != "note"]
-    if kinds:
-        return kinds[0]
+    for key in value:
+        if key in _KIND_KEYS:
+            return str(key)
     return "note" if "note" in value else None
 
 
@@ -434,7 +438,7 @@ class Scenario(Strict):
     name: str
     summary: str = ""
     agent: str = "claude-code"  # the profile it runs under unless --agent says otherwise
-    model: str = "claude-sonnet-4-6"
+    model: str | None = None  # applies to the agents that run it; otherwise (and when absent) each one's default
     window: int | None = None  # overrides the model's window (e.g. 1m)
     autocompact: bool | int = True  # on | off | a size capping the window used for the threshold
     autocompact_pct: float | None = Field(default=None, gt=0, le=100)

@@ -7,10 +7,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.timeline import Timeline
 from ctxviz.transcripts import protocol
 from ctxviz.transcripts.jsonl import first_records, kind_of
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
 
 AGENT = "claude-code"
 if TYPE_CHECKING:

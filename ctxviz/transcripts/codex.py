@@ -20,11 +20,9 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctxviz.kinds import BlockKind
-from ctxviz.timeline import Category, Source, Thresholds, Timeline
-from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import (
     Record,
     count,
@@ -36,7 +34,10 @@ from ctxviz.transcripts.jsonl import (
     text_size,
 )
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
-from ctxviz.transcripts.rows import is_time, nothing_measured, skipped_notice, summary_row
+
+if TYPE_CHECKING:
+    from ctxviz.timeline import Thresholds, Timeline
+    from ctxviz.transcripts.assemble import Event, Item
 
 AGENT = "codex"
 OVERHEAD_LABEL = "instructions and tool schemas: not recorded in the rollout"
@@ -63,6 +64,9 @@ def _first_line(text: str, limit: int = 60) -> str:
 
 
 def _message(payload: Mapping[str, Any], origin: str) -> Item:
+    from ctxviz.timeline import Category
+    from ctxviz.transcripts.assemble import Item
+
     role = payload.get("role")
     text = _texts(payload.get("content"))
     size = estimate(len(text))
@@ -122,6 +126,8 @@ class _Parse:
             self.model = model
 
     def response_item(self, number: int, payload: Mapping[str, Any]) -> None:
+        from ctxviz.transcripts.assemble import Item
+
         kind = payload.get("type")
         origin = f"line:{number}"
         if kind == "message":
@@ -151,6 +157,8 @@ class _Parse:
             self.problems.append(f"{self.where}:{number}: response item {kind!r} not known to ctxviz, skipped")
 
     def token_count(self, number: int, payload: Mapping[str, Any]) -> None:
+        from ctxviz.transcripts.assemble import Call
+
         info = payload.get("info")
         if info is None:
             return  # a rate-limit update, no usage
@@ -178,6 +186,8 @@ class _Parse:
     def compacted(self, number: int, payload: Mapping[str, Any]) -> None:
         """A compaction. Its ``replacement_history`` (when written) is the new context, the summary
         included; else only its ``message`` (the summary) is known to be in it."""
+        from ctxviz.transcripts.assemble import Compaction, Item
+
         origin = f"line:{number}"
         message = payload.get("message")
         summary_text = message if isinstance(message, str) else ""
@@ -207,6 +217,8 @@ class _Parse:
         self.open_compaction = (at, False)
 
     def event_msg(self, number: int, payload: Mapping[str, Any]) -> None:
+        from ctxviz.transcripts.assemble import Compaction
+
         kind = payload.get("type")
         if kind == "token_count":
             self.token_count(number, payload)
@@ -223,6 +235,8 @@ class _Parse:
             self.turn_usage += 1
 
     def record(self, number: int, record: Record) -> None:
+        from ctxviz.transcripts.rows import is_time
+
         kind = record.get("type")
         payload = record.get("payload")
         if kind in _IGNORED_TOP:
@@ -258,6 +272,9 @@ class _Parse:
 
     def instructions(self, value: object, number: int) -> None:
         """The base instructions, once: Codex sends them with every request, as ``instructions``."""
+        from ctxviz.timeline import Category
+        from ctxviz.transcripts.assemble import Item
+
         text = value.get("text") if isinstance(value, dict) else value
         if self.seen_instructions or not isinstance(text, str) or not text:
             return
@@ -276,6 +293,8 @@ def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
 
 def thresholds(window: int) -> Thresholds:
     """Auto-compaction at 90% of the model's window, which Codex reports as 95% of it."""
+    from ctxviz.timeline import Thresholds
+
     full = round(window * 100 / _USABLE_PERCENT)
     autocompact = min(window, full * _AUTOCOMPACT_PERCENT // 100)
     return Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
@@ -283,6 +302,10 @@ def thresholds(window: int) -> Thresholds:
 
 def build(state: _Parse, path: Path) -> Timeline:
     """Pure: the Timeline of a parsed rollout (``InputError`` when it recorded no usage)."""
+    from ctxviz.timeline import Source, Timeline
+    from ctxviz.transcripts.assemble import Call, assemble
+    from ctxviz.transcripts.rows import nothing_measured, skipped_notice
+
     if not any(isinstance(e, Call) for e in state.events):
         why = "no token_count events with usage"
         if state.turn_usage:
@@ -353,6 +376,8 @@ class CodexReader:
         return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
+        from ctxviz.transcripts.rows import summary_row
+
         state = self._parse(ref)
         timeline = build(state, ref.path)
         row = summary_row(ref, timeline, project=state.cwd or "", started=state.started, ended=state.ended,

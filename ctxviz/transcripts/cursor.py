@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ctxviz.timeline import Timeline
 from ctxviz.transcripts.jsonl import first_records
 from ctxviz.transcripts.protocol import NoUsage, Reading, SessionRef, SessionSummary
+
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
 
 AGENT = "cursor"
 WHY = "a Cursor agent transcript: Cursor records no token usage, so its context cannot be shown"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 AGENT_PREFIX = "agent-"
@@ -147,12 +148,24 @@ def _agent_files(session_path: Path, session: str | None) -> list[Path]:
     for folder in (session_path.parent / "subagents", session_path.parent):
         if folder == own or session is None:
             continue
-        for item in _entries(folder, base):
-            if item.name.startswith(AGENT_PREFIX) and item.name.endswith(".jsonl") and not _is_dir(item):
-                file = Path(item.path)
-                if first_session_id(file) == session:
-                    files.append(file)
+        try:
+            changed = folder.stat().st_mtime_ns
+        except (OSError, RuntimeError):
+            continue
+        files += [file for file, owner in _older_agent_files(folder, base, changed) if owner == session]
     return files
+
+
+@lru_cache(maxsize=64)
+def _older_agent_files(folder: Path, base: Path, changed: int) -> tuple[tuple[Path, str | None], ...]:
+    """The ``agent-*.jsonl`` files directly in a folder (the older layout) with the session each names,
+    listed and peeked once while the folder is unchanged (``changed``: its mtime): every session of the
+    folder asks, and a project folder can hold thousands of sessions."""
+    return tuple(
+        (Path(item.path), first_session_id(Path(item.path)))
+        for item in _entries(folder, base)
+        if item.name.startswith(AGENT_PREFIX) and item.name.endswith(".jsonl") and not _is_dir(item)
+    )
 
 
 def subagent_files(session_path: Path, session: str | None) -> list[tuple[str, Path]]:

@@ -19,7 +19,7 @@ class Rows:
     rows: list[SessionSummary] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # damaged lines and unreadable files, located
     without_usage: list[str] = field(default_factory=list)  # sessions that record no token usage
-    unmeasured: list[int] = field(default_factory=list)  # per session: calls recorded without usage
+    unmeasured_calls: list[int] = field(default_factory=list)  # per session: its calls without usage
 
 
 # Wraps the Claude Code results with a progress display: (results, how many) → the same results.
@@ -37,7 +37,8 @@ def _claude(
     files = [f for f in session_files(roots) if project_matches(f, project)]
     if since is not None:  # a file last written before --since cannot hold a session active after it
         files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
-    rows = (row if isinstance(row, InputError) else as_row(row) for row in summaries(files, roots, use_index=use_index))
+    found = summaries(files, roots, use_index=use_index)  # the summary index: unchanged files are not read
+    rows = (row if isinstance(row, InputError) else as_row(row) for row in found)
     return progress(rows, len(files)) if progress is not None else rows
 
 
@@ -77,8 +78,8 @@ def collect(
             found.problems.append(row.message)
         else:
             found.problems.extend(row.problems)
-            if row.unmeasured_calls:  # counted even for a session with no measured call at all
-                found.unmeasured.append(row.unmeasured_calls)
+            if row.unmeasured_calls:
+                found.unmeasured_calls.append(row.unmeasured_calls)
             if (row.calls == 0 and row.measured) or row.parent is not None:
                 continue  # nothing measured, or a subagent's session (counted with its parent)
             if wanted and row.agent != CLAUDE and wanted not in row.project.lower():

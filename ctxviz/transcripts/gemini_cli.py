@@ -17,11 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctxviz.kinds import BlockKind
-from ctxviz.timeline import Source, Thresholds, Timeline
-from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
@@ -35,7 +33,10 @@ from ctxviz.transcripts.jsonl import (
     text_size,
 )
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary
-from ctxviz.transcripts.rows import is_time, nothing_measured, skipped_notice, summary_row
+
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
+    from ctxviz.transcripts.assemble import Event, Item
 
 AGENT = "gemini-cli"
 OVERHEAD_LABEL = "system prompt, GEMINI.md and tool declarations: not recorded in the chat"
@@ -60,6 +61,8 @@ def _first_line(text: str) -> str:
 
 def _items(message: Mapping[str, Any], origin: str) -> list[Item]:
     """What a message put into the history, sized chars/4."""
+    from ctxviz.transcripts.assemble import Item
+
     kind = message.get("type")
     if kind == "user":
         text = _text(message.get("content"))
@@ -96,6 +99,8 @@ class _Parse:
         return self.history[-1]
 
     def upsert(self, number: int, message: dict[str, Any]) -> None:
+        from ctxviz.transcripts.rows import is_time
+
         kind = message.get("type")
         if kind in _SHOWN_ONLY:
             return
@@ -156,6 +161,8 @@ class _Session:
 
 
 def _events(parse: _Parse) -> _Session:
+    from ctxviz.transcripts.assemble import Call, Compaction
+
     events: list[Event] = []
     models: list[str] = []
     missing = 0
@@ -197,6 +204,10 @@ def window_of(model: str) -> tuple[int, bool]:
 
 
 def build(state: _Parse, path: Path) -> tuple[Timeline, list[str]]:
+    from ctxviz.timeline import Source, Thresholds, Timeline
+    from ctxviz.transcripts.assemble import Call, assemble
+    from ctxviz.transcripts.rows import nothing_measured, skipped_notice
+
     session = _events(state)
     if not any(isinstance(e, Call) for e in session.events):
         raise nothing_measured(path, AGENT, "no gemini message carries tokens")
@@ -272,6 +283,8 @@ class GeminiCliReader:
         return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
+        from ctxviz.transcripts.rows import is_time, summary_row
+
         state = self._parse(ref)
         timeline, models = build(state, ref.path)
         started = state.meta.get("startTime") if is_time(state.meta.get("startTime")) else state.started

@@ -18,13 +18,11 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import BlockKind, StepKind
-from ctxviz.timeline import Category, Source, Thresholds, Timeline
-from ctxviz.transcripts.assemble import Checkpoint, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import (
     Record,
     document,
@@ -37,7 +35,10 @@ from ctxviz.transcripts.jsonl import (
     text_size,
 )
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
-from ctxviz.transcripts.rows import is_time, skipped_notice, summary_row
+
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
+    from ctxviz.transcripts.assemble import Event
 
 AGENT = "grok-build"
 UPDATES = "updates.jsonl"
@@ -83,6 +84,8 @@ class _Parse:
     streaming: tuple[BlockKind, str] | None = None  # (kind, text so far) of the message being streamed
 
     def flush(self) -> None:
+        from ctxviz.transcripts.assemble import Item
+
         if self.streaming is not None:
             kind, text = self.streaming
             label = text.strip().split("\n", 1)[0][:60] or kind
@@ -98,6 +101,8 @@ class _Parse:
             self.prompt = text
 
     def update(self, number: int, update: Mapping[str, Any]) -> None:
+        from ctxviz.transcripts.assemble import Item
+
         kind = update.get("sessionUpdate")
         if kind == "user_message_chunk":
             self.chunk(BlockKind.PROMPT, _text(update.get("content")))
@@ -126,6 +131,8 @@ class _Parse:
             self.compacted(update)
 
     def turn(self, update: Mapping[str, Any]) -> None:
+        from ctxviz.transcripts.assemble import Checkpoint
+
         self.flush()
         self.turns += 1
         usage = obj(update.get("usage"))
@@ -142,6 +149,8 @@ class _Parse:
         self.prompt = ""
 
     def compacted(self, update: Mapping[str, Any]) -> None:
+        from ctxviz.transcripts.assemble import Compaction, Item
+
         self.flush()
         before, after = update.get("tokens_before"), update.get("tokens_after")
         if isinstance(before, int):
@@ -171,6 +180,9 @@ class _Parse:
 
 
 def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
+    from ctxviz.timeline import Category
+    from ctxviz.transcripts.assemble import Checkpoint, Compaction, Item
+
     state = _Parse(where)
     state.events.append(Item(BlockKind.SYSTEM_PROMPT, "system prompt (template size; tools and AGENTS.md not recorded)",
                              SYSTEM_PROMPT_TOKENS, Category.SYSTEM_PROMPT))  # fmt: skip
@@ -183,6 +195,9 @@ def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
 
 def history_items(lines: Iterable[tuple[int, Record]], where: str, problems: list[str]) -> list[Event]:
     """Pure: ``chat_history.jsonl`` (the context as it is now) as items, sized bytes/4."""
+    from ctxviz.timeline import Category
+    from ctxviz.transcripts.assemble import Checkpoint, Item
+
     events: list[Event] = []
 
     def add(number: int, item: Record) -> None:
@@ -230,6 +245,10 @@ def _json(path: Path) -> dict[str, Any]:
 
 
 def build(state: _Parse, folder: Path) -> Timeline:
+    from ctxviz.timeline import Source, Thresholds, Timeline
+    from ctxviz.transcripts.assemble import Checkpoint, Compaction, assemble
+    from ctxviz.transcripts.rows import skipped_notice
+
     if not any(isinstance(e, Checkpoint | Compaction) for e in state.events):
         raise InputError(f"{folder}: grok-build session with no completed turn")
     steps, blocks = assemble(state.events, "")
@@ -316,7 +335,7 @@ class GrokBuildReader:
         return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
-        from ctxviz.transcripts.rows import from_millis
+        from ctxviz.transcripts.rows import from_millis, is_time, summary_row
 
         state, folder = self._parse(ref)
         timeline = build(state, folder)

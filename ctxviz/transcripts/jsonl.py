@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import msgspec
+from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
 from ctxviz.transcripts.lines import numbered_lines
@@ -17,12 +15,21 @@ from ctxviz.transcripts.protocol import DETECT_BYTES
 
 _BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-_DECODE = msgspec.json.Decoder().decode
 # Whole-document sessions (gemini-cli's older .json chats, opencode's files) are small; a larger one is
 # not a session file.
 MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
 
 Record = dict[str, Any]
+if TYPE_CHECKING:
+    import msgspec
+
+
+@lru_cache(maxsize=1)
+def _decoder() -> msgspec.json.Decoder[Any]:
+    # imported on first use: ``sessions`` loads every reader, and most runs find no other agent's files
+    import msgspec
+
+    return msgspec.json.Decoder()
 
 
 def head(path: Path, size: int = DETECT_BYTES) -> bytes:
@@ -47,10 +54,13 @@ def first_records(path: Path, count: int = 20) -> list[Record]:
         stat = path.stat()
     except OSError:
         return []
+    import msgspec
+
     found: list[Record] = []
+    decode = _decoder().decode
     for line in _first_lines(str(path), stat.st_size, stat.st_mtime_ns)[:count]:
         try:
-            value = _DECODE(line)
+            value = decode(line)
         except msgspec.DecodeError:
             continue
         if isinstance(value, dict):
@@ -66,12 +76,15 @@ def _check_encoding(path: Path) -> None:
 
 def records(path: Path, problems: list[str]) -> Iterator[tuple[int, Record]]:
     """``(line number, object)`` for each JSON object line; anything else is reported and skipped."""
+    import msgspec
+
     _check_encoding(path)
+    decode = _decoder().decode
     for number, line, complete in numbered_lines(path, problems):
         if number == 1:
             line = line.removeprefix(_BOM)
         try:
-            value = _DECODE(line)
+            value = decode(line)
         except msgspec.DecodeError as error:
             why = "incomplete last line" if not complete else f"not JSON ({error})"
             problems.append(f"{path}:{number}: {why}, skipped")
@@ -92,8 +105,10 @@ def document(path: Path) -> Record:
         data = path.read_bytes().removeprefix(_BOM)
     except OSError as error:
         raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    import msgspec
+
     try:
-        value = _DECODE(data)
+        value = _decoder().decode(data)
     except msgspec.DecodeError as error:
         raise InputError(f"{path}: not valid JSON ({error})") from None
     if not isinstance(value, dict):

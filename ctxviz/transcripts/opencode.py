@@ -19,17 +19,18 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import BlockKind
-from ctxviz.timeline import Source, Thresholds, Timeline
-from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, head, obj, text_size
 from ctxviz.transcripts.model_windows import guess_notice, guessed_window
-from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, Database, Row, is_opencode_db
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, NoUsage, Reading, SessionRef, SessionSummary, counted
-from ctxviz.transcripts.rows import from_millis, nothing_measured, skipped_notice, summary_row
+
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
+    from ctxviz.transcripts.assemble import Event, Item
+    from ctxviz.transcripts.opencode_db import Row
 
 AGENT = "opencode"
 OVERHEAD_LABEL = "system prompt, AGENTS.md and tool definitions: not recorded in the storage"
@@ -117,6 +118,8 @@ class _Build:
 
     def part(self, part: Mapping[str, Any], role: str, origin: str, step_at: int, file: str) -> int:
         """One part's items; returns where the current step's call belongs in ``events``."""
+        from ctxviz.transcripts.assemble import Call, Item
+
         kind = part.get("type")
         if kind == "step-start":
             return len(self.events)
@@ -156,6 +159,8 @@ class _Build:
         return step_at
 
     def close_compaction(self, summary: Item | None) -> None:
+        from ctxviz.transcripts.assemble import Compaction
+
         if self.open_compaction is None:
             return
         trigger, kept = self.open_compaction
@@ -164,6 +169,8 @@ class _Build:
         self.open_compaction = None
 
     def message(self, message: Mapping[str, Any], parts: list[Row]) -> None:
+        from ctxviz.transcripts.assemble import Call, Item
+
         role = str(message.get("role"))
         origin = str(message.get("id"))
         if role == "user":
@@ -207,6 +214,10 @@ def build(
     where: Path, session: Mapping[str, Any], store: Store, problems: list[str], notices: tuple[str, ...] = ()
 ) -> tuple[Timeline, _Build]:
     """Pure but for ``store``: the Timeline of one session."""
+    from ctxviz.timeline import Source, Thresholds, Timeline
+    from ctxviz.transcripts.assemble import Call, assemble
+    from ctxviz.transcripts.rows import nothing_measured, skipped_notice
+
     session_id = _name(session.get("id"))
     if session_id is None:
         raise InputError(f"{where}: an opencode session without a usable id")
@@ -290,6 +301,8 @@ class OpencodeReader:
     name = AGENT
 
     def detect(self, path: Path) -> bool:
+        from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, is_opencode_db
+
         start = head(path)
         if start.startswith(SQLITE_MAGIC):
             return is_opencode_db(path, start)
@@ -303,6 +316,7 @@ class OpencodeReader:
         """Main sessions in each root's databases, and in its JSON tree unless a database already holds
         them (opencode copies the tree into its first database). A root may be a database file itself.
         Subagents' child sessions are counted with their parent, not listed."""
+        from ctxviz.transcripts.opencode_db import Database
         from ctxviz.transcripts.walk import files_under
 
         found: list[SessionRef] = []
@@ -334,6 +348,8 @@ class OpencodeReader:
         return found
 
     def _open(self, ref: SessionRef, problems: list[str]) -> tuple[Timeline, _Build, dict[str, Any]]:
+        from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, Database
+
         if not head(ref.path, 16).startswith(SQLITE_MAGIC):
             session = document(ref.path)
             files = Files(storage_of(ref.path))
@@ -363,6 +379,8 @@ class OpencodeReader:
         return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
+        from ctxviz.transcripts.rows import from_millis, summary_row
+
         problems: list[str] = []
         timeline, state, session = self._open(ref, problems)
         time = obj(session.get("time"))

@@ -9,19 +9,23 @@ it is opened as immutable, which may miss the last moments written, and the time
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 _TABLES = frozenset({"session", "message", "part"})
+if TYPE_CHECKING:  # imported where a database is opened: most runs find none
+    import sqlite3
+
 Row = tuple[str, dict[str, Any]]  # where (for messages about damage), the record
 
 
 def _connect(path: Path, immutable: bool) -> sqlite3.Connection:
+    import sqlite3
+
     flags = "mode=ro&immutable=1" if immutable else "mode=ro"
     connection = sqlite3.connect(f"{path.resolve().as_uri()}?{flags}", uri=True)
     connection.row_factory = sqlite3.Row
@@ -42,6 +46,8 @@ def is_opencode_db(path: Path, start: bytes) -> bool:
 
 class Database:
     def __init__(self, path: Path) -> None:
+        import sqlite3
+
         self.path = path
         self.notices: tuple[str, ...] = ()
         try:
@@ -60,6 +66,8 @@ class Database:
         self.connection.close()
 
     def _query(self, sql: str, *args: object) -> list[sqlite3.Row]:
+        import sqlite3
+
         try:
             return self.connection.execute(sql, args).fetchall()
         except sqlite3.Error as error:

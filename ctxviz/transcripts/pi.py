@@ -17,11 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctxviz.kinds import BlockKind
-from ctxviz.timeline import Source, Thresholds, Timeline
-from ctxviz.transcripts.assemble import Call, Compaction, Event, Item, assemble
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
@@ -35,7 +33,10 @@ from ctxviz.transcripts.jsonl import (
 )
 from ctxviz.transcripts.model_windows import guess_notice, guessed_window
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
-from ctxviz.transcripts.rows import is_time, nothing_measured, skipped_notice, summary_row
+
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
+    from ctxviz.transcripts.assemble import Event, Item
 
 AGENT = "pi"
 OVERHEAD_LABEL = "system prompt, AGENTS.md and tool definitions: not recorded in the session"
@@ -61,6 +62,8 @@ def _first_line(text: str) -> str:
 
 
 def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
+    from ctxviz.transcripts.assemble import Item
+
     role = message.get("role")
     content = message.get("content")
     if role == "user":
@@ -156,6 +159,8 @@ class _Session:
 
 
 def _events(state: _Parse) -> _Session:
+    from ctxviz.transcripts.assemble import Call, Compaction, Item
+
     branch, others = current_branch(state.entries)
     order = [e.get("id") for _, e in branch]
     compactions = {kind_of(e, "id") for _, e in branch if e.get("type") == "compaction"}  # replaced, never kept
@@ -205,6 +210,10 @@ def _events(state: _Parse) -> _Session:
 
 
 def build(state: _Parse, path: Path) -> tuple[Timeline, _Session]:
+    from ctxviz.timeline import Source, Thresholds, Timeline
+    from ctxviz.transcripts.assemble import Call, assemble
+    from ctxviz.transcripts.rows import nothing_measured, skipped_notice
+
     session = _events(state)
     if not any(isinstance(e, Call) for e in session.events):
         raise nothing_measured(path, AGENT, "no assistant message carries usage")
@@ -271,6 +280,8 @@ class PiReader:
         return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
+        from ctxviz.transcripts.rows import is_time, summary_row
+
         state = self._parse(ref)
         timeline, session = build(state, ref.path)
         stamps = [e.get("timestamp") for _, e in state.entries if is_time(e.get("timestamp"))]

@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ctxviz.errors import InputError
-from ctxviz.timeline import Timeline
+
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
 
 # How much of a file ``detect`` may read: the first records say which agent wrote it.
 DETECT_BYTES = 64 * 1024
@@ -67,7 +69,7 @@ class SessionSummary:
     problems: tuple[str, ...] = ()
     measured: bool = True
     parent: str | None = None  # the session that started this one, when it is a subagent's own
-    unmeasured_calls: int = 0  # calls recorded without usage: not in calls, peak or last
+    unmeasured_calls: int = 0  # calls whose usage is missing: not in calls, peak or last
 
     def as_json(self) -> dict[str, object]:
         return {
