@@ -101,5 +101,13 @@ class BlockKind(StrEnum):
     OVERHEAD = "overhead"  # transcripts: what the transcript does not record
 
 
+class Touch(StrEnum):
+    """How a file was touched: what path-scoped rules and nested instruction files may load on."""
+
+    READ = "read"
+    EDIT = "edit"
+    WRITE = "write"
+
+
 USER_STEP_KINDS = frozenset({StepKind.PROMPT, StepKind.COMPACT, StepKind.CLEAR})
 COMPACTION_STEP_KINDS = frozenset({StepKind.COMPACT, StepKind.AUTO_COMPACT})

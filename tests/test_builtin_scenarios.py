@@ -35,7 +35,9 @@ def test_every_builtin_scenario_runs() -> None:
             "compaction-deep-dive",
             "explore-context-window",
             "large-outputs",
+            "map-or-search",
             "mcp-heavy-startup",
+            "mention-myth",
             "one-million",
             "subagent-vs-direct",
         ]

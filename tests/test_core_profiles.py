@@ -209,3 +209,9 @@ def test_json_steps_carry_event() -> None:
 
     document = json.loads(dumps(timeline("events:\n  - reply: 5\n")))
     assert [(s["kind"], s["event"]) for s in document["steps"]][-2:] == [("startup", None), ("reply", 0)]
+
+
+def test_every_event_kind_has_one_handler() -> None:
+    from ctxviz.engine.replay import HANDLERS
+
+    assert set(HANDLERS) == set(EventKind)

@@ -6,7 +6,14 @@ from __future__ import annotations
 import click
 
 from ctxviz import __version__
-from ctxviz.cli import import_commands, live_commands, scenario_commands, transcript_commands, tui_commands
+from ctxviz.cli import (
+    agent_commands,
+    import_commands,
+    live_commands,
+    scenario_commands,
+    transcript_commands,
+    tui_commands,
+)
 from ctxviz.tokens import TOKENIZER_CHOICES
 
 
@@ -30,6 +37,6 @@ def main(ctx: click.Context, tokenizer: str) -> None:
         ctx.invoke(tui_commands.play)
 
 
-for module in (scenario_commands, transcript_commands, tui_commands, import_commands, live_commands):
+for module in (agent_commands, scenario_commands, transcript_commands, tui_commands, import_commands, live_commands):
     for command in module.COMMANDS:
         main.add_command(command)

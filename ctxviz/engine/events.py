@@ -5,7 +5,7 @@ the profile (``profile.tools``), so hooks match the agent's own names."""
 from __future__ import annotations
 
 from ctxviz.engine.session import EngineSession, M, fmt, short
-from ctxviz.kinds import BlockKind, StepKind
+from ctxviz.kinds import BlockKind, StepKind, Touch
 from ctxviz.profiles.base import Background
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import (
@@ -29,6 +29,9 @@ Outcome = tuple[StepKind, str]
 def prompt(session: EngineSession, event: PromptEvent, spilled: bool) -> Outcome:
     spec = event.prompt
     label = short(spec.text)
+    between_turns = getattr(session.profile.compaction, "between_turns", None)
+    if between_turns is not None:  # what an agent does to old history as a new turn starts (prune, masking)
+        between_turns(session)
     session.add(M, BlockKind.PROMPT, label, spec.size.tokens, spec.visibility)
     if session.subagent_type is None:  # a subagent's task prompt is not a user prompt
         for hook in session.hooks("UserPromptSubmit", ""):
@@ -70,7 +73,7 @@ def edit(session: EngineSession, event: EditEvent, spilled: bool) -> Outcome:
         session.hook_block(hook, f"PreToolUse:{tool}")
     result = spec.result.tokens if spec.result else p.edit_result
     session.add(M, BlockKind.TOOL_OUTPUT, f"{spec.path} edited", result, "full")
-    session.changed(spec.path, "edit")
+    session.changed(spec.path, Touch.EDIT)
     session.post_tool_hooks(tool)
     return StepKind.EDIT, spec.path
 
@@ -87,7 +90,7 @@ def write(session: EngineSession, event: WriteEvent, spilled: bool) -> Outcome:
     for hook in session.hooks("PreToolUse", tool):
         session.hook_block(hook, f"PreToolUse:{tool}")
     session.add(M, BlockKind.TOOL_OUTPUT, f"{spec.path} written", p.edit_result, "full")
-    session.changed(spec.path, "write")
+    session.changed(spec.path, Touch.WRITE)
     session.post_tool_hooks(tool)
     return StepKind.WRITE, spec.path
 

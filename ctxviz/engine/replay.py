@@ -20,13 +20,16 @@ from ctxviz.scenario.model import (
     Event,
     GlobEvent,
     GrepEvent,
+    NoteEvent,
     ParallelEvent,
     SubagentEvent,
     ToolEvent,
 )
 from ctxviz.timeline import Source, Timeline
 
-Handler = Callable[[EngineSession, Any, bool], handle.Outcome]
+# A handler adds what its event brings and returns the step's kind and label (the replay closes the
+# step), or None when it closed its own steps (a note, a parallel group, /compact, /clear).
+Handler = Callable[[EngineSession, Any, bool], handle.Outcome | None]
 
 
 def replay(session: EngineSession, events: tuple[Event, ...] | None = None) -> Timeline:
@@ -41,20 +44,10 @@ def replay(session: EngineSession, events: tuple[Event, ...] | None = None) -> T
 def run_event(session: EngineSession, event: Event, spilled: bool = False, last: bool = True) -> None:
     """One event as one step; ``last`` is False inside a parallel group, whose results all arrive before
     the next model call (so auto-compaction is checked once, after the group)."""
-    kind = event.kind
-    if kind is EventKind.NOTE:
-        session.close_step(StepKind.NOTE, short(event.note or ""), note=event.note)
+    outcome = HANDLERS[event.kind](session, event, spilled)
+    if outcome is None:
         return
-    if isinstance(event, ParallelEvent):
-        parallel(session, event)
-        return
-    if isinstance(event, CompactEvent):
-        compact(session, manual=True, focus=event.compact.focus, summary=event.compact.summary, note=event.note)
-        return
-    if isinstance(event, ClearEvent):
-        clear(session, note=event.note)
-        return
-    step_kind, label = HANDLERS[kind](session, event, spilled)
+    step_kind, label = outcome
     session.check_warning()
     session.close_step(step_kind, label, note=event.note)
     if last:
@@ -100,7 +93,19 @@ def clear(session: EngineSession, note: str | None) -> None:
     session.close_step(StepKind.CLEAR, "/clear", note=note)
 
 
-def parallel(session: EngineSession, event: ParallelEvent) -> None:
+def note(session: EngineSession, event: NoteEvent, spilled: bool) -> None:
+    session.close_step(StepKind.NOTE, short(event.note), note=event.note)
+
+
+def manual_compact(session: EngineSession, event: CompactEvent, spilled: bool) -> None:
+    compact(session, manual=True, focus=event.compact.focus, summary=event.compact.summary, note=event.note)
+
+
+def clear_event(session: EngineSession, event: ClearEvent, spilled: bool) -> None:
+    clear(session, note=event.note)
+
+
+def parallel(session: EngineSession, event: ParallelEvent, spilled: bool = False) -> None:
     """Results of one assistant message share a budget: over it, the largest spill first (frozen)."""
     budget = session.profile.output.turn_budget_chars
     sizes: dict[int, int] = {}
@@ -203,4 +208,8 @@ HANDLERS: dict[EventKind, Handler] = {
     EventKind.SUBAGENT: subagent,
     EventKind.SKILL: handle.skill,
     EventKind.PLAN: handle.plan,
+    EventKind.COMPACT: manual_compact,
+    EventKind.CLEAR: clear_event,
+    EventKind.PARALLEL: parallel,
+    EventKind.NOTE: note,
 }

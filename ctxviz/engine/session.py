@@ -10,7 +10,7 @@ from itertools import count
 
 from ctxviz.engine.globs import matches
 from ctxviz.engine.recorder import Recorder
-from ctxviz.kinds import BlockKind, StepKind
+from ctxviz.kinds import BlockKind, StepKind, Touch
 from ctxviz.profiles.base import Background, Profile, SessionState, Triggered
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import FileEntry, Hook, RuleEntry, Scenario
@@ -67,7 +67,10 @@ class EngineSession:
             self._created, self._versions = parent._created, parent._versions
             return
         self.nested = profile.instructions.nested(scenario.files)
-        self.scoped_rules = {p: r for p, r in scenario.setup.rules.items() if r.paths}
+        scoped = {p: r for p, r in scenario.setup.rules.items() if r.paths}
+        # an agent reads only its own rule folders (Cursor .cursor/rules, none for Codex); by default all
+        chosen = getattr(profile.instructions, "scoped_rules", None)
+        self.scoped_rules = chosen(scoped) if chosen is not None else scoped
         self._hooks = {}
 
     # --- the window -----------------------------------------------------------------------------------
@@ -159,8 +162,8 @@ class EngineSession:
             self.note(outcome.why)
         self.state.current.add(path)
         self.touch(path)
-        if "read" in self.profile.rule_triggers:
-            self.triggers(path, "read")
+        if Touch.READ in self.profile.rule_triggers:
+            self.triggers(path, Touch.READ)
         return outcome.tokens
 
     def triggered_by(self, path: str, how: str) -> list[Triggered]:
@@ -271,7 +274,10 @@ class EngineSession:
         used, t = self.used, self.thresholds
         if not self.state.crossed_warning and used >= t.warning:
             self.state.crossed_warning = True
-            self.note(f"context at {fmt(used)} ≥ the warning threshold {fmt(t.warning)}: the indicator turns yellow")
+            if t.warning != t.autocompact:  # a profile without a warning level of its own puts it at the trigger
+                self.note(
+                    f"context at {fmt(used)} ≥ the warning threshold {fmt(t.warning)}: the indicator turns yellow"
+                )
         elif used < t.warning:
             self.state.crossed_warning = False
         if t.autocompact is None and used > t.blocking:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from ctxviz.profiles import codex, cursor, gemini_cli, grok_build, opencode, paimon, pi
 from ctxviz.profiles.base import ModelSpec, Profile
 from ctxviz.profiles.claude_code import PROFILE as CLAUDE_CODE_PROFILE
 
 DEFAULT_AGENT = "claude-code"
-PROFILES: dict[str, Profile] = {profile.name: profile for profile in (CLAUDE_CODE_PROFILE,)}
+_ALL = (CLAUDE_CODE_PROFILE, *(m.PROFILE for m in (codex, gemini_cli, opencode, pi, grok_build, cursor, paimon)))
+PROFILES: dict[str, Profile] = {profile.name: profile for profile in _ALL}
 AGENT_NAMES: tuple[str, ...] = tuple(PROFILES)
 
 

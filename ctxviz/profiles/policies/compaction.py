@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ctxviz.fates import summarised_by_kind
-from ctxviz.kinds import BlockKind
+from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import Session
 from ctxviz.profiles.policies.startup import GIT_STATUS_BLOCK, SkillListingRule
 from ctxviz.scenario.measure import Measure
@@ -148,7 +148,7 @@ class SummaryAndRecentFiles:
             referenced = size > self.max_tokens_per_file
             tokens = self.file_reference if referenced else size
             # a restored file goes through the read path: the rules and nested memory it brings count too
-            brings = 0 if referenced else sum(t.tokens for t in session.triggered_by(path, "read"))
+            brings = 0 if referenced else sum(t.tokens for t in session.triggered_by(path, Touch.READ))
             if total + tokens > self.total_tokens or not fits(tokens + brings):
                 why = (
                     f"restored files are capped at {self.total_tokens:,} in all"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.profiles.base import Session
@@ -172,6 +172,9 @@ class StandardStartup:
     auto_memory: AutoMemoryRule | None
     skills: SkillListingRule | None
     tree: TreeRule | None = None
+    # "deferred": each server's deferred flag holds (Claude Code); "schemas": every schema loads up front;
+    # "none": the agent has no MCP client, a scenario's servers are not loaded
+    mcp: Literal["deferred", "schemas", "none"] = "deferred"
 
     def startup(self, session: Session, hook_source: str) -> None:
         setup, subagent = session.scenario.setup, session.subagent_type
@@ -233,7 +236,10 @@ class StandardStartup:
             _tokens(setup.tools, self.tools),
         )
         for server in setup.mcp:
-            if server.deferred:
+            if self.mcp == "none":
+                session.note(f"MCP {server.server} not loaded: {session.profile.title} has no MCP client")
+                continue
+            if server.deferred and self.mcp == "deferred":
                 tokens = server.tools * self.mcp_deferred_tokens_per_tool
                 label = f"MCP {server.server}: {server.tools} tools (deferred: names only)"
                 session.note(
@@ -242,7 +248,8 @@ class StandardStartup:
             else:
                 tokens = server.schemas.tokens if server.schemas else server.tools * self.mcp_schema_tokens_per_tool
                 label = f"MCP {server.server}: {server.tools} tool schemas"
-                session.note(f"not deferred: all {server.tools} tool schemas load up front")
+                why = "not deferred" if self.mcp == "deferred" else f"{session.profile.title} defers no MCP tool"
+                session.note(f"{why}: all {server.tools} tool schemas load up front")
             _step(session, Category.MCP_TOOLS, BlockKind.MCP_TOOLS, label, tokens)
         if subagent is None:
             for agent in setup.agents:

@@ -1,0 +1,265 @@
+"""The ``codex`` profile: OpenAI's Codex CLI (codex-rs), as read in openai/codex at the commits named beside
+each number. What nobody publishes is assumed and says so."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ctxviz.kinds import BlockKind
+from ctxviz.profiles.base import ModelSpec, Profile, ReadOutcome, Session, ToolNames, number
+from ctxviz.profiles.generic import (
+    NO_HOOKS,
+    NO_SEARCH_CAPS,
+    AssumedStartupNoted,
+    NamedInstructions,
+    add_summary,
+    clear_history,
+    drop,
+    history,
+    reset_reads,
+    shown,
+    startup_kept,
+)
+from ctxviz.profiles.policies.mentions import PathOnly
+from ctxviz.profiles.policies.output import HeadAndTail
+from ctxviz.profiles.policies.reads import line_range
+from ctxviz.profiles.policies.startup import StandardStartup
+from ctxviz.profiles.policies.subagents import TaskSubagents
+from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.scenario.measure import Measure
+from ctxviz.timeline import Category, Fate
+
+if TYPE_CHECKING:
+    from ctxviz.scenario.model import RuleEntry
+
+_REPO = "openai/codex"
+_MODELS = f"{_REPO} codex-rs/models-manager/models.json @0dcb02e0"
+_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
+
+
+@dataclass(frozen=True, slots=True)
+class CodexNumbers:
+    default_model: str = number("gpt-5.4", "source", f"{_MODELS} (its first entry)")
+    window: int = number(272_000, "source", f"{_MODELS} (gpt-5.4 context_window)")
+    max_output: int = number(128_000, "assumed", "not read; it does not move Codex's trigger")
+    autocompact_percent: int = number(90, "source", f"{_REPO} codex-rs/protocol/src/openai_models.rs @8db07003")
+    effective_percent: int = number(
+        95, "source", f"{_REPO} openai_models.rs @8db07003 effective_context_window_percent"
+    )
+    system_prompt: int = number(5_583, "source", f"{_REPO} codex-rs/core/prompt.md @1d005f8c: 22,329 chars / 4")
+    tools: int = number(1_500, "assumed", "shell, apply_patch, update_plan definitions; not measured")
+    environment: int = number(120, "assumed", "<environment_context>: cwd, shell, date, timezone; not measured")
+    instructions_max_bytes: int = number(
+        32_768, "source", f"{_REPO} codex-rs/core/src/project_doc.rs @0bd53e45 project_doc_max_bytes"
+    )
+    read_max_lines: int = number(
+        2_000, "source", f"{_REPO} core/src/tools/handlers/read_file.rs @001cb8e2 (a copy mixing in fork code)"
+    )
+    output_max_tokens: int = number(10_000, "source", f"{_MODELS} truncation_policy {{tokens: 10000}}")
+    truncation_marker: int = number(10, "assumed", "'…N tokens truncated…'; not measured")
+    kept_user_tokens: int = number(
+        20_000, "source", f"{_REPO} codex-rs/core/src/compact.rs @0100b103 COMPACT_USER_MESSAGE_MAX_TOKENS"
+    )
+    summary: int = number(4_000, "assumed", "the handoff summary's length is not fixed")
+    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
+    mcp_schema_tokens_per_tool: int = number(400, "assumed", _ASSUMED_AS_CLAUDE)
+    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+
+
+NUMBERS = CodexNumbers()
+
+
+def instruction_cut(numbers: CodexNumbers, files: list[tuple[str, Measure]]) -> list[tuple[str, int, str | None]]:
+    """AGENTS.md files in load order → (path, tokens kept, why): all together within
+    ``project_doc_max_bytes``; the file that passes the budget is cut, the ones after it are left out."""
+    budget = numbers.instructions_max_bytes
+    kept: list[tuple[str, int, str | None]] = []
+    for path, size in files:
+        if size.bytes <= budget:
+            kept.append((path, size.tokens, None))
+            budget -= size.bytes
+            continue
+        part = size.scaled(budget / size.bytes).tokens if size.bytes else 0
+        why = (
+            f"{path}: cut to {budget:,} of {size.bytes:,} bytes ({part:,} of {size.tokens:,} tokens): AGENTS.md "
+            f"files share {numbers.instructions_max_bytes:,} bytes (32 KiB) in all"
+        )
+        kept.append((path, part, why))
+        budget = 0
+    return kept
+
+
+@dataclass(frozen=True, slots=True)
+class CappedAgentsMd:
+    """The user's ~/.codex/AGENTS.md, then in each folder from the git root down to the working folder the
+    first of AGENTS.override.md and AGENTS.md; the project files share a 32 KiB budget. No file loads later."""
+
+    numbers: CodexNumbers
+    names: NamedInstructions
+
+    def startup_files(self, session: Session) -> list[tuple[str, int]]:
+        chosen = self.names.startup_files(session)
+        memory = session.scenario.setup.memory
+        user = [(p, t) for p, t in chosen if p.startswith("~/")]
+        project = [(p, memory[p].memory_size) for p, _ in chosen if not p.startswith("~/")]
+        kept = []
+        for path, tokens, why in instruction_cut(self.numbers, project):
+            if why:
+                session.note(why)
+            if tokens:
+                kept.append((path, tokens))
+        return user + kept
+
+    def nested(self, files: Iterable[str]) -> list[tuple[str, str]]:
+        return []
+
+    def scoped_rules(self, rules: Mapping[str, RuleEntry]) -> dict[str, RuleEntry]:
+        return {}  # Codex reads no path-scoped rules
+
+
+@dataclass(frozen=True, slots=True)
+class ReadThenTruncate:
+    """read_file's first 2,000 lines, then the model's output truncation: over 10,000 tokens only the head
+    and tail stay. Reads through the shell (``sed -n``, ``cat``) meet the same truncation."""
+
+    numbers: CodexNumbers
+    unchanged_stub: int | None = None
+
+    def read(self, path: str, size: Measure, lines: tuple[int, int] | None = None) -> ReadOutcome:
+        n, why = self.numbers, []
+        if lines is not None:
+            size = line_range(size, lines)
+        if size.lines > n.read_max_lines:
+            size = size.scaled(n.read_max_lines / size.lines)
+            why.append(f"first {n.read_max_lines:,} lines ({size.tokens:,} tokens)")
+        tokens = size.tokens
+        if tokens > n.output_max_tokens:
+            tokens = n.output_max_tokens + n.truncation_marker
+            why.append(
+                f"then {size.tokens:,} > {n.output_max_tokens:,} tokens: head and tail kept, the middle cut, "
+                f"with a marker ({shown(n, 'truncation_marker')})"
+            )
+        return ReadOutcome("content", tokens, f"{path}: {'; '.join(why)}" if why else None)
+
+
+@dataclass(frozen=True, slots=True)
+class KeepUserMessages:
+    """Local compaction (compact.rs): the initial context stays; of the history only the newest user
+    messages up to 20,000 tokens survive (the oldest kept one cut), then the summary. Every tool call,
+    tool output and reply goes."""
+
+    numbers: CodexNumbers
+
+    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+        n = self.numbers
+        fates = startup_kept(session)
+        blocks = history(session)
+        prompts = [b for b in blocks if b.kind == BlockKind.PROMPT]
+        left = n.kept_user_tokens
+        keep: dict[int, int] = {}
+        for block in reversed(prompts):
+            if left <= 0:
+                break
+            keep[block.id] = min(block.tokens, left)
+            left -= keep[block.id]
+        gone = [b for b in blocks if b.id not in keep]
+        fates += drop(session, gone, lambda kind: "Codex keeps only recent user messages and the summary")
+        kept_total = 0
+        for block in prompts:
+            if block.id not in keep:
+                continue
+            tokens = keep[block.id]
+            kept_total += tokens
+            if tokens == block.tokens:
+                fates.append(Fate(block.label, block.kind, "kept", tokens, "a recent user message"))
+                continue
+            session.remove(block.id)
+            session.add(Category.MESSAGES, BlockKind.PROMPT, f"{block.label} (cut)", tokens, "full")
+            why = f"the oldest kept user message, cut to the {n.kept_user_tokens:,}-token budget's rest"
+            fates.append(Fate(block.label, block.kind, "truncated", tokens, why))
+        session.note(
+            f"kept {len(keep)} recent user message(s), {kept_total:,} tokens (≤ {n.kept_user_tokens:,}); "
+            "all tool calls, outputs and replies dropped"
+        )
+        tokens = summary.tokens if summary is not None else n.summary
+        summary_why = "a handoff summary" + ("" if summary is not None else f" ({shown(n, 'summary')})")
+        fates.append(add_summary(session, tokens, "Summary (handoff)", summary_why))
+        reset_reads(session)
+        return fates
+
+    def clear(self, session: Session) -> None:
+        clear_history(session)
+
+
+def build(n: CodexNumbers) -> Profile:
+    model = ModelSpec(window=n.window, max_output=n.max_output)
+    return Profile(
+        name="codex",
+        title="Codex CLI",
+        reply_label="Codex's reply",
+        numbers=n,
+        build=build,
+        models={"gpt-5.4": model},  # other GPT models get the same window, marked as a guess
+        default_model=n.default_model,
+        model_prefixes=("gpt-", "o3", "o4"),
+        unknown_model=model,
+        long_context=None,
+        chars_per_token=4,
+        tool_call=n.tool_call,
+        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
+        edit_result=n.edit_result,
+        tools=ToolNames(
+            read="read_file",
+            edit="apply_patch",
+            write="apply_patch",
+            grep="grep_files",
+            glob="list_dir",
+            bash="shell",
+            subagent="spawn_agent",
+            skill="skill",
+        ),
+        search=NO_SEARCH_CAPS,
+        hooks=NO_HOOKS,
+        rule_triggers=(),
+        thresholds=FractionOfWindow(
+            n.autocompact_percent / 100, warning_below=0, blocking_buffer=n.window * (100 - n.effective_percent) // 100
+        ),
+        startup=AssumedStartupNoted(
+            StandardStartup(
+                system_prompt=n.system_prompt,
+                environment=n.environment,
+                tools=n.tools,
+                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                git_status=None,
+                auto_memory=None,
+                skills=None,
+                mcp="schemas",
+            ),
+            n,
+            ("system_prompt", "environment", "tools", "tool_call", "edit_result"),
+        ),
+        instructions=CappedAgentsMd(
+            n,
+            NamedInstructions(
+                "Codex", ("AGENTS.override.md", "AGENTS.md"), first_only=True, user=("~/.codex/AGENTS.md",)
+            ),
+        ),
+        mention=PathOnly(),
+        reads=ReadThenTruncate(n),
+        output=HeadAndTail(
+            max_tokens=n.output_max_tokens, head_fraction=0.5, marker=n.truncation_marker, chars_per_token=4
+        ),
+        compaction=KeepUserMessages(n),
+        subagents=TaskSubagents(
+            types=("default",), prompt_tokens=n.system_prompt, trailer_tokens=0, lean_types=(), trailerless_types=()
+        ),
+        background_launch=n.tool_call,
+        notification=n.notification,
+    )
+
+
+PROFILE = build(NUMBERS)

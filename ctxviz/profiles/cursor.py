@@ -1,0 +1,219 @@
+"""The ``cursor`` profile. Cursor is closed source: only its behaviour is documented — rules that apply
+always or when a file matches their globs, @-mentions that inline files (condensed when too large), a
+codebase index, and summarisation when the window is about to fill. Every number here is an assumption,
+and every why-note that uses one says so."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ctxviz.kinds import BlockKind
+from ctxviz.profiles.base import ModelSpec, Profile, Session, ToolNames, number
+from ctxviz.profiles.generic import (
+    NO_HOOKS,
+    NO_SEARCH_CAPS,
+    AssumedReadLimit,
+    AssumedStartupNoted,
+    AssumedTrigger,
+    add_summary,
+    clear_history,
+    drop,
+    history,
+    reset_reads,
+    shown,
+    startup_kept,
+)
+from ctxviz.profiles.policies.mentions import directory_entries
+from ctxviz.profiles.policies.output import HeadAndTail
+from ctxviz.profiles.policies.reads import TruncateAtLimits, line_range
+from ctxviz.profiles.policies.startup import StandardStartup, TreeRule
+from ctxviz.profiles.policies.subagents import NoSubagents
+from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.scenario.measure import Measure
+from ctxviz.scenario.mentions import Mention
+from ctxviz.timeline import Category, Fate
+
+if TYPE_CHECKING:
+    from ctxviz.scenario.model import RuleEntry
+
+_DOCS = "docs.cursor.com"
+_CLOSED = "closed source: not published"
+RULES_FOLDER = ".cursor/rules/"
+
+
+@dataclass(frozen=True, slots=True)
+class CursorNumbers:
+    default_model: str = number("claude-sonnet-4-6", "assumed", "Cursor picks a model per request (Auto)")
+    window: int = number(200_000, "documented", f"{_DOCS}/context/management ('e.g. 200k tokens')")
+    max_output: int = number(32_000, "assumed", _CLOSED)
+    summarise_percent: int = number(
+        90, "assumed", "the docs say only 'when the context window is about to be filled up'"
+    )
+    system_prompt: int = number(6_000, "assumed", _CLOSED)
+    tools: int = number(8_000, "assumed", _CLOSED)
+    environment: int = number(200, "assumed", "workspace and open-file context; " + _CLOSED)
+    index_max_items: int = number(
+        500, "assumed", "the codebase index is documented; how much of it is in context is not"
+    )
+    index_item: int = number(8, "assumed", "a path in the project map")
+    condense_above: int = number(10_000, "assumed", "condensing is documented; the size that triggers it is not")
+    condensed_percent: int = number(10, "assumed", "a condensed file keeps 'signatures, classes, methods'")
+    folder_entry: int = number(8, "assumed", "a significantly condensed file: its name")
+    read_max_lines: int = number(250, "assumed", "third-party reports: 250 lines a call (750 in Max mode)")
+    output_max_tokens: int = number(10_000, "assumed", _CLOSED)
+    truncation_marker: int = number(10, "assumed", _CLOSED)
+    summary: int = number(1_000, "assumed", "a user's report: Conversation ~190k → ~1k after summarisation")
+    tool_call: int = number(60, "assumed", "as the claude-code profile")
+    edit_result: int = number(40, "assumed", "as the claude-code profile")
+    mcp_schema_tokens_per_tool: int = number(400, "assumed", "as the claude-code profile")
+    notification: int = number(60, "assumed", "as the claude-code profile")
+
+
+NUMBERS = CursorNumbers()
+
+
+@dataclass(frozen=True, slots=True)
+class InlineOrCondensed:
+    """``@file`` inlines the file; a file too large is condensed to its signatures; ``@folder/`` sends its
+    files condensed to their names (documented behaviour; every size here is assumed)."""
+
+    numbers: CursorNumbers
+
+    def mention(self, session: Session, mention: Mention) -> None:
+        n, m = self.numbers, Category.MESSAGES
+        if mention.is_directory:
+            entries = directory_entries(list(session.files), mention.path)
+            tokens = entries * n.folder_entry
+            session.add(m, BlockKind.MENTION, f"{mention} (names)", tokens, "brief")
+            session.note(
+                f"{mention}: the folder's {entries} entries, condensed to names ({shown(n, 'folder_entry')} each)"
+            )
+            return
+        size = session.file_size(mention.path)
+        if mention.lines is not None:
+            size = line_range(size, mention.lines)
+        if size.tokens <= n.condense_above:
+            session.add(m, BlockKind.FILE_READ, str(mention), size.tokens, "brief")
+            session.note(f"{mention}: inlined whole ({size.tokens:,} ≤ {shown(n, 'condense_above')})")
+        else:
+            tokens = size.tokens * n.condensed_percent // 100
+            session.add(m, BlockKind.MENTION, f"{mention} (condensed)", tokens, "brief")
+            session.note(
+                f"{mention}: condensed to signatures, {tokens:,} of {size.tokens:,} tokens: "
+                f"over {shown(n, 'condense_above')}, keeping {n.condensed_percent}% (assumed)"
+            )
+        session.state.touched[mention.path] = session.order()
+        session.triggers(mention.path, "read")
+
+
+@dataclass(frozen=True, slots=True)
+class RulesAndAgentsMd:
+    """AGENTS.md and the ``.cursor/rules`` rules that always apply, at the start of the context; rules with
+    globs attach when a matching file is referenced (the engine's scoped-rule path)."""
+
+    def startup_files(self, session: Session) -> list[tuple[str, int]]:
+        setup = session.scenario.setup
+        files = [(p, e.memory_size.tokens) for p, e in setup.memory.items() if p == "AGENTS.md"]
+        for path in setup.memory:
+            if path != "AGENTS.md":
+                session.note(f"{path} not loaded: Cursor reads AGENTS.md and .cursor/rules")
+        files += [
+            (p, r.memory_size.tokens) for p, r in setup.rules.items() if p.startswith(RULES_FOLDER) and not r.paths
+        ]
+        return files
+
+    def nested(self, files: Iterable[str]) -> list[tuple[str, str]]:
+        return []
+
+    def scoped_rules(self, rules: Mapping[str, RuleEntry]) -> dict[str, RuleEntry]:
+        """Auto-attached rules: those in .cursor/rules with globs."""
+        return {path: rule for path, rule in rules.items() if path.startswith(RULES_FOLDER)}
+
+
+@dataclass(frozen=True, slots=True)
+class SummariseAll:
+    """Summarisation: the conversation is replaced by a short summary (assumed ~1,000 tokens, as a user's
+    report shows); rules, index and tools stay."""
+
+    numbers: CursorNumbers
+
+    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+        n = self.numbers
+        fates = startup_kept(session)
+        blocks = history(session)
+        fates += drop(session, blocks, lambda kind: "summarised (how much Cursor keeps verbatim is not documented)")
+        tokens = summary.tokens if summary is not None else n.summary
+        fates.append(add_summary(session, tokens, "Summary", f"the summary ({shown(n, 'summary')})"))
+        session.note(f"{sum(b.tokens for b in blocks):,} tokens of conversation summarised into {tokens:,} (assumed)")
+        reset_reads(session)
+        return fates
+
+    def clear(self, session: Session) -> None:
+        clear_history(session)
+
+
+def build(n: CursorNumbers) -> Profile:
+    model = ModelSpec(window=n.window, max_output=n.max_output)
+    return Profile(
+        name="cursor",
+        title="Cursor",
+        reply_label="Cursor's reply",
+        numbers=n,
+        build=build,
+        models={"claude-sonnet-4-6": model},
+        default_model=n.default_model,
+        model_prefixes=("claude-", "gpt-", "gemini-", "grok-"),
+        unknown_model=model,
+        long_context=None,
+        chars_per_token=4,
+        tool_call=n.tool_call,
+        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
+        edit_result=n.edit_result,
+        tools=ToolNames(
+            read="read_file",
+            edit="edit_file",
+            write="edit_file",
+            grep="grep_search",
+            glob="file_search",
+            bash="run_terminal_cmd",
+            subagent="",
+            skill="",
+        ),
+        search=NO_SEARCH_CAPS,
+        hooks=NO_HOOKS,
+        rule_triggers=("read", "write", "edit"),
+        thresholds=AssumedTrigger(FractionOfWindow(n.summarise_percent / 100, warning_below=0, blocking_buffer=0)),
+        startup=AssumedStartupNoted(
+            StandardStartup(
+                system_prompt=n.system_prompt,
+                environment=n.environment,
+                tools=n.tools,
+                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
+                git_status=None,
+                auto_memory=None,
+                skills=None,
+                tree=TreeRule(max_items=n.index_max_items, tokens_per_item=n.index_item),
+                mcp="schemas",
+            ),
+            n,
+            ("system_prompt", "environment", "tools", "index_max_items", "index_item", "tool_call", "edit_result"),
+        ),
+        instructions=RulesAndAgentsMd(),
+        mention=InlineOrCondensed(n),
+        reads=AssumedReadLimit(
+            TruncateAtLimits(max_lines=n.read_max_lines, max_bytes=10**9), "250 lines a call, third-party reports"
+        ),
+        output=HeadAndTail(
+            max_tokens=n.output_max_tokens, head_fraction=0.5, marker=n.truncation_marker, chars_per_token=4
+        ),
+        compaction=SummariseAll(n),
+        subagents=NoSubagents(),
+        background_launch=n.tool_call,
+        notification=n.notification,
+    )
+
+
+PROFILE = build(NUMBERS)

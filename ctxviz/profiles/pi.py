@@ -1,0 +1,199 @@
+"""The ``pi`` profile: badlogic/pi-mono's coding agent, as read at @83378aad. pi runs Claude models, so a
+scenario's Claude model applies. A small prompt and four tools; bash keeps the tail of long output; an
+@-mention in the editor is only the path; compaction keeps the newest 20,000 tokens. It has no subagents:
+a scenario's subagent work happens in the main window."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ctxviz.kinds import BlockKind
+from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, number
+from ctxviz.profiles.generic import (
+    NO_HOOKS,
+    NO_SEARCH_CAPS,
+    TOOL_RESULTS,
+    AssumedStartupNoted,
+    NamedInstructions,
+    add_summary,
+    clear_history,
+    drop,
+    history,
+    kept_fates,
+    reset_reads,
+    shown,
+    startup_kept,
+)
+from ctxviz.profiles.limits import tokens_of
+from ctxviz.profiles.policies.mentions import PathOnly
+from ctxviz.profiles.policies.reads import TruncateAtLimits
+from ctxviz.profiles.policies.startup import StandardStartup
+from ctxviz.profiles.policies.subagents import NoSubagents
+from ctxviz.profiles.policies.thresholds import WindowMinus
+from ctxviz.scenario.measure import Measure
+from ctxviz.timeline import Fate
+
+_AT = "badlogic/pi-mono packages/coding-agent @83378aad"
+_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
+
+
+@dataclass(frozen=True, slots=True)
+class PiNumbers:
+    default_model: str = number("claude-sonnet-4-6", "assumed", "pi has no fixed default: ctxviz's")
+    model_windows: str = number(
+        "as claude-code", "assumed", "its provider catalog: the same windows as claude-code's table, we assume"
+    )
+    reserve: int = number(16_384, "source", f"{_AT} src/core/compaction/compaction.ts reserveTokens")
+    system_prompt: int = number(625, "source", f"{_AT} src/core/system-prompt.ts: ~2,500 chars / 4")
+    tools: int = number(1_200, "assumed", "read, bash, edit, write definitions; not measured")
+    read_max_lines: int = number(2_000, "source", f"{_AT} src/core/tools/truncate.ts")
+    read_max_bytes: int = number(51_200, "source", f"{_AT} src/core/tools/truncate.ts (50 KB)")
+    bash_max_lines: int = number(2_000, "source", f"{_AT} src/core/tools/bash.ts (the tail)")
+    bash_max_bytes: int = number(51_200, "source", f"{_AT} src/core/tools/bash.ts (the tail, 50 KB)")
+    spill_note: int = number(30, "assumed", "'full output: pi-bash-<id>.log'; not measured")
+    keep_recent: int = number(20_000, "source", f"{_AT} src/core/compaction/compaction.ts keepRecentTokens")
+    summary: int = number(4_000, "assumed", "the structured summary's length is not fixed")
+    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
+    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+
+
+NUMBERS = PiNumbers()
+
+
+@dataclass(frozen=True, slots=True)
+class KeepTail:
+    """Every tool runs through bash here (pi has read, bash, edit, write): over 2,000 lines or 50 KB the
+    tail is kept; over 50 KB the full output also goes to a temp file, and the model is told where."""
+
+    numbers: PiNumbers
+    turn_budget_chars: int | None = None
+
+    def limit(self, tool: str) -> int | None:
+        return self.numbers.bash_max_bytes
+
+    def result(self, tool: str, label: str, size: Measure, forced: bool) -> OutputOutcome:
+        n = self.numbers
+        kept = size
+        if kept.lines > n.bash_max_lines:
+            kept = kept.scaled(n.bash_max_lines / kept.lines)
+        if kept.bytes > n.bash_max_bytes:
+            kept = kept.scaled(n.bash_max_bytes / kept.bytes)
+        if kept == size:
+            return OutputOutcome(size.tokens, spilled=False)
+        spilled = size.bytes > n.bash_max_bytes
+        tokens = kept.tokens + n.spill_note
+        where = "; the full output is in a temp file" if spilled else ""
+        return OutputOutcome(
+            tokens,
+            spilled=spilled,
+            why=f"{label}: {size.lines:,} lines / {size.bytes:,} bytes: the last {kept.lines:,} lines "
+            f"({kept.tokens:,} tokens) are kept with a notice ({shown(n, 'spill_note')}){where}",
+        )
+
+
+def cut_point(blocks: list[tuple[int, bool]], keep_recent: int) -> int:
+    """Where compaction cuts the history, given (tokens, may start the kept part) per block, oldest first:
+    walking back from the newest, at the block where ``keep_recent`` tokens are reached, then forward to
+    the first block that may start a kept part. Returns the index of the first block kept; 0 keeps all."""
+    total = 0
+    for n in range(len(blocks) - 1, -1, -1):
+        total += blocks[n][0]
+        if total >= keep_recent:
+            return next((m for m in range(n, len(blocks)) if blocks[m][1]), len(blocks))
+    return 0
+
+
+@dataclass(frozen=True, slots=True)
+class KeepRecentTokens:
+    """Compaction (compaction.ts): the newest ~20,000 tokens stay verbatim, cut only where a message
+    starts (never at a tool result); the rest becomes a structured summary with the files read and
+    modified."""
+
+    numbers: PiNumbers
+
+    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+        n = self.numbers
+        fates = startup_kept(session)
+        blocks = history(session)
+        # pi cuts only where a user, assistant, bash or custom message starts, never at a tool result
+        cut = cut_point([(b.tokens, b.kind not in TOOL_RESULTS) for b in blocks], n.keep_recent)
+        older, newer = blocks[:cut], blocks[cut:]
+        if not older:
+            session.note(f"the whole history is within the newest {n.keep_recent:,} tokens: nothing to summarise")
+            return fates + kept_fates(newer, f"among the newest {n.keep_recent:,} tokens")
+        read = sorted({b.label for b in older if b.kind == BlockKind.FILE_READ})
+        edited = sorted(
+            {b.label.removeprefix("Edit ").removeprefix("Write ") for b in older if b.kind == BlockKind.EDIT}
+        )
+        fates += drop(session, older, lambda kind: "older history: folded into the structured summary")
+        lists = tokens_of(
+            "\n".join(["<read-files>", *read, "</read-files>", "<modified-files>", *edited, "</modified-files>"])
+        )
+        tokens = (summary.tokens if summary is not None else n.summary) + lists
+        why = f"the structured summary ({shown(n, 'summary')}) and the lists of files read and modified ({lists:,})"
+        fates.append(add_summary(session, tokens, "Summary (structured)", why))
+        kept = sum(b.tokens for b in newer)
+        fates += kept_fates(newer, f"among the newest {n.keep_recent:,} tokens")
+        session.note(f"the newest {kept:,} tokens kept verbatim (from {n.keep_recent:,}, cut where a message starts)")
+        reset_reads(session)
+        return fates
+
+    def clear(self, session: Session) -> None:
+        clear_history(session)
+
+
+def build(n: PiNumbers) -> Profile:
+    from ctxviz.profiles.claude_code import PROFILE as CLAUDE_CODE  # pi runs the same models
+
+    return Profile(
+        name="pi",
+        title="pi",
+        reply_label="pi's reply",
+        numbers=n,
+        build=build,
+        models=CLAUDE_CODE.models,
+        default_model=n.default_model,
+        model_prefixes=("claude-",),
+        unknown_model=CLAUDE_CODE.unknown_model,
+        long_context=CLAUDE_CODE.long_context,
+        chars_per_token=4,
+        tool_call=n.tool_call,
+        mcp_schema_tokens=0,
+        edit_result=n.edit_result,
+        tools=ToolNames(
+            read="read", edit="edit", write="write", grep="bash", glob="bash", bash="bash", subagent="", skill="read"
+        ),
+        search=NO_SEARCH_CAPS,  # no search tools: rg and find run through bash, whose cap applies
+        hooks=NO_HOOKS,
+        rule_triggers=(),
+        thresholds=WindowMinus(n.reserve, warning_below=0),
+        startup=AssumedStartupNoted(
+            StandardStartup(
+                system_prompt=n.system_prompt,
+                environment=0,  # the date and folder are in the system prompt
+                tools=n.tools,
+                mcp_deferred_tokens_per_tool=0,
+                mcp_schema_tokens_per_tool=0,
+                git_status=None,
+                auto_memory=None,
+                skills=None,
+                mcp="none",
+            ),
+            n,
+            ("system_prompt", "tools", "tool_call", "edit_result"),
+        ),
+        instructions=NamedInstructions(
+            "pi", ("AGENTS.md", "CLAUDE.md"), first_only=True, user=("~/.pi/agent/AGENTS.md", "~/.pi/agent/CLAUDE.md")
+        ),
+        mention=PathOnly(),
+        reads=TruncateAtLimits(max_lines=n.read_max_lines, max_bytes=n.read_max_bytes),
+        output=KeepTail(n),
+        compaction=KeepRecentTokens(n),
+        subagents=NoSubagents(),
+        background_launch=n.tool_call,
+        notification=n.notification,
+    )
+
+
+PROFILE = build(NUMBERS)
