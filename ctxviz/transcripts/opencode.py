@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ctxviz.errors import InputError
 from ctxviz.kinds import BlockKind
 from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, head, obj, text_size
-from ctxviz.transcripts.model_windows import guess_notice, guessed_window
+from ctxviz.transcripts.model_windows import profile_window
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, NoUsage, Reading, SessionRef, SessionSummary, counted
 
 if TYPE_CHECKING:
@@ -239,9 +239,9 @@ def build(
         )
     steps, blocks = assemble(state.events, OVERHEAD_LABEL)
     model = state.models[-1] if state.models else MODEL_NOT_RECORDED
-    window = guessed_window(model)
+    window, window_notice = profile_window(AGENT, model)
     autocompact = max(0, window - _RESERVED)
-    told = [*notices, *skipped_notice(problems), guess_notice(model, window),
+    told = [*notices, *skipped_notice(problems), window_notice,
                f"auto-compaction assumed at {autocompact:,} (window − 32,000 output − 20,000 buffer)"]  # fmt: skip
     if state.missing:
         told.append(

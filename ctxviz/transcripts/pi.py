@@ -31,7 +31,7 @@ from ctxviz.transcripts.jsonl import (
     records,
     text_size,
 )
-from ctxviz.transcripts.model_windows import guess_notice, guessed_window
+from ctxviz.transcripts.model_windows import profile_window
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
 
 if TYPE_CHECKING:
@@ -219,8 +219,8 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, _Session]:
         raise nothing_measured(path, AGENT, "no assistant message carries usage")
     steps, blocks = assemble(session.events, OVERHEAD_LABEL)
     model = session.models[-1] if session.models else MODEL_NOT_RECORDED
-    window = guessed_window(model)
-    notices = [*skipped_notice(state.problems), guess_notice(model, window)]
+    window, window_notice = profile_window(AGENT, model)
+    notices = [*skipped_notice(state.problems), window_notice]
     if session.missing_usage:
         notices.append(f"{session.missing_usage} assistant messages without usage (not counted as calls)")
     if session.other_branches:
