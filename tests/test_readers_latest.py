@@ -112,6 +112,9 @@ def test_play_latest_opens_any_agents_session(home: Path, monkeypatch: pytest.Mo
     result = CliRunner().invoke(main, ["play", "--latest", "--agent", "claude-code"])  # a profile's name
     assert result.exit_code == 0, result.output
     assert (shown[-1].agent, shown[-1].source.path) == ("claude-code", str(files["claude-code"]))
+    result = CliRunner().invoke(main, ["play", "--latest", "--agent", "pi"])
+    assert result.exit_code == 0, result.output
+    assert (shown[-1].agent, shown[-1].steps[-1].used) == ("pi", 3_222)
 
 
 def test_agent_with_a_file_is_a_usage_error(home: Path) -> None:
