@@ -89,6 +89,14 @@ def test_a_subagents_rollout_and_cursor_are_not_the_latest(home: Path) -> None:
     assert _latest()["file"] == str(files["gemini-cli"])
     named = CliRunner().invoke(main, ["context", "--latest", "--agent", "cursor"])
     assert named.exit_code == 1 and "Cursor records no token usage" in named.stderr
+    for path in files.values():  # only Cursor's transcript left: its one-line message, not "no sessions"
+        path.unlink()
+    child.unlink()
+    alone = CliRunner().invoke(main, ["context", "--latest"])
+    assert alone.exit_code == 1
+    assert alone.stderr.strip() == (
+        f"{cursor}: a Cursor agent transcript: Cursor records no token usage, so its context cannot be shown"
+    )
 
 
 def test_sessions_in_one_opencode_database_are_told_apart_by_their_time(home: Path) -> None:

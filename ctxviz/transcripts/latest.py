@@ -14,8 +14,6 @@ from ctxviz.errors import InputError
 from ctxviz.transcripts.protocol import NoUsage, SessionRef, SessionSummary
 
 CLAUDE = "claude-code"
-# Cursor records no usage: its newest transcript would only ever say so, so it is chosen only by name.
-_NOT_BY_DEFAULT = frozenset({"cursor"})
 # How many other agents' sessions may be read to find one of the current folder's project; past that
 # the newest session is taken (reading every session could take as long as ``ctxviz sessions``).
 LOCAL_LOOKUPS = 20
@@ -49,15 +47,16 @@ def latest_session(
     project: str | None = None,
     cwd: str | None = None,
 ) -> SessionRef:
-    """The most recently written session of the chosen agents (default: every agent that records usage)
-    whose project contains ``project``; one of ``cwd``'s project wins when there is one. ``InputError``
-    when none is found, naming where it looked."""
+    """The most recently written session of the chosen agents (default: all) whose project contains
+    ``project``; one of ``cwd``'s project wins when there is one. A session that records no usage at all
+    (Cursor's) is chosen only when no other is found, so that its reader says what it lacks.
+    ``InputError`` when none is found."""
     from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
     from ctxviz.transcripts.discover import SessionFile, session_files
     from ctxviz.transcripts.registry import READERS, discover, reader_named
     from ctxviz.transcripts.select import encoded_project, project_matches
 
-    names = [reader_named(a).name for a in agents] or [r.name for r in READERS if r.name not in _NOT_BY_DEFAULT]
+    names = [reader_named(a).name for a in agents] or [r.name for r in READERS]
     claude_files: dict[Path, SessionFile] = {}
     if CLAUDE in names:
         claude_files = {f.path: f for f in session_files(ClaudeCodeReader().roots(env, home))}
