@@ -20,13 +20,13 @@ def open_timeline(
     (default: the scenario's own). Raises ``InputError``."""
     from ctxviz.errors import InputError
 
+    if agent is not None and path is not None and Path(path).suffix in TRANSCRIPT_SUFFIXES:
+        raise InputError(f"{path}: --agent replays a scenario; a transcript is read as it was recorded")
+
     display = str(path) if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
     path = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
     if path.suffix in TRANSCRIPT_SUFFIXES or (path.suffix not in SCENARIO_SUFFIXES and _is_session(path)):
         from ctxviz.transcripts import open_transcript
-
-        if agent is not None:
-            raise InputError(f"{path}: --agent replays a scenario; a transcript is read as it was recorded")
 
         return open_transcript(path)
     if path.suffix in SCENARIO_SUFFIXES or not path.exists():

@@ -52,10 +52,5 @@ def notes(tl: Timeline, event: int) -> str:
     return "\n".join(step_of(tl, event).notes)
 
 
-def labels(tl: Timeline, kind: str) -> list[str]:
-    """Labels of the blocks of ``kind`` live at the end."""
-    return [b.label for b in tl.state_at(tl.last) if b.kind == kind]
-
-
 def compactions(tl: Timeline) -> list[Step]:
     return [s for s in tl.steps if s.kind in ("compact", "auto-compact")]

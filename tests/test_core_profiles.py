@@ -215,3 +215,24 @@ def test_every_event_kind_has_one_handler() -> None:
     from ctxviz.engine.replay import HANDLERS
 
     assert set(HANDLERS) == set(EventKind)
+
+
+def test_window_functions_over_a_profile_or_the_numbers() -> None:
+    from ctxviz.profiles.windows import model_window, thresholds
+
+    for holder in (PROFILE, CLAUDE_CODE):
+        spec = model_window(holder, "claude-opus-4-6[1m]")
+        assert (spec.window, spec.max_output, spec.known) == (1_000_000, 64_000, True)
+        # 1,000,000 − min(64,000, 20,000) − 13,000
+        assert thresholds(holder, spec.window, spec.max_output).autocompact == 967_000
+    assert model_window(PROFILE, "gpt-5.4").known is False  # a recorded model is kept, its window a guess
+
+
+def test_a_restored_file_is_read_again_whole() -> None:
+    # after /compact a.py comes back (1,000 ≤ 5,000); reading it again returns its content, not the stub
+    tl = timeline("files: {a.py: 1000}\nevents:\n  - read: a.py\n  - compact:\n  - read: a.py\n")
+    read, compact, again = event_steps(tl)
+    assert [(b.kind, b.tokens) for b in added(tl, compact.index) if b.kind == "restored-file"] == [
+        ("restored-file", 1_000)
+    ]
+    assert [(b.kind, b.tokens) for b in added(tl, again.index)] == [("tool-call", 60), ("file-read", 1_000)]

@@ -114,6 +114,7 @@ def test_play_latest_opens_any_agents_session(home: Path, monkeypatch: pytest.Mo
     newest(files["gemini-cli"])
     shown: list[Timeline] = []
     monkeypatch.setattr("ctxviz.tui.app.run_app", shown.append)
+    monkeypatch.setattr("ctxviz.cli.tui_commands.has_terminal", lambda: True)
     result = CliRunner().invoke(main, ["play", "--latest"])
     assert result.exit_code == 0, result.output
     assert [(t.agent, t.source.path) for t in shown] == [("gemini-cli", str(files["gemini-cli"]))]
@@ -136,6 +137,7 @@ def test_play_session_opens_another_agents_session_by_id(home: Path, monkeypatch
     files = every_agent(home)
     shown: list[Timeline] = []
     monkeypatch.setattr("ctxviz.tui.app.run_app", shown.append)
+    monkeypatch.setattr("ctxviz.cli.tui_commands.has_terminal", lambda: True)
     result = CliRunner().invoke(main, ["play", "--session", "0190aaaa"])  # the id `sessions` prints for pi
     assert result.exit_code == 0, result.output
     assert [(t.agent, t.source.path, t.steps[-1].used) for t in shown] == [("pi", str(files["pi"]), 3_222)]

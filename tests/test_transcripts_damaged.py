@@ -153,3 +153,23 @@ def test_a_1m_window_is_inferred_from_a_large_call(tmp_path: Path) -> None:
     assert timeline.window == 1_000_000
     assert timeline.thresholds.autocompact == 967_000
     assert any("250,000" in n for n in timeline.notices)
+
+
+@pytest.mark.parametrize("chunk", [7, 64, 1000, 8 * 1024 * 1024])
+def test_the_summary_reads_any_chunking_as_line_by_line(tmp_path: Path, monkeypatch, chunk: int) -> None:
+    # Whole chunks are decoded at once; a chunk with a damaged or blank line, a line longer than a chunk
+    # and a last line without its end go line by line: figures and located problems are the same.
+    from ctxviz.transcripts.summary import summarize_lines
+
+    monkeypatch.setattr(lines_module, "MAX_LINE_BYTES", 1000)
+    huge = b'{"type":"user","message":{"content":"' + b"y" * 5000 + b'"}}\n'
+    lines = [*_good()[:2], b"\n", b"{bad\n", huge, b"  \r\n", *_good()[2:], b'{"type":"user","mess']
+    path = _session(tmp_path, lines)
+    monkeypatch.setattr(lines_module, "CHUNK_BYTES", chunk)
+    row = summarize(path)
+    problems: list[str] = []
+    careful = summarize_lines(numbered_lines(path, problems), str(path))
+    assert (row.calls, row.first, row.peak, row.last) == (3, 20_000, 23_000, 23_000)
+    assert sorted(row.problems) == sorted(problems + list(careful.problems))
+    assert [p.split(": ", 1)[0] for p in row.problems][-1] == f"{path}:11"  # the unfinished last line, last
+    assert row.problems[0].startswith(f"{path}:4: JSON is malformed")

@@ -103,6 +103,7 @@ def test_a_rewind_to_the_first_prompt_before_any_reply(tmp_path: Path, monkeypat
     import ctxviz.tui.app
 
     monkeypatch.setattr(ctxviz.tui.app, "run_app", lambda timeline: None)
+    monkeypatch.setattr("ctxviz.cli.tui_commands.has_terminal", lambda: True)
     for args in (["context", "--latest", "--json"], ["sessions", "--json"], ["play", "--latest"]):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output
@@ -349,6 +350,7 @@ def test_play_accepts_what_it_suggests(tmp_path: Path, monkeypatch: pytest.Monke
     shutil.copy(SHORT, _config(tmp_path, monkeypatch) / "short.jsonl")
     opened: list[object] = []
     monkeypatch.setattr(ctxviz.tui.app, "run_app", opened.append)
+    monkeypatch.setattr("ctxviz.cli.tui_commands.has_terminal", lambda: True)
     for args in (["play", "--latest"], ["play", "--session", "55604662"]):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 0, result.output

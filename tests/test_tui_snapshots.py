@@ -6,9 +6,11 @@ Review a changed snapshot in ``snapshot_report.html`` before accepting it with `
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from pytest import MonkeyPatch
 from textual.pilot import Pilot
 
 from ctxviz.sources import open_timeline
@@ -78,3 +80,34 @@ def test_smallest_supported_terminal(snap_compare: SnapCompare, default: Timelin
 
 def test_help(snap_compare: SnapCompare, default: Timeline) -> None:
     assert snap_compare(app_for(default), press=["question_mark"], terminal_size=SIZE)
+
+
+def test_glossary(snap_compare: SnapCompare, default: Timeline) -> None:
+    assert snap_compare(app_for(default), press=["g"], terminal_size=SIZE)
+
+
+def test_compaction_at_a_glance_at_80x24(snap_compare: SnapCompare, default: Timeline) -> None:
+    assert snap_compare(app_for(default), press=["n"], terminal_size=(80, 24))
+
+
+def test_chart_crossing_the_auto_compact_line(snap_compare: SnapCompare) -> None:
+    deep_dive = open_timeline("compaction-deep-dive")
+    crossing = deep_dive.compaction_indices()[0] - 1  # the step at 170,770, over 167,000
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await go_to(pilot, crossing)
+
+    assert snap_compare(app_for(deep_dive), terminal_size=SIZE, run_before=run_before)
+
+
+def test_open_picker(snap_compare: SnapCompare, default: Timeline, tmp_path: Path, monkeypatch: MonkeyPatch) -> None:
+    # no sessions on this "machine": the picker must not show the real user's
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.press("o")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app_for(default), terminal_size=SIZE, run_before=run_before)

@@ -34,4 +34,4 @@ AGENT_HELP = "Replay the scenario under this agent's profile (default: the scena
 
 def tokenizer_name(ctx: click.Context) -> str:
     root = ctx.find_root()
-    return (root.obj or {}).get("tokenizer", "cl100k")
+    return str((root.obj or {}).get("tokenizer", "cl100k"))

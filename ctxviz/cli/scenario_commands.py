@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
 
+if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
 
-def _open(ctx: click.Context, scenario: str, allow_outside: bool, agent: str | None = None):  # noqa: ANN202 - returns a Timeline
+
+def _open(ctx: click.Context, scenario: str, allow_outside: bool, agent: str | None = None) -> Timeline:
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
 
@@ -27,12 +31,28 @@ def _open(ctx: click.Context, scenario: str, allow_outside: bool, agent: str | N
 @click.option("--why", is_flag=True, help="Add each step's why-notes to the table.")
 @click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
 @click.option("--agent", callback=check_agent, help=AGENT_HELP)
+@click.option(
+    "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
+)
 @click.pass_context
 def run(
-    ctx: click.Context, scenario: str, as_json: bool, at: int | None, why: bool, allow_outside: bool, agent: str | None
+    ctx: click.Context,
+    scenario: str,
+    as_json: bool,
+    at: int | None,
+    why: bool,
+    allow_outside: bool,
+    agent: str | None,
+    set_values: tuple[str, ...],
 ) -> None:
-    """Replay SCENARIO (a path or a built-in name) and print its steps and final breakdown."""
-    timeline = _open(ctx, scenario, allow_outside, agent)
+    """Replay SCENARIO (a path, a built-in name, or a session .jsonl with --set) and print its steps and
+    final breakdown."""
+    if set_values:
+        from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
+
+        timeline = open_what_if(ctx, scenario, parse_settings_option(set_values), allow_outside, agent).timeline
+    else:
+        timeline = _open(ctx, scenario, allow_outside, agent)
     if at is not None and not 0 <= at <= timeline.last:
         raise click.BadParameter(f"step {at} does not exist; steps are 0–{timeline.last}", param_hint="--at")
     if as_json:

@@ -31,12 +31,17 @@ def _say(text: str) -> None:
     click.echo("\n".join(safe_text(line) for line in text.split("\n")), err=True)
 
 
-def _report_problems(problems: tuple[str, ...] | list[str], verbose: bool) -> None:
+def _report_problems(problems: tuple[str, ...] | list[str], verbose: bool, *, counted: bool = False) -> None:
+    """``counted``: the report already said how many lines were skipped (its notices); say it once."""
     if not problems:
         return
     if verbose:
         for problem in problems:
             _say(problem)
+    if counted:
+        if not verbose:
+            _say("ctxviz: --verbose lists the skipped lines")
+        return
     more = "" if verbose else " (--verbose lists them)"
     _say(f"ctxviz: {len(problems)} damaged or unknown lines skipped{more}")
 
@@ -151,7 +156,7 @@ def context(
         from ctxviz.report.context import context_renderable
 
         Console().print(context_renderable(timeline, index, top_items=top))
-    _report_problems(reading.problems, verbose)
+    _report_problems(reading.problems, verbose, counted=not as_json)
     sys.exit(EXIT_OK)
 
 

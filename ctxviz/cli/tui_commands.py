@@ -18,6 +18,9 @@ from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
     "-p", "--project", metavar="P", help="With --latest or --session: only sessions whose project contains P."
 )
 @click.option("--agent", callback=check_agent, help=AGENT_HELP + " With --latest or --session: only its sessions.")
+@click.option(
+    "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
+)
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -27,26 +30,54 @@ def play(
     session_id: str | None = None,
     project: str | None = None,
     agent: str | None = None,
+    set_values: tuple[str, ...] = (),
 ) -> None:
     """Open a scenario or a transcript in the TUI (default: the built-in default scenario)."""
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
 
-    try:
-        if latest or session_id is not None:
-            from ctxviz.cli.transcript_commands import choose_session
-            from ctxviz.transcripts.registry import read_target
+    timeline = None
+    if latest or session_id is not None:
+        from ctxviz.cli.transcript_commands import choose_session
+        from ctxviz.transcripts.registry import read_target
 
-            agents = (agent,) if agent else ()  # with --latest or --session, --agent names whose sessions
+        agents = (agent,) if agent else ()  # with --latest or --session, --agent narrows the sessions
+        agent = None  # and replays nothing: a session is read as it was recorded
+        try:
             target = choose_session(Path(path) if path else None, latest, session_id, project, agents)
-            timeline = read_target(target).timeline
-        else:
+            path = str(target if isinstance(target, Path) else target.path)
+            if not set_values:  # a session found on disk is read by its own reader (one of a database's)
+                timeline = read_target(target).timeline
+        except InputError as error:
+            fail(error.message)
+    if set_values:
+        from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
+
+        what_if = open_what_if(ctx, path, parse_settings_option(set_values), allow_outside, agent)
+        if not has_terminal():
+            fail("ctxviz play needs a terminal (its input or output is not one); try `ctxviz run` for a table")
+        from ctxviz.tui.compare_app import run_what_if
+
+        run_what_if(what_if, set_values)
+        return
+    try:
+        if timeline is None:
             timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
     except InputError as error:
         fail(error.message)
+    if not has_terminal():  # after reading the input: its errors come first, wherever they are printed
+        fail("ctxviz play needs a terminal (its input or output is not one); try `ctxviz run` for a table")
     from ctxviz.tui.app import run_app
 
     run_app(timeline)
+
+
+def has_terminal() -> bool:
+    """Whether the TUI can draw here: a terminal on both ends, or textual-serve's web driver."""
+    import os
+    import sys
+
+    return bool(os.environ.get("TEXTUAL_DRIVER")) or (sys.stdin.isatty() and sys.stdout.isatty())
 
 
 @click.command()

@@ -6,16 +6,10 @@ from __future__ import annotations
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.engine.replay import replay
 from ctxviz.engine.session import EngineSession
-from ctxviz.profiles import DEFAULT_AGENT, Profile, get_profile
+from ctxviz.profiles import Profile
+from ctxviz.scenario.check import resolve_profile
 from ctxviz.scenario.model import Scenario
 from ctxviz.timeline import Source, Timeline
-
-
-def resolve_profile(scenario: Scenario, agent: str | None = None) -> Profile:
-    """The profile of ``agent`` (default: the scenario's, else claude-code) with the scenario's overrides
-    of its numbers applied. Raises ``UnknownAgent``."""
-    profile = get_profile(agent or scenario.agent or DEFAULT_AGENT)
-    return profile.with_overrides(scenario.profile) if scenario.profile else profile
 
 
 def simulate(

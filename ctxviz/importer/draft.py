@@ -16,7 +16,7 @@ from typing import Any
 from ctxviz.importer.paths import PathStyle
 from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
 from ctxviz.layout import share_cells
-from ctxviz.transcripts.parse import SUBAGENT_TOOLS
+from ctxviz.transcripts.records import SUBAGENT_TOOLS
 
 CHARS_PER_TOKEN = 4
 EDIT_TOOLS = ("Edit", "MultiEdit")

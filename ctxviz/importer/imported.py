@@ -15,7 +15,7 @@ from ctxviz.scenario.load import parse_scenario
 from ctxviz.scenario.model import Scenario
 from ctxviz.tokens import CharsPerToken, TokenCounter
 
-_COUNTER: TokenCounter = CharsPerToken()  # type: ignore[assignment]  # a frozen dataclass meets the protocol
+_COUNTER: TokenCounter = CharsPerToken()
 
 
 @dataclass(frozen=True, slots=True)

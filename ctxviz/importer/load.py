@@ -30,6 +30,17 @@ def _nothing_to_import(path: Path, count: int, readable: bool) -> InputError:
     return InputError(f"{path}: no API calls recorded in this transcript: nothing to import")
 
 
+COMPACTION_AGENT = "acompact-"  # the agent id Claude Code gives the compaction call's own transcript
+
+
+def _compaction_call(path: Path, agent: str, session: str | None) -> InputError:
+    beside = f" {session}.jsonl" if session else ""
+    return InputError(
+        f"{path}: the compaction call's own transcript (agent {agent}): its one call sends the whole "
+        f"conversation before the compaction, which this file does not hold; import the session{beside} instead"
+    )
+
+
 def _read_chain(path: Path) -> tuple[Session, tuple[str, ...], int, bool]:
     problems: list[str] = []
     lines: dict[int, bytes] = {}
@@ -40,6 +51,9 @@ def _read_chain(path: Path) -> tuple[Session, tuple[str, ...], int, bool]:
             yield number, line, complete
 
     parsed = parse_lines(keep(), str(path))
+    compaction = next((e.agent for e in parsed.entries if e.agent and e.agent.startswith(COMPACTION_AGENT)), None)
+    if compaction is not None:
+        raise _compaction_call(path, compaction, parsed.session)
     chain, _ = active_chain(main_entries(parsed))
     session = build_session(chain, lines, parsed.cwd, parsed.session)
     readable = any(e.conversational for e in parsed.entries)

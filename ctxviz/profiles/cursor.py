@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ctxviz.kinds import BlockKind
+from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import ModelSpec, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     NO_HOOKS,
@@ -105,7 +105,7 @@ class InlineOrCondensed:
                 f"over {shown(n, 'condense_above')}, keeping {n.condensed_percent}% (assumed)"
             )
         session.state.touched[mention.path] = session.order()
-        session.triggers(mention.path, "read")
+        session.triggers(mention.path, Touch.READ)
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +183,7 @@ def build(n: CursorNumbers) -> Profile:
         ),
         search=NO_SEARCH_CAPS,
         hooks=NO_HOOKS,
-        rule_triggers=("read", "write", "edit"),
+        rule_triggers=(Touch.READ, Touch.WRITE, Touch.EDIT),
         thresholds=AssumedTrigger(FractionOfWindow(n.summarise_percent / 100, warning_below=0, blocking_buffer=0)),
         startup=AssumedStartupNoted(
             StandardStartup(

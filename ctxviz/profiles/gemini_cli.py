@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ctxviz.kinds import BlockKind
+from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import (
     ModelSpec,
     OutputOutcome,
@@ -49,14 +49,8 @@ _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 MENTION_OPEN = "\n--- Content from referenced files ---\n"
 MENTION_CLOSE = "\n--- End of content ---"
 ACK = "Got it. Thanks for the additional context!"
-_MARKED = "gemini-cli.marked-prompt"
+_MARKED = "gemini-cli.marked-prompt"  # the prompt block whose mentions already paid for the markers
 _MASKED = "gemini-cli.masked"  # ids of the previews that stand for masked outputs
-_TOOL_RESULTS = (
-    BlockKind.TOOL_OUTPUT,
-    BlockKind.FILE_READ,
-    BlockKind.SPILLED_OUTPUT,
-    BlockKind.SUBAGENT_RESULT,
-)  # the prompt block whose mentions already paid for the markers
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +277,7 @@ def build(n: GeminiNumbers) -> Profile:
         ),
         search=NO_SEARCH_CAPS,
         hooks=NO_HOOKS,
-        rule_triggers=("read", "write", "edit"),
+        rule_triggers=(Touch.READ, Touch.WRITE, Touch.EDIT),
         thresholds=FractionOfWindow(n.compress_percent / 100, warning_below=0, blocking_buffer=0),
         startup=AssumedStartupNoted(
             StandardStartup(

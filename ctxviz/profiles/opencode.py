@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ctxviz.kinds import BlockKind
+from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     NO_HOOKS,
@@ -278,7 +278,7 @@ def build(n: OpencodeNumbers) -> Profile:
         ),
         search=NO_SEARCH_CAPS,
         hooks=NO_HOOKS,
-        rule_triggers=("read",),
+        rule_triggers=(Touch.READ,),
         thresholds=trigger,
         startup=AssumedStartupNoted(
             StandardStartup(

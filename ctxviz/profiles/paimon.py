@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ctxviz.kinds import BlockKind, StepKind
+from ctxviz.kinds import BlockKind, StepKind, Touch
 from ctxviz.profiles.base import CompactionPolicy, MentionPolicy, Profile, Session, StartupPolicy, number
 from ctxviz.profiles.claude_code import ClaudeCodeNumbers
 from ctxviz.profiles.claude_code import build as build_claude_code
@@ -21,7 +21,6 @@ from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Category, Fate
 
-_ARTICLE = "'The Mention File Myth in Code Agents' (the paimon design)"
 SENT = "paimon.sent"  # path → (line ranges sent, the file version they were sent at)
 HASH = "0" * 64  # a sha256 is 64 hex digits; its value does not change the count
 
@@ -111,7 +110,7 @@ class Envelope:
             session.state.current.add(path)  # Claude Code's read cache: a whole file was read
         session.state.touched[path] = session.order()
         sent[path] = ([*ranges, want], session.file_version(path))
-        session.triggers(path, "read")
+        session.triggers(path, Touch.READ)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,6 @@ The same figures as data (``ctxviz context --json``) are in ``context_data``, wh
 from __future__ import annotations
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -63,15 +62,15 @@ def _header(timeline: Timeline, index: int) -> Text:
     return text
 
 
-def _rows(timeline: Timeline, index: int, *, note: bool = True) -> Table:
+def _rows(timeline: Timeline, index: int) -> Table:
     breakdown = shown_breakdown(timeline, index)
     transcript = timeline.source.kind == "transcript"
     table = Table.grid(padding=(0, 1))
     table.add_column(no_wrap=True)
-    table.add_column()  # may wrap (the unrecorded note), so a narrow terminal never cuts the figures
+    table.add_column()  # the names wrap before a figure is cut ("13.…" at 80 columns)
     table.add_column(justify="right", no_wrap=True)
     table.add_column(justify="right", no_wrap=True)
-    unrecorded = note and unrecorded_overhead(timeline, index) is not None
+    unrecorded = unrecorded_overhead(timeline, index) is not None
     for row, tokens in breakdown.items():
         if tokens is None or (tokens <= 0 and row not in (FREE_SPACE, timeline.thresholds.buffer_label)):
             continue
@@ -80,7 +79,7 @@ def _rows(timeline: Timeline, index: int, *, note: bool = True) -> Table:
         table.add_row(
             Text(glyph, style=_ROW_STYLES.get(row, "grey35")),
             row,
-            f"{approx}{humanize(tokens)} tokens",
+            f"{approx}{humanize(tokens)} token{'s' * (tokens != 1)}",
             f"{percent(tokens, timeline.window):.1f}%",
         )
         if row == "System prompt" and unrecorded:
@@ -112,7 +111,11 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     table.add_column("since", justify="right", no_wrap=True, min_width=8)
     for block in largest_items(timeline, index, count):
         since = timeline.steps[block.entered]
-        when = f"call {calls_before(timeline, block.entered)}" if since.kind == StepKind.API_CALL else since.kind
+        when = (
+            f"call {calls_before(timeline, block.entered)}"
+            if since.kind == StepKind.API_CALL
+            else f"step {since.index}"
+        )
         label = Text(block.label, no_wrap=True, overflow="ellipsis")
         table.add_row(f"{'~' if approx else ''}{block.tokens:,}", block.kind, label, when)
     return table
@@ -151,17 +154,12 @@ class _Breakdown:
         self.index = index
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        rows = _rows(self.timeline, self.index)
         narrow = options.max_width < _NARROW_COLUMNS
         grid = _grid(self.timeline, self.index, narrow and self.timeline.window < 1_000_000)
-        # side by side only when the rows fit beside the grid (a 1M window's grid is wider); the
-        # unrecorded note may wrap there, the rows' names and figures may not
-        beside = max(map(len, grid.plain.split("\n")))
-        unwrapped = Measurement.get(console, options, _rows(self.timeline, self.index, note=False)).maximum
-        if not narrow and beside + 3 + unwrapped > options.max_width:
-            narrow = True
-            grid = _grid(self.timeline, self.index, self.timeline.window < 1_000_000)
-        if narrow:
+        rows = _rows(self.timeline, self.index)
+        # side by side only when both fit whole (a 1M grid beside the rows is ~85 columns)
+        beside = console.measure(grid).maximum + 3 + console.measure(rows).maximum
+        if narrow or beside > options.max_width:
             yield Group(grid, Text(""), rows)
             return
         side = Table.grid(padding=(0, 3))

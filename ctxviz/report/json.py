@@ -43,16 +43,16 @@ def timeline_to_dict(timeline: Timeline, at: int | None = None) -> dict[str, Any
             "buffer": t.buffer,
             "buffer_label": t.buffer_label,
         },
-        "steps": [step if step.child is None else _with_child(step) for step in timeline.steps],
+        "steps": [step if step.child is None else _with_child(step, step.child) for step in timeline.steps],
         "blocks": timeline.blocks,
         "at": index,
         "breakdown": timeline.breakdown_at(index) if timeline.steps else {},
     }
 
 
-def _with_child(step: Step) -> dict[str, Any]:
+def _with_child(step: Step, child: Timeline) -> dict[str, Any]:
     """A step that owns a subagent's timeline: the child is written as a timeline document of its own."""
-    return {**msgspec.structs.asdict(step), "child": timeline_to_dict(step.child)}
+    return {**msgspec.structs.asdict(step), "child": timeline_to_dict(child)}
 
 
 _ENCODER = msgspec.json.Encoder()

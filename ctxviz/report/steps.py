@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ctxviz.glossary import explain_block
 from ctxviz.timeline import COMPACTION_STEP_KINDS, Timeline
 
 
@@ -43,26 +45,24 @@ def steps_table(timeline: Timeline, width: int = 120) -> Table:
     widths[label] = max(8, min(48, widths[label], width - (sum(widths) - widths[label]) - 2 * (len(headers) - 1)))
     table = Table(box=None, pad_edge=False, header_style="bold", padding=(0, 1, 0, 1))
     for header, column_width in zip(headers, widths, strict=True):
-        style = {"+tokens": "green", "−tokens": "red"}.get(header)
-        justify = "left" if header in ("event", "label") else "right"
-        table.add_column(
-            header,
-            justify=justify,
-            style=style,
-            no_wrap=True,
-            overflow="ellipsis",  # type: ignore[arg-type]
-            width=column_width,
-        )
+        color = {"+tokens": "green", "−tokens": "red"}.get(header)
+        justify: JustifyMethod = "left" if header in ("event", "label") else "right"
+        table.add_column(header, justify=justify, style=color, no_wrap=True, overflow="ellipsis", width=column_width)
     for row in rows:
         table.add_row(*row)
     return table
 
 
-def why_notes(timeline: Timeline) -> Text:
-    """Every step's reasons, numbered like the table (for ``ctxviz run --why``)."""
-    text = Text("Why", style="bold")
+def why_notes(timeline: Timeline) -> RenderableType:
+    """Every step's reasons, numbered like the table (for ``ctxviz run --why``); a startup step, which
+    has no event behind it, says what the piece it loaded is. Long notes wrap under themselves."""
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(justify="right", style="dim", no_wrap=True)
+    grid.add_column()
     for step in timeline.steps:
-        for note in step.notes:
-            text.append(f"\n{step.index:>4}  ", style="dim")
-            text.append(note)
-    return text
+        explained = [explain_block(b, timeline.window) for b in timeline.blocks_of(step.added)]
+        for note in [*(explained if step.kind == "startup" else []), *step.notes]:
+            grid.add_row(str(step.index), note)
+    if not grid.row_count:
+        return Text("Why: no step of this timeline carries a note.", style="bold")
+    return Group(Text("Why", style="bold"), grid)

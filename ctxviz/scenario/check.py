@@ -15,12 +15,19 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from ctxviz.kinds import TOOL_EVENT_KINDS, EventKind
-from ctxviz.profiles import DEFAULT_AGENT, PROFILES, Profile
+from ctxviz.profiles import DEFAULT_AGENT, PROFILES, Profile, get_profile
 from ctxviz.scenario.model import Scenario, event_kind
 
 Location = tuple[str | int, ...]
 Problem = tuple[Location, str]
 _PATH_KEYS: dict[str, str] = {EventKind.READ: "path", EventKind.EDIT: "path"}
+
+
+def resolve_profile(scenario: Scenario, agent: str | None = None) -> Profile:
+    """The profile of ``agent`` (default: the scenario's, else claude-code) with the scenario's overrides
+    of its numbers applied (those it has no number for are left out). Raises ``UnknownAgent``."""
+    profile = get_profile(agent or scenario.agent or DEFAULT_AGENT)
+    return profile.with_overrides(scenario.profile) if scenario.profile else profile
 
 
 def numbers_adapter(profile: Profile) -> TypeAdapter[Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from ctxviz.errors import InputError
 from ctxviz.transcripts.safe import safe_text
@@ -34,49 +35,63 @@ def _refuse_utf16(head: bytes, path: Path) -> None:
         )
 
 
-def _read(handle: object, path: Path) -> bytes:
+def read_chunk(handle: BinaryIO, path: Path) -> bytes:
     try:
-        return handle.read(CHUNK_BYTES)  # type: ignore[attr-defined,no-any-return]
+        return handle.read(CHUNK_BYTES)
     except OSError as error:
         raise InputError(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
+
+
+def open_transcript_file(path: Path) -> tuple[BinaryIO, bytes]:
+    """The open file and its first chunk, without a UTF-8 BOM; a UTF-16 file or an unreadable one raises
+    ``InputError`` (the caller closes the handle)."""
+    try:
+        handle = path.open("rb")
+    except OSError as error:
+        raise InputError(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
+    try:
+        first = read_chunk(handle, path)
+        _refuse_utf16(first, path)
+    except InputError:
+        handle.close()
+        raise
+    return handle, first.removeprefix(_UTF8_BOM)
 
 
 def numbered_lines(path: Path, problems: list[str]) -> Iterator[Line]:
     """``(line number, bytes, complete)`` for each non-blank line, without its CR LF or LF; ``complete``
     is False for a last line without its newline (a session still being written). An unreadable file
     raises ``InputError``; an over-long line is reported into ``problems`` and skipped."""
-    try:
-        handle = path.open("rb")
-    except OSError as error:
-        raise InputError(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
-    number = 0
+    handle, first = open_transcript_file(path)
+    with handle:
+        yield from lines_after(handle, path, problems, first, 0)
+
+
+def lines_after(handle: BinaryIO, path: Path, problems: list[str], pending: bytes, number: int) -> Iterator[Line]:
+    """``numbered_lines`` from the middle of a file: ``pending`` is what was read but not yet split into
+    lines (starting a line), ``number`` the lines before it."""
     carry = b""
     skipping = False
-    first = True
-    with handle:
-        while chunk := _read(handle, path):
-            if first:
-                first = False
-                _refuse_utf16(chunk, path)
-                chunk = chunk.removeprefix(_UTF8_BOM)
-            buffer = carry + chunk if carry else chunk
-            start = 0
-            while (newline := buffer.find(b"\n", start)) >= 0:
-                number += 1
-                end = newline - 1 if newline > start and buffer[newline - 1] == 13 else newline
-                if skipping:
-                    skipping = False
-                elif end > start and (buffer[start] not in _BLANK or not buffer[start:end].isspace()):
-                    yield number, buffer[start:end], True
-                start = newline + 1
-            carry = buffer[start:]
-            if skipping or len(carry) > MAX_LINE_BYTES:
-                if not skipping:
-                    problems.append(
-                        f"{safe_text(str(path))}:{number + 1}: line longer than {MAX_LINE_BYTES >> 20} MB, skipped"
-                    )
-                skipping = True
-                carry = b""
+    chunk = pending
+    while chunk:
+        buffer = carry + chunk if carry else chunk
+        start = 0
+        while (newline := buffer.find(b"\n", start)) >= 0:
+            number += 1
+            end = newline - 1 if newline > start and buffer[newline - 1] == 13 else newline
+            if skipping:
+                skipping = False
+            elif end > start and (buffer[start] not in _BLANK or not buffer[start:end].isspace()):
+                yield number, buffer[start:end], True
+            start = newline + 1
+        carry = buffer[start:]
+        if skipping or len(carry) > MAX_LINE_BYTES:
+            if not skipping:
+                where = safe_text(str(path))
+                problems.append(f"{where}:{number + 1}: line longer than {MAX_LINE_BYTES >> 20} MB, skipped")
+            skipping = True
+            carry = b""
+        chunk = read_chunk(handle, path)
     if carry and not skipping:
         end = len(carry) - 1 if carry.endswith(b"\r") else len(carry)
         if end > 0 and not carry[:end].isspace():

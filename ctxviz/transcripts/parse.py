@@ -15,7 +15,6 @@ import msgspec
 from msgspec import Raw
 
 from ctxviz.timeline import Category
-from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.records import (
     IGNORED_TYPES,
     SUBAGENT_TOOLS,
@@ -30,6 +29,7 @@ from ctxviz.transcripts.records import (
 )
 from ctxviz.transcripts.safe import safe_or_none, safe_text
 
+CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1_600  # a typical screenshot; base64 length says nothing about an image's token cost
 LABEL_CHARS = 70
 WARMUP_PROMPT = "Warmup"  # Claude Code's cache-warming sidechains: no user subagent

@@ -15,14 +15,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import msgspec
-from msgspec import Struct
+from msgspec import Raw, Struct
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.transcripts.chain import NO_PARENT, Links, active_chain
 from ctxviz.transcripts.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
 from ctxviz.transcripts.lines import Line
-from ctxviz.transcripts.records import IGNORED_TYPES, SUBAGENT_TOOLS, SYNTHETIC_MODEL, CompactMetadata, Usage
+from ctxviz.transcripts.records import EMPTY, IGNORED_TYPES, SUBAGENT_TOOLS, SYNTHETIC_MODEL, CompactMetadata, Usage
 from ctxviz.transcripts.safe import safe_or_none, safe_text
 from ctxviz.transcripts.session_row import Compaction, SessionSummary
 
@@ -32,6 +32,7 @@ class _Message(Struct, frozen=True):
     id: str | None = None
     model: str | None = None
     usage: Usage | None = None
+    content: Raw = EMPTY  # searched for subagent calls and the warm-up prompt; decoded only then
 
 
 class _Record(Struct, frozen=True):
@@ -54,16 +55,9 @@ class _Tool(Struct, frozen=True):
     name: str | None = None
 
 
-class _ToolMessage(Struct, frozen=True):
-    content: list[_Tool] | str | None = None
-
-
-class _ToolRecord(Struct, frozen=True):
-    message: _ToolMessage | None = None
-
-
 _DECODE = msgspec.json.Decoder(_Record).decode
-_DECODE_TOOLS = msgspec.json.Decoder(_ToolRecord).decode
+_DECODE_LINES = msgspec.json.Decoder(_Record).decode_lines
+_DECODE_TOOLS = msgspec.json.Decoder(list[_Tool] | str | None).decode
 UNLINKED = -1
 COMPACTION = -1
 _KEPT = ("user", "assistant", "system", "attachment")  # conversational records
@@ -147,23 +141,71 @@ class _Chain:
         return tuple(usage), tuple(models), tuple(found)
 
 
-def _subagent_calls(line: bytes, found: set[str]) -> None:
-    """Add the ids of the Task/Agent tool calls in an assistant line (decoded only when one may be there)."""
-    if b'"Task"' not in line and b'"Agent"' not in line:
+def _subagent_calls(content: bytes, found: set[str]) -> None:
+    """Add the ids of the Task/Agent tool calls in an assistant message's content (decoded only when one
+    may be there)."""
+    if b'"Task"' not in content and b'"Agent"' not in content:
         return
     try:
-        content = _DECODE_TOOLS(line).message
+        blocks = _DECODE_TOOLS(content)
     except msgspec.DecodeError:
         return
-    if content is not None and isinstance(content.content, list):
-        found.update(b.id for b in content.content if b.type == "tool_use" and b.name in SUBAGENT_TOOLS and b.id)
+    if isinstance(blocks, list):
+        found.update(b.id for b in blocks if b.type == "tool_use" and b.name in SUBAGENT_TOOLS and b.id)
+
+
+def _decoded_lines(lines: Iterable[Line], where: str, problems: list[str]) -> Iterator[tuple[int, _Record]]:
+    """Each line's record, one line at a time; a damaged line is located in ``problems`` and skipped."""
+    decode = _DECODE
+    for number, line, complete in lines:
+        try:
+            yield number, decode(line)
+        except msgspec.DecodeError as error:
+            problems.append(f"{where}:{number}: {'incomplete last line' if not complete else error}, skipped")
+
+
+def _decoded_file(path: Path, where: str, problems: list[str]) -> Iterator[tuple[int, _Record]]:
+    """Each record of a file, decoded a chunk of whole lines at a time (one call for thousands of lines:
+    the per-line work was a third of a summary). A chunk holding a damaged or blank line goes line by
+    line, and so do a line longer than a chunk and a last line without its end: exact line numbers."""
+    from ctxviz.transcripts.lines import lines_after, open_transcript_file, read_chunk
+
+    handle, pending = open_transcript_file(path)
+    number = 0
+    with handle:
+        while (cut := pending.rfind(b"\n") + 1) > 0:
+            lines = pending.count(b"\n", 0, cut)
+            try:
+                records = _DECODE_LINES(memoryview(pending)[:cut])  # no copy of the chunk
+            except msgspec.DecodeError:
+                records = []
+            if len(records) == lines:  # one record a line: the numbers are exact
+                yield from enumerate(records, number + 1)
+            else:
+                split = enumerate(pending[: cut - 1].split(b"\n"), number + 1)
+                numbered = ((n, line.removesuffix(b"\r"), True) for n, line in split if line.strip())
+                yield from _decoded_lines(numbered, where, problems)
+            records = []  # let this chunk's records (and the chunk they point into) go before the next
+            number += lines
+            rest = pending[cut:]
+            chunk = read_chunk(handle, path)
+            pending = rest + chunk if chunk else rest
+            if not chunk:
+                break
+        yield from _decoded_lines(lines_after(handle, path, problems, pending, number), where, problems)
 
 
 def summarize_lines(lines: Iterable[Line], where: str) -> FileNumbers:
     """Pure: the numbers of one session file's lines (see ``SessionSummary``)."""
-    where = safe_text(where)
-    main, side = _Chain(), _Chain()
     problems: list[str] = []
+    where = safe_text(where)
+    return summarize_records(_decoded_lines(lines, where, problems), where, problems)
+
+
+def summarize_records(records: Iterable[tuple[int, _Record]], where: str, problems: list[str]) -> FileNumbers:
+    """The numbers of one session file's decoded records; ``problems`` already holds the lines that
+    could not be decoded."""
+    main, side = _Chain(), _Chain()
     started: str | None = None
     ended: str | None = None
     session = cwd = None
@@ -171,14 +213,9 @@ def summarize_lines(lines: Iterable[Line], where: str) -> FileNumbers:
     subagents: set[str] = set()
     measured: set[str] = set()
     unmeasured: set[str] = set()
-    # hot loop (every line of every session): names bound locally
-    decode, keep = _DECODE, _KEPT
-    for number, line, complete in lines:
-        try:
-            record = decode(line)
-        except msgspec.DecodeError as error:
-            problems.append(f"{where}:{number}: {'incomplete last line' if not complete else error}, skipped")
-            continue
+    # hot loop (every record of every session): names bound locally
+    keep = _KEPT
+    for number, record in records:
         message = record.message
         kind = record.type or (message.role if message is not None else None)
         conversational = kind in keep
@@ -200,10 +237,10 @@ def summarize_lines(lines: Iterable[Line], where: str) -> FileNumbers:
                     measured.add(message_id)
                     call = (used, message_id, message.model)
                 if not record.isSidechain:
-                    _subagent_calls(line, subagents)
+                    _subagent_calls(bytes(message.content), subagents)
         elif kind == "user":
-            if record.isSidechain and record.parentUuid is None and _WARMUP not in line:
-                side_roots += 1
+            if record.isSidechain and record.parentUuid is None:
+                side_roots += message is None or _WARMUP not in bytes(message.content)
         elif kind == "system" and record.subtype == "compact_boundary":
             meta = record.compactMetadata or CompactMetadata()
             compact = (meta.trigger or "auto", meta.preTokens)
@@ -265,10 +302,9 @@ def count_subagents(session_path: Path, numbers: FileNumbers) -> int:
 
 def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
     """The summary row of one session file (``InputError`` if it cannot be read at all)."""
-    from ctxviz.transcripts.lines import numbered_lines
-
+    where = safe_text(str(path))
     problems: list[str] = []
-    numbers = summarize_lines(numbered_lines(path, problems), str(path))
+    numbers = summarize_records(_decoded_file(path, where, problems), where, problems)
     if numbers.out_of_order:
         numbers = _in_time_order(path, numbers)
     session = numbers.session or path.stem
@@ -287,7 +323,7 @@ def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
         compactions=numbers.compactions,
         subagents=count_subagents(path, numbers),
         bytes=path.stat().st_size,
-        problems=tuple(problems) + numbers.problems,
+        problems=numbers.problems,
         unmeasured_calls=numbers.unmeasured_calls,
     )
 

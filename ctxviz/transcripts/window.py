@@ -7,7 +7,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ctxviz.profiles.claude_code import CLAUDE_CODE, PROFILE
+from ctxviz.profiles.claude_code import CLAUDE_CODE
+from ctxviz.profiles.windows import model_window, thresholds
 from ctxviz.timeline import Thresholds
 
 _DATE_SUFFIX = re.compile(r"-\d{8}$")  # claude-sonnet-4-5-20250929 → claude-sonnet-4-5
@@ -29,11 +30,11 @@ def session_window(models: Sequence[str], peak: int) -> SessionWindow:
     if len(counts) > 1:
         used = ", ".join(f"{name} ({n} calls)" for name, n in counts.items())
         notices.append(f"several models in this session: {used}; the window follows the last one")
-    spec = PROFILE.model_window(_DATE_SUFFIX.sub("", model), foreign=False)
+    spec = model_window(CLAUDE_CODE, _DATE_SUFFIX.sub("", model))
     window = spec.window
     if peak > window:
         window = CLAUDE_CODE.long_context_window
         notices.append(f"window taken as {window:,}: a call measured {peak:,} tokens (> {spec.window:,})")
     elif not spec.known:
         notices.append(f"model {model!r} is not in the claude-code profile: the {window:,} window is a guess")
-    return SessionWindow(model, window, PROFILE.thresholds.thresholds(window, spec.max_output), tuple(notices))
+    return SessionWindow(model, window, thresholds(CLAUDE_CODE, window, spec.max_output), tuple(notices))

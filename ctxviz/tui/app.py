@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
@@ -11,8 +12,11 @@ from textual.screen import Screen
 from ctxviz.timeline import Timeline
 from ctxviz.tui.commands import ActionsProvider
 from ctxviz.tui.palette import theme_defaults
+from ctxviz.tui.screens.glossary_screen import GlossaryScreen
 from ctxviz.tui.screens.help_screen import HelpScreen
+from ctxviz.tui.screens.open_screen import OpenScreen
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.widgets.context_header import display_title
 
 DARK, LIGHT = "textual-dark", "textual-light"
 
@@ -21,7 +25,11 @@ class CtxvizApp(App[None]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     COMMANDS = App.COMMANDS | {ActionsProvider}
     BINDINGS = [
+        # the glossary first: at 80 columns the footer has room for only the first few of these
+        Binding("g", "glossary", "Glossary", tooltip="What every colour, line, glyph and word means"),
         Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("o", "open", "Open", tooltip="Open a built-in scenario or one of your recent sessions"),
+        Binding("c", "compare", "Compare agents", show=False, tooltip="This scenario under every agent, side by side"),
         Binding("t", "toggle_theme", "Dark/light", show=False),
         Binding("q", "quit", "Quit"),
     ]
@@ -30,7 +38,19 @@ class CtxvizApp(App[None]):
         super().__init__()
         self.timeline = timeline
         self.theme = theme
-        self.title = f"ctxviz · {timeline.source.name}"
+        self.title = f"ctxviz · {display_title(timeline)}"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "compare":
+            from ctxviz.tui.compare_actions import comparable
+
+            return comparable(self.screen) is not None
+        return True
+
+    def action_compare(self) -> None:
+        from ctxviz.tui.compare_actions import open_compare
+
+        open_compare(self)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return theme_defaults()
@@ -41,6 +61,46 @@ class CtxvizApp(App[None]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
+
+    def action_glossary(self) -> None:
+        if isinstance(self.screen, GlossaryScreen):
+            return
+        # a subagent's screen explains its own numbers (its window and lines may differ)
+        timeline = getattr(self.screen, "timeline", self.timeline)
+        self.push_screen(GlossaryScreen(timeline))
+
+    def action_open(self) -> None:
+        if not isinstance(self.screen, OpenScreen):
+            self.push_screen(OpenScreen(), self._open_chosen)
+
+    def _open_chosen(self, path: Path | None) -> None:
+        if path is not None:
+            self.notify(f"Opening {path.name}…", timeout=2)
+            self._load(path)
+
+    @work(thread=True, exclusive=True, group="open")
+    def _load(self, path: Path) -> None:
+        """Simulating a scenario or reading a transcript can take a moment: off the UI thread."""
+        from ctxviz.errors import InputError
+        from ctxviz.sources import open_timeline
+
+        try:
+            timeline = open_timeline(path)
+        except InputError as error:
+            self.call_from_thread(self.notify, error.message, title="Cannot open", severity="error", timeout=10)
+            return
+        self.call_from_thread(self.show_timeline, timeline)
+
+    def show_timeline(self, timeline: Timeline) -> None:
+        """Play ``timeline`` instead of what is playing (and any subagent screens over it). The first
+        screen stays at the bottom of the stack (the stack is never empty) under the one opened last."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        if isinstance(self.screen, TimelineScreen):
+            self.screen.playing = False  # it stays underneath: its playback must not run on unseen
+        self.timeline = timeline
+        self.title = f"ctxviz · {display_title(timeline)}"
+        self.push_screen(TimelineScreen(timeline))
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT if self.theme == DARK else DARK

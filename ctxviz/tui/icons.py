@@ -21,6 +21,7 @@ STEP_ICONS: dict[str, str] = {
     "auto-compact": "⇊",
     "clear": "⌫",
     "note": "ℹ",
+    "notification": "✉",
     "api-call": "⇄",
 }
 UNKNOWN_ICON = "·"

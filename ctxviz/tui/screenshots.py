@@ -44,6 +44,10 @@ async def _help(pilot: Pilot[None], screen: TimelineScreen) -> None:
     await pilot.press("question_mark")
 
 
+async def _glossary(pilot: Pilot[None], screen: TimelineScreen) -> None:
+    await pilot.press("g")
+
+
 SCENES: dict[str, Scene] = {
     "main": _mid_session,
     "compaction": _compaction,
@@ -51,6 +55,7 @@ SCENES: dict[str, Scene] = {
     "window": _window,
     "subagent": _subagent,
     "help": _help,
+    "glossary": _glossary,
 }
 
 

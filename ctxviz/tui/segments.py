@@ -36,7 +36,8 @@ SEGMENTS: tuple[Segment, ...] = (
     _messages("prompts", "Prompts", K.PROMPT),
     _messages("replies", "Replies", K.REPLY, K.TOOL_CALL, K.PLAN, K.NOTIFICATION),
     _messages("file-reads", "Files", K.FILE_READ, K.RESTORED_FILE, K.FILE_REFERENCE, K.EDIT),  # read or written
-    _messages("rules", "Rules", K.RULE, K.NESTED_MEMORY),
+    # path-scoped rules and nested CLAUDE.md alike: what they share is loading when a matching file is touched
+    _messages("rules", "Loaded by path", K.RULE, K.NESTED_MEMORY),
     _messages("hooks", "Hooks", K.HOOK_OUTPUT),
     _messages("tool-output", "Tool output", K.TOOL_OUTPUT, K.SPILLED_OUTPUT),
     _messages("subagents", "Subagent results", K.SUBAGENT_RESULT),

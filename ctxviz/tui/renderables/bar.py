@@ -118,6 +118,29 @@ class Legend:
             lines = self._pack([self._entry(piece, False) for piece in self.slices], width)
         yield from lines
 
+    def slice_at(self, x: int, y: int, width: int) -> Slice | None:
+        """The slice whose legend entry is drawn at (x, y) when rendered ``width`` wide (for tooltips)."""
+        for with_percent in (True, False):
+            entries = [self._entry(piece, with_percent) for piece in self.slices]
+            placed = self._places(entries, width)
+            if max((line for line, _, _ in placed), default=0) < self.max_lines or not with_percent:
+                for (line, start, end), piece in zip(placed, self.slices, strict=True):
+                    if line == y and start <= x < end:
+                        return piece
+                return None
+        return None
+
+    def _places(self, entries: list[Text], width: int) -> list[tuple[int, int, int]]:
+        """(line, start, end) of each entry as ``_pack`` lays them out."""
+        places, line, used = [], 0, 0
+        for entry in entries:
+            if used and used + self.gap + entry.cell_len > width:
+                line, used = line + 1, 0
+            start = used + self.gap if used else 0
+            places.append((line, start, start + entry.cell_len))
+            used = start + entry.cell_len
+        return places
+
     def _pack(self, entries: list[Text], width: int) -> list[Text]:
         lines = [Text(no_wrap=True, overflow="ellipsis")]
         for entry in entries:

@@ -36,14 +36,18 @@ class HelpScreen(ModalScreen[None]):
         table = Table(title="Keys", title_justify="left", title_style="bold", box=None, padding=(0, 2))
         table.add_column("key", style="bold", no_wrap=True)
         table.add_column("does")
-        seen: set[str] = set()
+        # one row per key: a key with two actions (space: play, pause) lists both on its row
+        rows: dict[str, list[str]] = {}
         for owner in (self._under, self.app):
             for binding in Binding.make_bindings(owner.BINDINGS):
                 # the tooltip is the longer wording where the footer's is cut short ("Compaction")
                 does = binding.tooltip or binding.description
-                if does and does not in seen:
-                    seen.add(does)
-                    table.add_row(self.app.get_key_display(binding), does)
+                actions = rows.setdefault(self.app.get_key_display(binding), [])
+                if does and does not in actions:
+                    actions.append(does)
+        for key, actions in rows.items():
+            if actions:
+                table.add_row(key, " / ".join(actions))
         table.add_row(self.app.COMMAND_PALETTE_BINDING, "Command palette: every action, and themes")
         table.add_row("mouse", "Click a step, the usage chart or a bar segment; hover the bar for figures")
         return table

@@ -18,9 +18,10 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Static
 
 from ctxviz.timeline import USER_STEP_KINDS, Timeline
+from ctxviz.tui.renderables.bar import FREE_KEY, RESERVE_KEY
 from ctxviz.tui.segments import SegmentTotals
 from ctxviz.tui.widgets.blocks_view import SORTS, BlocksView
-from ctxviz.tui.widgets.context_header import ContextHeader
+from ctxviz.tui.widgets.context_header import ContextHeader, display_title
 from ctxviz.tui.widgets.context_view import ContextView
 from ctxviz.tui.widgets.detail_pane import DetailPane
 from ctxviz.tui.widgets.key_bar import KeyBar
@@ -43,7 +44,7 @@ SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)  # steps a second
 DEFAULT_SPEED = SPEEDS.index(2.0)
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 SHORT_HEIGHT = 32  # below this the chart and the bar give rows to the step list
-NARROW_WIDTH = 100  # below this the header leaves the model to the /context view
+NARROW_WIDTH = 100  # below this the header drops the step number (the list and the detail show it)
 _STEP = Binding.Group("Step", compact=True)
 
 
@@ -67,6 +68,7 @@ class TimelineScreen(Screen[None]):
         Binding("3", "view('blocks')", "Window", tooltip="What is in the window now"),
         Binding("s", "sort", "Sort"),
         Binding("a", "all_blocks", "All blocks"),
+        Binding("f", "chart_scale", "Chart scale", show=False, tooltip="Chart: fit to the data or the whole window"),
         Binding("pagedown", "page(1)", "Scroll down", show=False),
         Binding("pageup", "page(-1)", "Scroll up", show=False),
         Binding("u", "toggle_pauses", "Pause at prompts", show=False),
@@ -89,7 +91,7 @@ class TimelineScreen(Screen[None]):
         super().__init__()
         self.timeline = timeline
         self.is_child = is_child
-        self.title = title or timeline.source.name
+        self.title = title or display_title(timeline)
         self._totals = SegmentTotals(timeline)
         self._compactions = timeline.compaction_indices()
         self._timer: Timer | None = None
@@ -97,7 +99,7 @@ class TimelineScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         timeline = self.timeline
-        yield ContextHeader(timeline, self.title, id="header")
+        yield ContextHeader(timeline, self.title or "", id="header")
         with Vertical(id="body"):
             yield TokenBarWidget(id="bar")
             yield LegendWidget(id="legend")
@@ -106,17 +108,19 @@ class TimelineScreen(Screen[None]):
                     with Horizontal(id="panes"):
                         yield TimelineView(timeline, id="timeline")
                         yield DetailPane(timeline, id="detail")
-                    yield UsageChartWidget(timeline, id="chart")
+                    yield self.make_chart()
                 yield ContextView(timeline, self._totals, id="context")
                 yield BlocksView(timeline, id="blocks")
         yield Static(id="too-small")
         yield KeyBar(id="keys")
 
+    def make_chart(self) -> UsageChartWidget:
+        """The usage chart (a what-if's screen draws a reference curve over it)."""
+        return UsageChartWidget(self.timeline, id="chart")
+
     def on_mount(self) -> None:
-        limits = self.timeline.thresholds
-        limit = f"auto-compact {limits.autocompact:,}" if limits.autocompact else f"blocking {limits.blocking:,}"
         chart = self.query_one(UsageChartWidget)
-        chart.border_title = f"Usage over {len(self.timeline.steps):,} steps · ╌ warning {limits.warning:,} · ╌ {limit}"
+        chart.border_title = chart.title_text()
         self.query_one("#too-small", Static).update(
             f"ctxviz needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}.\nMake this one larger, or press q to quit."
         )
@@ -134,8 +138,11 @@ class TimelineScreen(Screen[None]):
         self.query_one(ContextHeader).show(index)
         slices = slices_at(self, timeline, self._totals, index)
         self.query_one(TokenBarWidget).show(slices, timeline.window, markers_of(timeline))
-        # a short terminal keeps its rows for the steps: the legend drops the % sooner
-        self.query_one(LegendWidget).show(slices, timeline.window, max_lines=3 if self.has_class("-short") else 4)
+        # a short terminal keeps its rows for the steps: the legend drops the % sooner, and lists only
+        # what is in the window now (an entry then comes and goes, at the cost of a layout pass)
+        short = self.has_class("-short")
+        legend = [s for s in slices if s.tokens or s.key in (FREE_KEY, RESERVE_KEY)] if short else slices
+        self.query_one(LegendWidget).show(legend, timeline.window, max_lines=3 if short else 4)
 
     def _show_view(self) -> None:
         index = self.index
@@ -216,6 +223,7 @@ class TimelineScreen(Screen[None]):
         self.set_class(height < SHORT_HEIGHT, "-short")
         self.set_class(width < NARROW_WIDTH, "-narrow")
         if self.is_mounted:
+            self.query_one(ContextHeader).set_class(width < NARROW_WIDTH, "-compact")
             self._show_step()
 
     # --- actions ----------------------------------------------------------------------------------
@@ -239,6 +247,8 @@ class TimelineScreen(Screen[None]):
             return parameters[0] != self.view or None
         if action == "page":
             return self.view != "blocks"  # the blocks table pages itself
+        if action == "chart_scale":
+            return self.view == "main"
         if action == "sort":
             return self.view == "blocks"
         if action == "all_blocks":
@@ -300,6 +310,9 @@ class TimelineScreen(Screen[None]):
             self.query_one(ContextView).scroll_page_down(animate=False)
         else:
             self.query_one(ContextView).scroll_page_up(animate=False)
+
+    def action_chart_scale(self) -> None:
+        self.query_one(UsageChartWidget).toggle_scale()
 
     def action_view(self, view: str) -> None:
         self.view = view

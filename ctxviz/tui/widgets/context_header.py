@@ -12,6 +12,17 @@ from ctxviz.timeline import Timeline
 _LEVELS = ("ok", "warning", "over")
 
 
+def display_title(timeline: Timeline) -> str:
+    """A scenario's name; for a transcript, its project folder and a short session id rather than the
+    raw 36-character id."""
+    source = timeline.source
+    if source.kind != "transcript":
+        return source.name
+    project = (source.summary or "").rstrip("/").rsplit("/", 1)[-1]
+    session = f"session {source.name[:8]}"
+    return f"{project} · {session}" if project else session
+
+
 class ContextHeader(Horizontal):
     def __init__(self, timeline: Timeline, title: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -30,7 +41,11 @@ class ContextHeader(Horizontal):
         used = timeline.used_at(index)
         measured = "measured" if timeline.steps[index].measured else "estimated"
         usage = self.query_one("#header-usage", Label)
-        text = f"{used:,} / {humanize(timeline.window)} · {percent(used, timeline.window):.1f}% · {measured}"
+        share = f"{percent(used, timeline.window):.1f}%"
+        if self.has_class("-compact"):  # a narrow terminal: the same figures, fewer separators
+            text = f"{used:,}/{humanize(timeline.window)} {share} {measured}"
+        else:
+            text = f"{used:,} / {humanize(timeline.window)} · {share} · {measured}"
         # fixed widths in app.tcss, so new figures repaint the labels without a layout pass
         usage.update(text, layout=False)
         self.query_one("#header-step", Label).update(f"step {index}/{timeline.last}", layout=False)

@@ -35,17 +35,17 @@ class DetailPane(Widget, can_focus=False):
         self.refresh()
 
     def page(self, direction: int) -> None:
-        self._scroll_to(self.top + direction * max(1, self.content_size.height - 2))
+        self._scroll_lines_to(self.top + direction * max(1, self.content_size.height - 2))
 
     def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
-        self._scroll_to(self.top + _WHEEL_LINES)
+        self._scroll_lines_to(self.top + _WHEEL_LINES)
         event.stop()
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
-        self._scroll_to(self.top - _WHEEL_LINES)
+        self._scroll_lines_to(self.top - _WHEEL_LINES)
         event.stop()
 
-    def _scroll_to(self, top: int) -> None:
+    def _scroll_lines_to(self, top: int) -> None:
         top = max(0, min(top, len(self._lines()) - self.content_size.height + 1))
         if top != self.top:
             self.top = top

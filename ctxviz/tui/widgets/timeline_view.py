@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ctxviz.glossary import step_meaning
 from ctxviz.layout import humanize
 from ctxviz.timeline import COMPACTION_STEP_KINDS, USER_STEP_KINDS, Timeline
 from ctxviz.tui.icons import icon
@@ -21,7 +22,7 @@ _FIGURES = 14  # " −113k  45.3k": the step's net change, then the running tota
 
 
 class TimelineView(ScrollView, can_focus=False):
-    """Click a row to go to that step."""
+    """Click a row to go to that step; hover it for what its kind of step is."""
 
     COMPONENT_CLASSES = {
         "timeline--current",
@@ -112,6 +113,15 @@ class TimelineView(ScrollView, can_focus=False):
         ]
         strip = Strip(segments)
         return strip.adjust_cell_length(width, base).simplify()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        offset = event.get_content_offset(self)
+        index = round(self.scroll_y) + offset.y if offset is not None else -1
+        if 0 <= index < len(self._timeline.steps):
+            kind = self._timeline.steps[index].kind
+            self.tooltip = f"{icon(kind)} {kind}: {step_meaning(kind)}"
+        else:
+            self.tooltip = None
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

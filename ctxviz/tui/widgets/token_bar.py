@@ -9,6 +9,7 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
+from ctxviz.glossary import THRESHOLDS, segment_meaning
 from ctxviz.layout import humanize, percent
 from ctxviz.timeline import FREE_SPACE, Timeline
 from ctxviz.tui.palette import color
@@ -74,10 +75,24 @@ class TokenBarWidget(Widget):
         return None
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
+        if event.y == self.content_size.height - 1:  # the markers' row: what the nearest line means
+            self.tooltip = self._marker_tip(event.x)
+            return
         piece = self._slice_at(event.x)
         self.tooltip = (
-            f"{piece.label}: {piece.tokens:,} tokens ({percent(piece.tokens, self._window):.1f}%)" if piece else None
+            f"{piece.label}: {piece.tokens:,} tokens ({percent(piece.tokens, self._window):.1f}%)\n"
+            f"{segment_meaning(piece.key)}"
+            if piece
+            else None
         )
+
+    def _marker_tip(self, x: int) -> str | None:
+        width = self.content_size.width
+        if not self._markers or not width:
+            return None
+        nearest = min(self._markers, key=lambda m: abs(m.tokens * width // self._window - x))
+        name = nearest.label.split()[0]
+        return f"The {name} line, at {nearest.tokens:,} tokens: {THRESHOLDS.get(name, '')}"
 
     def on_click(self, event: events.Click) -> None:
         piece = self._slice_at(event.x)

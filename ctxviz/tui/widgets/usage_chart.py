@@ -1,4 +1,7 @@
-"""The usage chart: a thin widget around ``renderables.chart.UsageChart``; click to go to a step."""
+"""The usage chart: a thin widget around ``renderables.chart.UsageChart``; click to go to a step.
+
+By default the scale fits the data (a session that peaks at 18% of the window still fills the chart);
+``full_scale`` shows the whole window instead. Lines above the fitted scale are named in the title."""
 
 from __future__ import annotations
 
@@ -9,9 +12,11 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
+from ctxviz.glossary import THRESHOLDS
+from ctxviz.layout import humanize
 from ctxviz.timeline import Timeline
 from ctxviz.tui.palette import color
-from ctxviz.tui.renderables.chart import Line, UsageChart, column_of, downsample
+from ctxviz.tui.renderables.chart import Line, UsageChart, axis_labels, column_of, downsample, nice_top
 
 
 class UsageChartWidget(Widget):
@@ -23,13 +28,52 @@ class UsageChartWidget(Widget):
         super().__init__(id=id)
         self._timeline = timeline
         self._used = [step.used for step in timeline.steps]
+        self._compactions = timeline.compaction_indices()
         self._current = 0
+        self.full_scale = False
         # Downsampling walks every step, so it is done once per width, not once per step.
         self._peaks: tuple[int, list[int]] = (-1, [])
 
+    @property
+    def top(self) -> int:
+        """The value at the top of the chart: the window, or a round figure just above the peak."""
+        window = self._timeline.window
+        return window if self.full_scale else nice_top(self._timeline.peak, window)
+
+    @property
+    def axis_width(self) -> int:
+        """Room for the widest label and the axis line (the labels depend on the height)."""
+        labels = axis_labels(max(1, self.content_size.height), self.top).values()
+        return max(len(label) for label in labels) + 1
+
+    def toggle_scale(self) -> None:
+        self.full_scale = not self.full_scale
+        self.border_title = self.title_text()
+        self.refresh()
+
+    def title_text(self) -> str:
+        """What the chart shows, the most telling first (at 80 columns the end is cut)."""
+        limits = self._timeline.thresholds
+        names = [("warning", limits.warning)]
+        names.append(("auto-compact", limits.autocompact) if limits.autocompact else ("blocking", limits.blocking))
+        drawn = " · ".join(f"╌ {name} {humanize(value)}" for name, value in names if value <= self.top)
+        above = ", ".join(f"{name} {humanize(value)}" for name, value in names if value > self.top)
+        parts = [f"Usage, {len(self._used):,} steps"]
+        if above:
+            parts.append(f"above the top: {above}")
+        if drawn:
+            parts.append(drawn)
+        if self._compactions:
+            parts.append("▼ compaction")
+        parts.append("whole window (f)" if self.full_scale else "fitted to the peak (f)")
+        return " · ".join(parts)
+
+    def _data_width(self) -> int:
+        return max(0, self.content_size.width - self.axis_width)
+
     def show(self, index: int) -> None:
         previous, self._current = self._current, index
-        width = self.content_size.width
+        width = self._data_width()
         # With more steps than columns most steps share a column: nothing to redraw.
         if not width or column_of(previous, len(self._used), width) != column_of(index, len(self._used), width):
             self.refresh()
@@ -40,22 +84,61 @@ class UsageChartWidget(Widget):
         return self._peaks[1]
 
     def render(self) -> RenderableType:
-        width, height = self.content_size
+        width, height = self._data_width(), self.content_size.height
+        count = len(self._used)
         limits = self._timeline.thresholds
         lines = [Line(limits.warning, color(self.app, "warning"))]
         lines.append(Line(limits.autocompact or limits.blocking, color(self.app, "error")))
+        marks = frozenset(c for i in self._compactions for c in column_of(i, count, width)) if width else frozenset()
         return UsageChart(
             peaks=self._peaks_for(width),
-            window=self._timeline.window,
-            current=column_of(self._current, len(self._used), width) if width else range(0),
+            top=self.top,
+            current=column_of(self._current, count, width) if width else range(0),
             lines=lines,
             height=height,
             bar_style=color(self.app, "primary"),
             current_style=color(self.app, "accent"),
+            marks=marks,
+            mark_style=color(self.app, "error"),
+            axis_width=self.axis_width,
+            axis_style=color(self.app, "foreground-darken-2"),
         )
 
-    def on_click(self, event: events.Click) -> None:
+    def _step_at(self, event: events.MouseEvent) -> int | None:
         offset = event.get_content_offset(self)
-        width = self.content_size.width
-        if offset is not None and width:
-            self.post_message(self.StepClicked(min(self._timeline.last, offset.x * len(self._used) // width)))
+        width = self._data_width()
+        if offset is None or not width or offset.x < self.axis_width:
+            return None
+        return min(self._timeline.last, (offset.x - self.axis_width) * len(self._used) // width)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        index = self._step_at(event)
+        if index is None:
+            self.tooltip = None
+            return
+        step = self._timeline.steps[index]
+        tip = f"step {index} · {step.kind} · {step.label}\n{step.used:,} tokens after it (click to go there)"
+        offset = event.get_content_offset(self)
+        line = self._line_in_row(offset.y) if offset is not None else None
+        if line is not None:
+            name, tokens = line
+            tip += f"\n╌ the {name} line, {tokens:,}: {THRESHOLDS.get(name, '')}"
+        self.tooltip = tip
+
+    def _line_in_row(self, row: int) -> tuple[str, int] | None:
+        """The threshold line drawn in ``row`` (as ``UsageChart`` places it), if any; the higher wins."""
+        limits = self._timeline.thresholds
+        height, top = max(1, self.content_size.height), max(1, self.top)
+        levels = height * 8
+        found = None
+        names = [("warning", limits.warning)]
+        names.append(("auto-compact", limits.autocompact) if limits.autocompact else ("blocking", limits.blocking))
+        for name, tokens in names:
+            if tokens <= top and height - 1 - min(levels - 1, tokens * levels // top) // 8 == row:
+                found = (name, tokens)
+        return found
+
+    def on_click(self, event: events.Click) -> None:
+        index = self._step_at(event)
+        if index is not None:
+            self.post_message(self.StepClicked(index))

@@ -1,0 +1,215 @@
+"""``ctxviz compare``: one scenario (or real session) under several agents or what-if settings, and the
+loading edge that ``run --set`` and ``play --set`` share with it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ctxviz.cli.common import fail, tokenizer_name
+
+if TYPE_CHECKING:
+    from ctxviz.report.compare_runs import Comparison
+    from ctxviz.scenario.model import Scenario
+    from ctxviz.timeline import Timeline
+    from ctxviz.whatif import Settings
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A scenario ready to simulate, with how its timelines must be finished (tokenizer, notices), and
+    for an imported session the context it measured after each event."""
+
+    scenario: Scenario
+    display: str
+    finish: Callable[[Timeline], Timeline]
+    measured: tuple[int | None, ...] | None = None
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """A what-if's timeline and the curve to set against it: measured (a session) or as written."""
+
+    timeline: Timeline
+    reference: list[int | None]
+    reference_name: str
+
+
+def load_input(path: str | None, tokenizer: str, allow_outside: bool = False) -> Loaded:
+    """A scenario file, a built-in scenario's name, or a real session (.jsonl, imported). Raises InputError."""
+    from ctxviz.scenario.load import load_scenario
+    from ctxviz.sources import DEFAULT_SCENARIO, TRANSCRIPT_SUFFIXES, builtin_scenario
+    from ctxviz.tokens import get_counter
+
+    display = path if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
+    file = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
+    if file.suffix in TRANSCRIPT_SUFFIXES:
+        return _import_session(file, display)
+    if not file.exists() and (named := builtin_scenario(file.name)).exists():
+        file, display = named, f"scenarios/{named.name}"
+    counter = get_counter(tokenizer)
+    scenario = load_scenario(file, counter=counter, allow_outside=allow_outside)
+    reason = getattr(counter, "reason", None)
+
+    def finish(timeline: Timeline) -> Timeline:
+        notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
+        return replace(timeline, tokenizer=counter.description, notices=notices)
+
+    return Loaded(scenario, display, finish)
+
+
+def _import_session(path: Path, display: str) -> Loaded:
+    from ctxviz.errors import InputError
+
+    try:
+        from ctxviz.importer import session_to_scenario  # type: ignore[import-not-found]
+    except ImportError:
+        raise InputError(f"{path}: replaying a real session needs `ctxviz import`, not in this build") from None
+    from ctxviz.report.compare_runs import measured_per_event
+
+    imported: Any = session_to_scenario(path)
+    measured = measured_per_event(imported.calls, len(imported.scenario.events))
+    return Loaded(imported.scenario, display, lambda timeline: timeline, tuple(measured))
+
+
+def parse_settings_option(values: Sequence[str]) -> Settings:
+    """``--set`` values → Settings; a bad key or value is a usage error (exit 2) naming the valid keys."""
+    from ctxviz.errors import InputError
+    from ctxviz.whatif import parse_settings
+
+    try:
+        return parse_settings(values)
+    except InputError as error:
+        raise click.BadParameter(error.message, param_hint="--set") from None
+
+
+def open_what_if(
+    ctx: click.Context, path: str | None, settings: Settings, allow_outside: bool, agent: str | None = None
+) -> WhatIf:
+    """``path`` replayed under ``settings`` (for ``run --set`` and ``play --set``) by ``agent`` (default:
+    the scenario's), with the curve to compare it to: what the session measured, or the scenario as
+    written."""
+    from ctxviz.errors import InputError
+    from ctxviz.report.compare_runs import check_scopes, compare, per_step, used_per_event, what_if_pair
+
+    try:
+        loaded = load_input(path, tokenizer_name(ctx), allow_outside)
+        specs, rescoped = what_if_pair(agent or loaded.scenario.agent, settings)
+        check_scopes(settings, specs[:1])
+        if loaded.measured is not None:
+            comparison = compare(loaded.scenario, specs[1:], rescoped, loaded.display)
+            per_event, name = list(loaded.measured), "measured"
+        else:
+            comparison = compare(loaded.scenario, specs, rescoped, loaded.display)
+            per_event, name = list(used_per_event(comparison.runs[0])), "as written"
+    except InputError as error:
+        fail(error.message)
+    timeline = loaded.finish(comparison.runs[-1].timeline)
+    return WhatIf(timeline, per_step(timeline, per_event), name)
+
+
+def build_comparison(
+    ctx: click.Context, path: str | None, agents: str | None, settings: Settings, allow_outside: bool
+) -> Comparison:
+    """``--agents`` as given; else, with unscoped what-ifs, the scenario's agent as written against the
+    same agent with the settings; else every profile."""
+    from ctxviz.errors import InputError
+    from ctxviz.report.compare_runs import agent_names, check_scopes, compare, parse_run_specs, what_if_pair
+
+    try:
+        loaded = load_input(path, tokenizer_name(ctx), allow_outside)
+    except InputError as error:
+        fail(error.message)
+    try:
+        if agents is None and settings and not settings.scopes:
+            specs, settings = what_if_pair(loaded.scenario.agent, settings)
+        else:
+            specs = parse_run_specs(agents, agent_names())
+            check_scopes(settings, specs)
+    except InputError as error:
+        raise click.UsageError(error.message) from None
+    try:
+        comparison = compare(loaded.scenario, specs, settings, loaded.display)
+    except InputError as error:
+        fail(error.message)
+    runs = tuple(replace(run, timeline=loaded.finish(run.timeline)) for run in comparison.runs)
+    return replace(comparison, runs=runs)
+
+
+@click.command()
+@click.argument("scenario")
+@click.option("--agents", metavar="A,B,LABEL=AGENT", help="The runs, by agent (default: every profile).")
+@click.option(
+    "--set",
+    "set_values",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A what-if (window=1m, autocompact=off, drop=12, …); AGENT.KEY or LABEL.KEY scopes it to some runs.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (format ctxviz.compare/1).")
+@click.option(
+    "--tui/--table",
+    "tui",
+    default=None,
+    help="Open the side-by-side screen, or print tables (default: the screen on a terminal, tables in a pipe).",
+)
+@click.option(
+    "--screenshot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="OUT.svg",
+    help="Write an SVG of the compare screen (160×50, at the event where the runs differ most) instead.",
+)
+@click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
+@click.pass_context
+def compare(
+    ctx: click.Context,
+    scenario: str,
+    agents: str | None,
+    set_values: tuple[str, ...],
+    as_json: bool,
+    tui: bool | None,
+    screenshot: Path | None,
+    allow_outside: bool,
+) -> None:
+    """Replay SCENARIO (a file, a built-in name or a session .jsonl) under several agents side by side.
+
+    Without --agents every profile runs. With --set and no --agents, the scenario's own agent runs twice:
+    as written and with the settings.
+    """
+    settings = parse_settings_option(set_values)
+    comparison = build_comparison(ctx, scenario, agents, settings, allow_outside)
+    if screenshot is not None:
+        import asyncio
+
+        from ctxviz.tui.compare_app import take_screenshot
+
+        screenshot.write_text(asyncio.run(take_screenshot(comparison)), encoding="utf-8")
+        click.echo(screenshot)
+        return
+    if as_json:
+        from ctxviz.report.compare_json import dump_bytes
+
+        sys.stdout.buffer.write(dump_bytes(comparison))
+        return
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if tui and not terminal:
+        fail("ctxviz compare --tui needs a terminal (its input or output is not one); try --table or --json")
+    if tui or (tui is None and terminal):
+        from ctxviz.tui.compare_app import run_compare
+
+        run_compare(comparison)
+        return
+    from rich.console import Console
+
+    from ctxviz.report.compare import comparison_renderable
+
+    console = Console()
+    console.print(comparison_renderable(comparison, console.width))
+
+
+COMMANDS: list[click.Command] = [compare]

@@ -1,0 +1,136 @@
+"""One run of a comparison, as a lane: its title (agent, model, window), its stacked token bar with its
+own thresholds, its usage curve over the scenario's events, and what the current event did in it.
+
+The curve's x axis is the scenario's events (start-up first), not the run's steps, so every lane's
+columns line up: the same column is the same event in every run. Each point is the peak within the
+event, so a compaction's spike still shows.
+"""
+
+from __future__ import annotations
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import Label, Static
+
+from ctxviz.layout import humanize, percent
+from ctxviz.report.compare_runs import STARTUP, Run, cell, compactions_of
+from ctxviz.tui.palette import color
+from ctxviz.tui.renderables.chart import Line, UsageChart, column_of, downsample, nice_top
+from ctxviz.tui.segments import SegmentTotals
+from ctxviz.tui.widgets.token_bar import TokenBarWidget, markers_of, slices_at
+
+
+def event_peaks(run: Run) -> list[int]:
+    """The highest total within each position (start-up, then every event)."""
+    steps = run.timeline.steps
+    peaks: list[int] = []
+    for group in run.groups:
+        peaks.append(max((steps[i].used for i in group), default=peaks[-1] if peaks else 0))
+    return peaks
+
+
+WHY_WIDTH = 150  # the reason gets the lane's two last rows; the widget cuts what does not fit
+
+
+class EventChart(Widget):
+    """The run's usage per scenario event, with its warning and compaction lines where they fall within
+    the scale. ``peak`` is the highest of all the lanes: one scale for every lane, so heights compare."""
+
+    def __init__(self, run: Run, peak: int, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._run = run
+        self._peaks = event_peaks(run)
+        self._top = nice_top(peak, run.timeline.window)
+        self._axis = len(humanize(self._top)) + 1
+        self._compactions = [c.event + 1 for c in compactions_of(run)]
+        self._position = 0
+        self._columns: tuple[int, list[int]] = (-1, [])
+
+    def _width(self) -> int:
+        return max(0, self.content_size.width - self._axis)
+
+    def show(self, position: int) -> None:
+        previous, self._position = self._position, position
+        width, count = self._width(), len(self._peaks)
+        if not width or column_of(previous, count, width) != column_of(position, count, width):
+            self.refresh()
+
+    def render(self) -> RenderableType:
+        width, height = self._width(), self.content_size.height
+        count = len(self._peaks)
+        if self._columns[0] != width:
+            self._columns = (width, downsample(self._peaks, width))
+        limits = self._run.timeline.thresholds
+        lines = [
+            Line(limits.warning, color(self.app, "warning")),
+            Line(limits.autocompact or limits.blocking, color(self.app, "error")),
+        ]
+        marks = frozenset(c for p in self._compactions for c in column_of(p, count, width)) if width else frozenset()
+        return UsageChart(
+            peaks=self._columns[1],
+            top=self._top,
+            current=column_of(self._position, count, width) if width else range(0),
+            lines=lines,
+            height=height,
+            bar_style=color(self.app, "primary"),
+            current_style=color(self.app, "accent"),
+            marks=marks,
+            mark_style=color(self.app, "error"),
+            axis_width=self._axis,
+            axis_style=color(self.app, "foreground-darken-2"),
+        )
+
+
+class Lane(Vertical):
+    """``position`` counts the start-up as 0 and event ``n`` as ``n + 1``."""
+
+    def __init__(self, run: Run, number: int, peak: int) -> None:
+        super().__init__(classes="lane")
+        self.run = run
+        self.number = number
+        self._peak = peak  # the highest of all the lanes (the charts' common scale)
+        self._totals = SegmentTotals(run.timeline)
+
+    def compose(self) -> ComposeResult:
+        timeline = self.run.timeline
+        limits = timeline.thresholds
+        compact = f"compacts at {humanize(limits.autocompact)}" if limits.autocompact else "no auto-compact"
+        name = self.run.label if self.run.label == self.run.agent else f"{self.run.label} ({self.run.agent})"
+        with Horizontal(classes="lane-title"):
+            yield Label(f"{self.number}. {name}", classes="lane-name")
+            yield Label(f"{timeline.model} · {humanize(timeline.window)} · {compact}", classes="lane-model")
+            yield Label(classes="lane-usage")
+        yield TokenBarWidget()
+        yield EventChart(self.run, self._peak)
+        yield Static(classes="lane-did")
+
+    def show(self, position: int) -> None:
+        run, timeline = self.run, self.run.timeline
+        event = position - 1
+        index = run.step_after(event)
+        used = timeline.used_at(index)
+        usage = self.query_one(".lane-usage", Label)
+        usage.update(f"{used:,} · {percent(used, timeline.window):.1f}%", layout=False)
+        level = timeline.level_at(index)
+        for name in ("ok", "warning", "over"):
+            usage.set_class(name == level, f"-{name}")
+        slices = slices_at(self, timeline, self._totals, index)
+        self.query_one(TokenBarWidget).show(slices, timeline.window, markers_of(timeline))
+        self.query_one(EventChart).show(position)
+        self.query_one(".lane-did", Static).update(self._did(event))
+
+    def _did(self, event: int) -> Text:
+        values = cell(self.run, event, WHY_WIDTH)
+        text = Text()
+        if event == STARTUP:
+            text.append("start-up ", style="italic")
+        text.append(f"+{values.added:,}" if values.added else "+0", style="green" if values.added else "dim")
+        if values.removed:
+            text.append(f" −{values.removed:,}", style="red")
+        text.append(f" → {values.total:,}", style="bold")
+        if values.why:
+            text.append(f"  {values.why}", style="bold magenta" if values.compacted else "")
+        return text
