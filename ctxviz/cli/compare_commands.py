@@ -67,7 +67,7 @@ def _import_session(path: Path, display: str) -> Loaded:
     from ctxviz.errors import InputError
 
     try:
-        from ctxviz.importer import session_to_scenario  # type: ignore[import-not-found]
+        from ctxviz.importer import session_to_scenario
     except ImportError:
         raise InputError(f"{path}: replaying a real session needs `ctxviz import`, not in this build") from None
     from ctxviz.report.compare_runs import measured_per_event
