@@ -1,0 +1,93 @@
+"""What a new user's first run of every command turned up: tables that fit 80 columns, usage errors
+that exit 2, and messages that name the command and the way out."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ctxviz.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SPOTTER = FIXTURES / "claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+CODEX_TWO_MODELS = FIXTURES / "other-agents/codex/ccusage-session-alpha.jsonl"
+PI = FIXTURES / "other-agents/pi/synthetic-branch-compaction.jsonl"
+
+
+def _root_with_two_sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no session of the machine's own
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_DATA_HOME", "PI_CODING_AGENT_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("GROK_HOME", raising=False)
+    root = tmp_path / "root"
+    (root / "claude").mkdir(parents=True)
+    (root / "codex").mkdir()
+    shutil.copy(SPOTTER, root / "claude")
+    shutil.copy(CODEX_TWO_MODELS, root / "codex")
+    return root
+
+
+@pytest.mark.parametrize("columns", [80, 89, 90, 120])
+def test_the_sessions_table_keeps_every_number_within_the_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    root = _root_with_two_sessions(tmp_path, monkeypatch)
+    result = CliRunner().invoke(main, ["sessions", "--root", str(root)], env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3
+    assert max(len(line) for line in lines) <= columns
+    assert lines[0].split()[-6:] == ["calls", "peak", "last", "cmp", "sub", "size"]
+    spotter = next(line for line in lines if "4d5611e5" in line)
+    assert spotter.split()[-6:] == ["139", "165k", "106k", "1a", "1", "3.2M"]
+    codex = next(line for line in lines if "ccusage-" in line)
+    assert codex.split()[-6:] == ["2", "2.5k", "2.5k", "–", "0", "1k"]
+    # the start keeps its time of day from 90 columns on; below, the date only
+    assert ("02-12 16:02" in spotter) is (columns >= 90)
+
+
+def test_an_unknown_agent_is_a_usage_error_in_agents_and_sessions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _root_with_two_sessions(tmp_path, monkeypatch)
+    named = CliRunner().invoke(main, ["agents", "nosuch"])
+    assert named.exit_code == 2
+    assert "unknown agent 'nosuch'; expected one of claude-code, codex" in named.output
+    listed = CliRunner().invoke(main, ["sessions", "--agent", "nosuch", "--root", str(root)])
+    assert listed.exit_code == 2
+    assert "no reader for agent 'nosuch'; choose one of: claude-code, codex, cursor" in listed.output
+    only_codex = CliRunner().invoke(main, ["sessions", "--agent", "codex", "--root", str(root), "--json"])
+    assert only_codex.exit_code == 0, only_codex.output
+    assert '"agent": "codex"' in only_codex.stdout and "claude-code" not in only_codex.stdout
+
+
+def test_the_agents_table_never_cuts_an_agent_name_at_80_columns() -> None:
+    result = CliRunner().invoke(main, ["agents", "--no-numbers"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    names = [line.split()[0] for line in result.stdout.splitlines()[3:] if line.startswith(" ") and line[1] != " "]
+    assert names == ["claude-code", "codex", "gemini-cli", "opencode", "pi", "grok-build", "cursor", "paimon"]
+
+
+def test_fidelity_on_another_agents_session_names_both_commands() -> None:
+    result = CliRunner().invoke(main, ["fidelity", str(PI)])
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        f"{PI}: not a Claude Code transcript; `ctxviz import` and `fidelity` read Claude Code sessions only"
+    )
+
+
+@pytest.mark.parametrize("command", ["run", "validate", "compare"])
+def test_a_bare_word_that_is_no_file_points_at_the_built_in_names(command: str, tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, [command, "mention-mith"])
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "mention-mith: cannot read the scenario: No such file or directory; "
+        "not a built-in scenario's name either (`ctxviz scenarios` lists them)"
+    )
+    missing = tmp_path / "missing.yaml"  # a path is a path: no hint about names
+    result = CliRunner().invoke(main, [command, str(missing)])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"{missing}: cannot read the scenario: No such file or directory"
