@@ -91,3 +91,11 @@ def test_a_bare_word_that_is_no_file_points_at_the_built_in_names(command: str, 
     result = CliRunner().invoke(main, [command, str(missing)])
     assert result.exit_code == 1
     assert result.output.strip() == f"{missing}: cannot read the scenario: No such file or directory"
+
+
+@pytest.mark.parametrize("command", ["context", "fidelity", "import"])
+def test_a_compressed_session_is_named_as_such(command: str) -> None:
+    packed = FIXTURES / "claude-code/spotter-shrunk/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz"
+    result = CliRunner().invoke(main, [command, str(packed)])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"{packed}: the file is gzip-compressed; decompress it first (gunzip -k FILE)"
