@@ -99,3 +99,27 @@ def test_a_compressed_session_is_named_as_such(command: str) -> None:
     result = CliRunner().invoke(main, [command, str(packed)])
     assert result.exit_code == 1
     assert result.output.strip() == f"{packed}: the file is gzip-compressed; decompress it first (gunzip -k FILE)"
+
+
+def _readme_command_rows() -> list[tuple[str, set[str]]]:
+    """Each row of the README's command table: the command named first, and every option its first cell shows."""
+    import re
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    rows = []
+    for line in readme.splitlines():
+        if not line.startswith("| `ctxviz"):
+            continue
+        usage = line.split(" | ")[0]
+        names = re.findall(r"`ctxviz ?([a-z]*)", usage)
+        rows.append((names[0], set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", usage))))
+    return rows
+
+
+def test_the_readme_command_table_names_every_command_and_only_real_options() -> None:
+    rows = _readme_command_rows()
+    assert {name for name, _ in rows} == {"", *main.commands}  # "": the bare `ctxviz`
+    for name, options in rows:
+        command = main.commands.get(name, main)
+        known = {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)}
+        assert options <= known, (name, options - known)
