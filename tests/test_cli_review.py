@@ -123,3 +123,16 @@ def test_the_readme_command_table_names_every_command_and_only_real_options() ->
         command = main.commands.get(name, main)
         known = {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)}
         assert options <= known, (name, options - known)
+
+
+def test_run_with_a_what_if_says_so_in_its_table_and_its_json() -> None:
+    import json
+
+    table = CliRunner().invoke(main, ["run", "mention-myth", "--set", "window=1m", "--set", "drop=3"])
+    assert table.exit_code == 0, table.output
+    assert "! what-if: window=1m, drop=3\n" in table.stdout
+    written = CliRunner().invoke(main, ["run", "mention-myth", "--json"])
+    what_if = CliRunner().invoke(main, ["run", "mention-myth", "--set", "window=1m", "--json"])
+    assert json.loads(written.stdout)["notices"] == []
+    assert json.loads(what_if.stdout)["notices"] == ["what-if: window=1m"]
+    assert json.loads(what_if.stdout)["window"] == 1_000_000

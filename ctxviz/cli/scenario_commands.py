@@ -48,9 +48,13 @@ def run(
     """Replay SCENARIO (a path, a built-in name, or a session .jsonl with --set) and print its steps and
     final breakdown."""
     if set_values:
+        from dataclasses import replace
+
         from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
 
         timeline = open_what_if(ctx, scenario, parse_settings_option(set_values), allow_outside, agent).timeline
+        # said in the output, so a table or a JSON file read later is not taken for the scenario as written
+        timeline = replace(timeline, notices=(*timeline.notices, f"what-if: {', '.join(set_values)}"))
     else:
         timeline = _open(ctx, scenario, allow_outside, agent)
     if at is not None and not 0 <= at <= timeline.last:
