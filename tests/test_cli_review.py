@@ -136,3 +136,22 @@ def test_run_with_a_what_if_says_so_in_its_table_and_its_json() -> None:
     assert json.loads(written.stdout)["notices"] == []
     assert json.loads(what_if.stdout)["notices"] == ["what-if: window=1m"]
     assert json.loads(what_if.stdout)["window"] == 1_000_000
+
+
+def test_statusline_debug_says_why_no_call_is_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+    import json
+    import sys
+
+    from ctxviz.live import statusline
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    other = FIXTURES / "other-agents/codex/agent-sessions_codex_053_rate_limit.jsonl"
+    stdin = json.dumps({"transcript_path": str(other)}).encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
+    assert statusline.run(["--debug"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "ctxviz: no API call yet\n"
+    assert f"ctxviz statusline: {other}: no API call with usage recorded in it yet\n" in err
