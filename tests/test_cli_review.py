@@ -155,3 +155,11 @@ def test_statusline_debug_says_why_no_call_is_shown(
     out, err = capsys.readouterr()
     assert out == "ctxviz: no API call yet\n"
     assert f"ctxviz statusline: {other}: no API call with usage recorded in it yet\n" in err
+
+
+def test_the_tokenizer_label_does_not_call_every_model_claude() -> None:
+    import json
+
+    result = CliRunner().invoke(main, ["run", "mention-myth", "--agent", "codex", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["tokenizer"] == "cl100k_base (an estimate of the model's own tokenizer)"
