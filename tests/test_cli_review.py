@@ -163,3 +163,14 @@ def test_the_tokenizer_label_does_not_call_every_model_claude() -> None:
     result = CliRunner().invoke(main, ["run", "mention-myth", "--agent", "codex", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["tokenizer"] == "cl100k_base (an estimate of the model's own tokenizer)"
+
+
+def test_the_readme_lists_every_built_in_scenario() -> None:
+    import re
+
+    from ctxviz.sources import builtin_scenarios
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Built-in scenarios", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\| `([a-z0-9-]+)`", section, flags=re.MULTILINE)
+    assert sorted(listed) == sorted(path.stem for path in builtin_scenarios())
