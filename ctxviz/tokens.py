@@ -40,7 +40,7 @@ class CharsPerToken:
 
 class Cl100k:
     name = "cl100k"
-    description = "cl100k_base (estimate of Claude's tokenizer)"
+    description = "cl100k_base (an estimate of the model's own tokenizer)"
 
     def __init__(self, encoding: object) -> None:
         self._encoding = encoding

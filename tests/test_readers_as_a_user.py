@@ -34,10 +34,11 @@ def test_sessions_of_six_agents_fit_80_columns(home: Path) -> None:
     lines = out.splitlines()
     assert max(len(line) for line in lines) <= 80
     assert lines[0].split() == ["agent", "project", "session", "started", "models", "calls", "peak", "last", "cmp",
-                                "sub"]  # fmt: skip
-    assert [line.split()[0] for line in lines[1:]] == ["opencode", "claude", "gemini", "pi", "grok", "codex"]
+                                "sub", "size"]  # fmt: skip
+    assert [line.split()[0] for line in lines[1:]] == ["opencode", "claude-code", "gemini-cli", "pi", "grok-build",
+                                                       "codex"]  # fmt: skip
     codex = lines[-1].split()
-    assert codex[-5:] == ["1", "16.3k", "16.3k", "7a", "1"]  # calls, peak, last, compactions, subagents whole
+    assert codex[-6:-1] == ["1", "16.3k", "16.3k", "7a", "1"]  # calls, peak, last, compactions, subagents whole
     wide, _ = _run("sessions", env={"COLUMNS": "140"})
     assert wide.splitlines()[0].split()[-1] == "size"
     assert "claude-code" in wide

@@ -80,13 +80,12 @@ def _value(value: Any) -> str:
 def agents(names: tuple[str, ...], as_json: bool, numbers: bool) -> None:
     """List the agent profiles (all, or the AGENTs named): default model, window, thresholds, and where
     each number comes from — documented, read in source at a commit, or assumed."""
-    from ctxviz.cli.common import fail
     from ctxviz.profiles import UnknownAgent
 
     try:
         document = agents_document(names)
-    except UnknownAgent as error:
-        fail(error.message)
+    except UnknownAgent as error:  # a usage error (exit 2), as an unknown --agent is everywhere else
+        raise click.BadParameter(error.message, param_hint="AGENT") from None
     if as_json:
         click.echo(json.dumps(document, indent=1, ensure_ascii=False))
         return
@@ -96,7 +95,11 @@ def agents(names: tuple[str, ...], as_json: bool, numbers: bool) -> None:
     console = Console()
     summary = Table(title="Agent profiles", header_style="bold", box=None)
     for column in ("agent", "default model", "window", "auto-compact", "rule", "subagents", "assumed"):
-        summary.add_column(column, justify="right" if column in ("window", "auto-compact", "assumed") else "left")
+        summary.add_column(
+            column,
+            justify="right" if column in ("window", "auto-compact", "assumed") else "left",
+            no_wrap=column == "agent",  # an agent's name is never cut
+        )
     for agent in document["agents"]:
         trigger = agent["thresholds"]["autocompact"]
         summary.add_row(

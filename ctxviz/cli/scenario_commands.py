@@ -49,10 +49,14 @@ def run(
     final breakdown."""
     caption = None
     if set_values:
+        from dataclasses import replace
+
         from ctxviz.cli.compare_commands import open_what_if, parse_settings_option, what_if_caption
 
         what_if = open_what_if(ctx, scenario, parse_settings_option(set_values), allow_outside, agent)
         timeline, caption = what_if.timeline, what_if_caption(what_if, set_values)
+        # said in the JSON too, so a file read later is not taken for the scenario as written
+        timeline = replace(timeline, notices=(*timeline.notices, f"what-if: {', '.join(set_values)}"))
     else:
         timeline = _open(ctx, scenario, allow_outside, agent)
     if at is not None and not 0 <= at <= timeline.last:

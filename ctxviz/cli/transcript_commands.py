@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 _DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
 _OTHER_COLUMNS = 78  # the sessions table's other columns (agent, session, … size), with their padding
-_NARROW_SAVES = 6 + 3  # without the size column, and with "opencode" the longest agent name ("claude-code" cut)
+_NARROW = _OTHER_COLUMNS + 12  # below this many columns the sessions table drops the start's time of day
+_MODELS_MIN = 8  # the models column's least width
 
 
 def _say(text: str) -> None:
@@ -84,6 +85,17 @@ def _fail_safely(message: str) -> NoReturn:
     from ctxviz.transcripts.safe import safe_text
 
     fail("\n".join(safe_text(line) for line in message.split("\n")))
+
+
+def _known_readers(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """``--agent NAME``: an agent whose sessions can be read, or a usage error (exit 2) naming them."""
+    from ctxviz.errors import InputError
+    from ctxviz.transcripts.registry import reader_named
+
+    try:
+        return tuple(reader_named(name).name for name in value)
+    except InputError as error:
+        raise click.BadParameter(error.message, ctx=ctx, param=param) from None
 
 
 def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
@@ -165,7 +177,8 @@ def context(
 @click.option("--since", callback=_day, metavar="DATE", help="Sessions active on or after DATE (YYYYMMDD).")
 @click.option("--until", callback=_day, metavar="DATE", help="Sessions started on or before DATE (YYYYMMDD).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list (see the README for the fields).")
-@click.option("--agent", "agents", multiple=True, metavar="NAME", help="Only this agent's sessions (repeatable).")
+@click.option("--agent", "agents", multiple=True, metavar="NAME", callback=_known_readers,
+              help="Only this agent's sessions (repeatable).")  # fmt: skip
 @click.option("--root", "roots", multiple=True, type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
               help="Also look under DIR, in any agent's layout (repeatable).")  # fmt: skip
 @click.option("-v", "--verbose", is_flag=True, help="List every damaged or unknown line skipped.")
@@ -241,41 +254,45 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
     if not rows:
         console.print("No sessions found (see `ctxviz sessions --help` for the folders searched).")
         return
-    # the project label is cut on the left to what the terminal leaves beside the other columns; too
-    # narrow for every column: agents by their first word ("claude", "gemini") and no size column, rather
-    # than columns cut off at the right edge
-    narrow = console.width < 12 + _OTHER_COLUMNS
-    room = max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS + (_NARROW_SAVES if narrow else 0)))
+    # Every column but project and models has a fixed width; those two share what is left, so the
+    # numbers are never pushed off the edge. Below _NARROW columns the start loses its time of day.
+    narrow = console.width < _NARROW
+    widths = {"session": 8, "started": 5 if narrow else 11, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3,
+              "size": 5}  # fmt: skip
+    agent_width = max(10, *(len(r.agent) for r in rows))
+    widths = {name: max(len(name), width) for name, width in widths.items()}  # a head is never cut
+    fixed = agent_width + sum(widths.values()) + len(widths) + 2  # one space after each column but the last
+    left = console.width - fixed
+    # the project label is cut on the left to what the terminal leaves beside the other columns
+    room = max(8, left - _MODELS_MIN) if narrow else max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS))
     labels = project_labels([r.project for r in rows if r.project], room)
+    project_width = min(room, max(map(len, labels.values()), default=7))
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
-    table.add_column("agent", no_wrap=True, min_width=8 if narrow else 10)
-    table.add_column("project", no_wrap=True, min_width=min(room, max(map(len, labels.values()), default=7)))
-    widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
-    if narrow:
-        del widths["size"]
+    table.add_column("agent", no_wrap=True, min_width=agent_width)
+    table.add_column("project", no_wrap=True, min_width=project_width)
     for name, width in widths.items():
-        justify = "left" if name in ("session", "started", "models") else "right"
-        # models may shrink (its cells end in …) so that a narrow terminal cuts no column off
-        table.add_column(name, no_wrap=name != "models", min_width=width, justify=justify)  # type: ignore[arg-type]
+        justify = "left" if name in ("session", "started") else "right"
+        table.add_column(name, no_wrap=True, min_width=width, justify=justify)  # type: ignore[arg-type]
+        if name == "started":
+            models_width = max(_MODELS_MIN, left - project_width)
+            table.add_column("models", no_wrap=True, min_width=_MODELS_MIN, max_width=models_width, overflow="ellipsis")
     for r in rows:
         auto = sum(1 for c in r.compactions if c.trigger == "auto")
         manual = len(r.compactions) - auto
         compactions = " ".join(p for p in (f"{auto}a" if auto else "", f"{manual}m" if manual else "") if p)
         estimated = "" if r.measured else "~"  # peak and last are estimates for agents without usage
         table.add_row(  # Text cells: a transcript's text is never read as Rich markup
-            _short_agent(r.agent) if narrow else r.agent,
+            r.agent,
             Text(labels.get(r.project, "")),
             Text(r.session[:8]),
-            (r.started or "")[5:16].replace("T", " "),
-            Text(
-                ", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models), no_wrap=True, overflow="ellipsis"
-            ),  # fmt: skip
+            (r.started or "")[5 : 10 if narrow else 16].replace("T", " "),
+            Text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models)),
             str(r.calls),
             estimated + humanize(r.peak),
             estimated + humanize(r.last),
             compactions or "–",
             str(r.subagents),
-            *([] if narrow else [_size(r.bytes)]),
+            f"{r.bytes / 1_000_000:.1f}M" if r.bytes >= 100_000 else f"{r.bytes / 1000:.0f}k",
         )
     console.print(table)
 

@@ -26,7 +26,9 @@ def _nothing_to_import(path: Path, count: int, readable: bool) -> InputError:
     if count == 0:
         return InputError(f"{path}: empty file, nothing to import")
     if not readable:
-        return InputError(f"{path}: not a Claude Code transcript; `ctxviz import` reads Claude Code sessions only")
+        return InputError(
+            f"{path}: not a Claude Code transcript; `ctxviz import` and `fidelity` read Claude Code sessions only"
+        )
     return InputError(f"{path}: no API calls recorded in this transcript: nothing to import")
 
 

@@ -208,7 +208,8 @@ def render(template: str, fields: dict[str, str]) -> str:
 def statusline(stdin: bytes, template: str, colour: bool, problems: list[str]) -> str:
     transcript, window = _payload(stdin)
     header = figures_for(transcript, window, problems)
-    if header.get("figures") is None:
+    if header.get("figures") is None:  # a new session, or a file with no Claude Code call in it
+        problems.append(f"{transcript}: no API call with usage recorded in it yet")
         return NO_CALL_YET
     return render(template, fields_of(header, colour))
 

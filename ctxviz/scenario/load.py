@@ -37,7 +37,10 @@ def load_scenario(
     except UnicodeDecodeError as error:
         raise InputError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
     except OSError as error:
-        raise InputError(f"{path}: cannot read the scenario: {error.strerror or error}") from None
+        # a bare word that names no file was probably meant as a built-in scenario's name
+        named = isinstance(error, FileNotFoundError) and len(path.parts) == 1 and not path.suffix
+        hint = "; not a built-in scenario's name either (`ctxviz scenarios` lists them)" if named else ""
+        raise InputError(f"{path}: cannot read the scenario: {error.strerror or error}{hint}") from None
     return parse_scenario(
         text, str(path), counter=counter, base=path.parent, allow_outside=allow_outside, limits=limits
     )

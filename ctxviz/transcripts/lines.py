@@ -22,6 +22,7 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 _BLANK = b" \t\r\x0b\x0c"
 _UTF8_BOM = b"\xef\xbb\xbf"  # an editor's mark at the start: not part of the first record
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_GZIP_MAGIC = b"\x1f\x8b"
 Line = tuple[int, bytes, bool]  # line number, the line without its end, ends with a newline
 
 
@@ -33,6 +34,12 @@ def _refuse_utf16(head: bytes, path: Path) -> None:
             f"{safe_text(str(path))}: the file is UTF-16 text; Claude Code writes UTF-8 "
             "(convert it, e.g. iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8.jsonl)"
         )
+
+
+def _refuse_gzip(head: bytes, path: Path) -> None:
+    """A compressed transcript (``.jsonl.gz``) reads as binary junk line after line: say so instead."""
+    if head.startswith(_GZIP_MAGIC):
+        raise InputError(f"{safe_text(str(path))}: the file is gzip-compressed; decompress it first (gunzip -k FILE)")
 
 
 def read_chunk(handle: BinaryIO, path: Path) -> bytes:
@@ -52,6 +59,7 @@ def open_transcript_file(path: Path) -> tuple[BinaryIO, bytes]:
     try:
         first = read_chunk(handle, path)
         _refuse_utf16(first, path)
+        _refuse_gzip(first, path)
     except InputError:
         handle.close()
         raise
