@@ -47,6 +47,10 @@ def run(
 ) -> None:
     """Replay SCENARIO (a path, a built-in name, or a session .jsonl with --set) and print its steps and
     final breakdown."""
+    if as_json:
+        from ctxviz.process import one_shot
+
+        one_shot()
     if set_values:
         from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
 
