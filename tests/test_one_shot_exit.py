@@ -42,3 +42,17 @@ def test_in_process_runs_keep_the_cycle_collector() -> None:
     assert gc.isenabled()
     assert CliRunner().invoke(main, ["run", "explore-context-window", "--json"]).exit_code == 0
     assert gc.isenabled()
+
+
+def test_validate_and_the_table_from_the_program_are_whole(tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text("name: t\nevents:\n  - reply: 10\n")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: t\nevents:\n  - reply: -1\n")
+    checked = program("validate", str(good), str(bad))
+    assert checked.returncode == 1
+    assert checked.stdout.decode().startswith(f"{good}: ok")
+    assert f"{bad}:3:5: events[0].reply: a size cannot be negative (got -1)".encode() in checked.stderr
+    assert program("validate", str(good)).returncode == 0
+    table = program("run", "explore-context-window")
+    assert table.returncode == 0 and b"Free space" in table.stdout and b"Autocompact buffer" in table.stdout
