@@ -137,6 +137,77 @@ def _watchfiles(folder: Path) -> tuple[list[float], float] | None:
     return delays, idle
 
 
+# Other agents' sessions are read again whole when they change: how long that takes as they grow.
+OTHERS = ROOT / "tests/fixtures/other-agents"
+REREAD = (
+    ("codex", OTHERS / "codex/agent-sessions_stage0_small.jsonl"),
+    ("pi", OTHERS / "pi/synthetic-branch-compaction.jsonl"),
+    ("gemini-cli", OTHERS / "gemini-cli/agent-sessions_jsonl_v040.jsonl"),
+)
+REREAD_MB = (1, 3, 12)
+
+
+def _reread_costs(folder: Path) -> list[tuple[str, float, float, float]]:
+    """(agent, MB, median read again, poll with nothing new) for each fixture grown by repeating
+    everything after its first line (the session's header) to each size."""
+    from ctxviz.live.reread import RereadSession
+    from ctxviz.transcripts.protocol import ref_for
+    from ctxviz.transcripts.registry import reader_named
+
+    found = []
+    for agent, source in REREAD:
+        first, _, body = source.read_bytes().partition(b"\n")
+        for megabytes in REREAD_MB:
+            data = first + b"\n" + body * ((megabytes << 20) // len(body) + 1)
+            file = folder / f"{agent}-{megabytes}.jsonl"
+            file.write_bytes(data)
+            session = RereadSession(reader_named(agent), ref_for(agent, file))
+            reads = []
+            for _ in range(5):
+                session.stamps, session.rest_until = (), 0.0
+                start = time.perf_counter()
+                session.poll()
+                reads.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            for _ in range(1000):
+                session.poll()
+            idle = (time.perf_counter() - start) / 1000
+            found.append((agent, len(data) / 1e6, statistics.median(reads), idle))
+    return found
+
+
+async def _reread_watch_delays(folder: Path, megabytes: int = 3) -> list[float]:
+    """Line written → step on screen for a Codex session of ``megabytes`` (read again at each change):
+    the fixture's body repeated to that size, then appended again a few lines at a time."""
+    source = OTHERS / "codex/agent-sessions_stage0_small.jsonl"
+    first, _, body = source.read_bytes().partition(b"\n")
+    file = folder / "rollout-watch.jsonl"
+    file.write_bytes(first + b"\n" + body * ((megabytes << 20) // len(body)))
+    watch = Watch(file)
+    seen = watch.poll()
+    assert seen is not None and seen.timeline is not None
+    app = WatchApp(watch, seen.timeline)
+    lines = body.splitlines(keepends=True)
+    delays = []
+    async with app.run_test(size=(120, 36)) as pilot:
+        for start in range(0, len(lines), 12):
+            screen = app.screen
+            assert isinstance(screen, TimelineScreen)
+            before = len(screen.timeline.steps)
+            with file.open("ab") as out:
+                out.write(b"".join(lines[start : start + 12]))
+            written = time.monotonic()
+            while time.monotonic() - written < 3:
+                screen = app.screen
+                if isinstance(screen, TimelineScreen) and len(screen.timeline.steps) > before and screen.is_mounted:
+                    await pilot.pause()  # the frame that draws it
+                    delays.append(time.monotonic() - written)
+                    break
+                await pilot.pause(0.002)
+            await asyncio.sleep(0.3)  # the next write lands after any rest
+    return delays
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=20)
@@ -148,6 +219,12 @@ def main() -> None:
               f"max {max(delays):.3f} s (poll every {POLL_SECONDS} s)")  # fmt: skip
         print(f"poll with nothing new (one stat): {_poll_cost(folder) * 1e6:.1f} µs")
         print(f"timer + stat, idle {IDLE_SECONDS:.0f} s: {_idle_timer_cpu(folder) * 1000:.1f} ms CPU")
+        other = asyncio.run(_reread_watch_delays(folder))
+        print(f"watch, Codex session of 3 MB: line written → step on screen, {len(other)} calls: median "
+              f"{statistics.median(other):.3f} s, max {max(other):.3f} s")  # fmt: skip
+        for agent, megabytes, read, idle in _reread_costs(folder):
+            print(f"{agent} {megabytes:.1f} MB: read again {read * 1000:.0f} ms (median of 5), "
+                  f"poll with nothing new {idle * 1e6:.0f} µs")  # fmt: skip
         found = _watchfiles(folder)
         if found is None:
             print("watchfiles not installed: not compared")

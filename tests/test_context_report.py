@@ -60,8 +60,8 @@ def test_context_json_last_call_lists_the_compaction() -> None:
     assert (data["used"], data["at_call"]) == (106_060, 139)
     # one "before" (the boundary's own preTokens); the size after is an estimate, the next call measured
     assert data["compactions"] == [
-        {"trigger": "auto", "at_call": 61, "step": 61, "pre_tokens": 170_251, "before": 170_251, "after": 30_349,
-         "after_measured": False, "next_call_used": 36_081}
+        {"trigger": "auto", "at_call": 61, "step": 61, "pre_tokens": 170_251, "before": 170_251,
+         "before_measured": True, "after": 30_349, "after_measured": False, "next_call_used": 36_081}
     ]  # fmt: skip
 
 

@@ -13,7 +13,7 @@ import pytest
 from ctxviz.errors import InputError
 from ctxviz.live.follow import NOT_ITEMS
 from ctxviz.live.session import LiveSession
-from ctxviz.live.tail import Change, Tail
+from ctxviz.live.tail import Change, Read, Tail
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.lines import numbered_lines
 from ctxviz.transcripts.load import read_transcript
@@ -237,3 +237,58 @@ def test_a_session_deleted_keeps_its_last_figures(tmp_path: Path) -> None:
     assert update.change is Change.GONE and live.gone
     after = live.timeline()
     assert before is not None and after is not None and after.steps[-1].used == before.steps[-1].used == 106_060
+
+
+def test_tail_notices_a_file_rewritten_in_place_longer(tmp_path: Path) -> None:
+    file = tmp_path / "s.jsonl"
+    file.write_bytes(b'{"a":1}\n{"b":2}\n')
+    tail = Tail(file)
+    tail.read()
+    inode = file.stat().st_ino
+    with file.open("r+b") as out:  # the same inode, other bytes before the old end, and longer
+        out.write(b'{"x":9}\n{"y":8}\n{"z":7}\n')
+    assert file.stat().st_ino == inode
+    rewritten = tail.read()
+    assert rewritten.change is Change.RESTARTED and "rewritten in place" in rewritten.reason
+    assert rewritten.lines == [(1, b'{"x":9}', True), (2, b'{"y":8}', True), (3, b'{"z":7}', True)]
+    with file.open("ab") as out:  # a plain append after it is still only the new line
+        out.write(b'{"w":6}\n')
+    assert tail.read() == Read(Change.GREW, [(4, b'{"w":6}', True)])
+
+
+def test_a_statusline_cache_notices_the_rewrite_too(tmp_path: Path) -> None:
+    """The boundary is part of the cached tail: a rewrite between two statusline runs is seen."""
+    from ctxviz.live import cache
+
+    file = tmp_path / "s.jsonl"
+    file.write_bytes(b'{"a":1}\n')
+    live = LiveSession(file, lean=True)
+    live.poll()
+    cache_file = tmp_path / "cache" / "s.cache"
+    cache.save(cache_file, live, cache.figures_header(live, file, None))
+    with file.open("r+b") as out:
+        out.write(b'{"q":1}\n{"r":2}\n')
+    loaded = cache.load(cache_file, file)
+    assert loaded is not None
+    assert loaded[0].tail.read().change is Change.RESTARTED
+
+
+def test_sidechains_inside_the_session_file_open_as_in_a_whole_read(tmp_path: Path) -> None:
+    """The older layout: subagents' records in the main file (five parallel Task calls, two measured)."""
+    source = FIXTURES / "claude-code-viewer" / "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
+    file = tmp_path / source.name
+    lines = source.read_bytes().splitlines(keepends=True)
+    file.write_bytes(b"")
+    live = LiveSession(file)
+    for start in range(0, len(lines), 7):
+        _append_lines(file, lines[start : start + 7])
+        live.poll()
+    followed, whole = live.timeline(), read_transcript(source).timeline
+    assert followed is not None
+
+    def shown(timeline: Timeline) -> list[tuple[int, str, tuple[str, ...], int | None]]:
+        return [(s.used, s.label, s.notes, s.child.peak if s.child else None) for s in timeline.steps]
+
+    assert shown(followed) == shown(whole)
+    children = [s.child for s in followed.steps if s.child is not None]
+    assert [(c.source.name[:10], c.peak) for c in children] == [("sidechain ", 14_654), ("sidechain ", 26_483)]

@@ -202,18 +202,6 @@ def test_the_readme_picture_holds_the_line() -> None:
     assert svg.startswith("<svg") and "106k/200k&#160;53%" in svg
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the rule spelled out is Linux's")
-@pytest.mark.parametrize("xdg", [None, "/somewhere/cache", "relative/cache"])
-def test_the_cache_folder_is_the_one_platformdirs_gives(xdg: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
-    import platformdirs
-
-    if xdg is None:
-        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    else:
-        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
-    assert statusline.cache_dir() == Path(platformdirs.user_cache_dir("ctxviz", appauthor=False)) / "statusline"
-
-
 def test_no_cache_is_written_among_the_transcripts(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     projects = tmp_path / "claude" / "projects"
     session = projects / "-home-me-app" / BIG.name

@@ -13,6 +13,7 @@ from textual.widgets import Label
 from ctxviz.live.watch import Watch
 from ctxviz.live.watch_app import WatchApp
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.widgets.timeline_view import TimelineView
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 BIG = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
@@ -60,7 +61,8 @@ def test_appended_calls_appear_within_a_second_and_the_view_follows(tmp_path: Pa
             await pilot.pause()
             screen = _screen(app)
             assert screen.index == screen.timeline.last  # still following the newest step
-            assert "new step" not in _header(app)
+            assert _header(app) == "4d5611e5 · live"
+            assert screen.query_one(TimelineView).border_title == "● live · Space replays (2 steps/s)"
 
     asyncio.run(run())
 
@@ -82,11 +84,11 @@ def test_a_person_who_stepped_back_is_told_of_new_steps_until_end(tmp_path: Path
             after = _screen(app)
             new_steps = after.timeline.last - last
             assert new_steps > 0 and after.index == looking_at
-            assert f"{new_steps} new steps — End to follow" in _header(app)
+            assert _header(app) == f"4d5611e5 · +{new_steps} (End)"  # fits the header at 80 columns
             await pilot.press("end")
             app.poll()
             await pilot.pause()
-            assert "new step" not in _header(app)
+            assert _header(app) == "4d5611e5 · live"
             _append(file, 400, 450)
             app.poll()
             await pilot.pause()
@@ -107,17 +109,17 @@ def test_truncation_restarts_and_deletion_keeps_the_last_picture(tmp_path: Path)
             app.poll()
             await pilot.pause()
             assert _screen(app).timeline.last < long
-            assert "truncated" in _header(app)
+            assert app.status == "the file was truncated: read again"  # told in a notification
             shown = _screen(app).timeline
             file.unlink()
             app.poll()
             await pilot.pause()
             assert _screen(app).timeline is shown  # the last picture stays
-            assert "file gone, last picture kept" in _header(app)
+            assert _header(app) == "4d5611e5 · file gone" and app.status == "file gone, last picture kept"
             file.write_bytes(b"".join(LINES[:300]))  # back again (another inode)
             app.poll()
             await pilot.pause()
-            assert _screen(app).timeline.last > shown.last
+            assert _screen(app).timeline.last > shown.last and _header(app) == "4d5611e5 · live"
 
     asyncio.run(run())
 
@@ -128,7 +130,7 @@ def test_following_the_newest_session_switches_when_one_starts(tmp_path: Path) -
     old = project / "11111111-old.jsonl"
     old.write_bytes(b"".join(LINES[:300]))
     os.utime(old, (time.time() - 60, time.time() - 60))
-    watch = Watch(None, newest=True, roots=[tmp_path / "root"])
+    watch = Watch(None, newest=True, env={"CLAUDE_CONFIG_DIR": str(tmp_path / "root")}, home=tmp_path / "home")
     assert watch.path == old
     first = watch.poll()
     assert first is not None and first.timeline is not None
@@ -141,3 +143,54 @@ def test_following_the_newest_session_switches_when_one_starts(tmp_path: Path) -
             break
     assert switched is not None and switched.switched and watch.path == new
     assert switched.status == "switched to the newer session 4d5611e5"
+
+
+def test_a_sidechain_in_the_session_file_opens_in_watch(tmp_path: Path) -> None:
+    """Older layout: the subagent's records are in the followed file itself; Enter opens them."""
+    source = FIXTURES / "claude-code-viewer" / "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
+    lines = source.read_bytes().splitlines(keepends=True)
+    file = tmp_path / source.name
+    file.write_bytes(b"".join(lines[:3]))
+
+    async def run() -> None:
+        watch = Watch(file)
+        while (seen := watch.poll()) is None or seen.timeline is None:
+            with file.open("ab") as out:
+                out.write(lines.pop(3) if len(lines) > 3 else b"")
+        app = WatchApp(watch, seen.timeline)
+        async with app.run_test(size=(120, 36)) as pilot:
+            with file.open("ab") as out:
+                out.write(b"".join(lines[3:]))
+            app.poll()
+            await pilot.pause()
+            screen = _screen(app)
+            with_child = [s.index for s in screen.timeline.steps if s.child is not None]
+            assert len(with_child) == 2
+            screen.index = with_child[0]
+            await pilot.press("enter")
+            await pilot.pause()
+            child = app.screen
+            assert isinstance(child, TimelineScreen) and child.is_child
+            assert child.timeline.peak == 14_654
+
+    asyncio.run(run())
+
+
+def test_quitting_while_a_newer_picture_mounts_waits_for_it(tmp_path: Path) -> None:
+    """q pressed in the moment after a change: quitting then would tear the new screen down before its
+    own mount handler ran (a traceback on the way out); the app quits once it is drawn."""
+    file = tmp_path / BIG.name
+    file.write_bytes(b"".join(LINES[:300]))
+
+    async def run() -> None:
+        watch, app = _start(file)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            _append(file, 300, 340)
+            app.poll()  # switches to a new screen, not mounted yet
+            await app.action_quit()
+            for _ in range(50):
+                await pilot.pause(0.01)
+        assert app.return_code == 0
+
+    asyncio.run(run())

@@ -56,7 +56,7 @@ def test_codex_rollout_calls_window_compactions_subagents() -> None:
     assert timeline.window == 258_400  # the recorded model_context_window
     assert timeline.thresholds.autocompact == 244_800  # 90% of 272,000, the window behind 95%
     assert len(timeline.compaction_indices()) == 7  # 6 compacted items + 1 lone context_compacted event
-    assert "1 token_count events with all-zero usage ignored" in timeline.notices
+    assert "1 token_count event with all-zero usage ignored" in timeline.notices
     row = _summary(path)
     assert (row.agent, row.calls, row.peak, row.subagents) == ("codex", 1, 16_341, 1)
     assert row.session == "019fc8be-3658-7ca3-9e29-000000000000" and row.project == "/tmp/repo"
@@ -152,10 +152,13 @@ def test_opencode_storage() -> None:
     assert reader_for(session) is reader
     _, timeline = _open(session)
     assert timeline.agent == "opencode" and _calls(timeline) == [120]  # the step-finish part's tokens.input
-    assert timeline.model == "gpt-4o-mini" and timeline.window == 128_000
-    assert any("guess" in n for n in timeline.notices)
+    assert timeline.model == "gpt-4o-mini" and timeline.window == 200_000  # not in the opencode profile
+    assert (
+        "the session does not record the window: 200,000 for 'gpt-4o-mini' is a guess (the opencode profile "
+        "does not list the model)" in timeline.notices
+    )
     assert [timeline.steps[i].kind for i in timeline.compaction_indices()] == ["auto-compact"]
-    assert "1 assistant messages without tokens (not counted as calls)" in timeline.notices
+    assert "1 assistant message without tokens (not counted as calls)" in timeline.notices
     row = _summary(session)
     assert (row.project, row.calls, row.started) == ("/tmp/large", 1, "2024-10-27T03:35:00.000Z")
 
@@ -180,7 +183,7 @@ def test_pi_branches_cache_and_a_compaction_that_keeps_a_tail() -> None:
     path = PI / "synthetic-branch-compaction.jsonl"
     _, timeline = _open(path)
     assert _calls(timeline) == [2_953, 4_505, 4_596, 4_634, 3_222]  # input + cacheRead + cacheWrite
-    assert "2 entries on other branches of the session tree are not shown" in timeline.notices
+    assert "2 entries on other branches of the session tree not shown" in timeline.notices
     compaction = timeline.steps[timeline.compaction_indices()[0]]
     kept = [b.label for b in timeline.state_at(compaction.index) if b.category is Category.MESSAGES]
     assert kept[:2] == ["Now count the lines.", "bash wc -l main.py"]  # from firstKeptEntryId on
@@ -328,3 +331,21 @@ def test_codex_compaction_summary_counted_once(tmp_path: Path) -> None:
         ("prompt", "Fix the login bug", 5),
         ("summary", "compaction summary", 210),
     ]
+
+
+def test_pi_and_opencode_take_the_window_from_their_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from ctxviz.profiles import PROFILES
+    from ctxviz.profiles.base import ModelSpec
+
+    _, timeline = _open(PI / "synthetic-branch-compaction.jsonl")
+    assert (timeline.model, timeline.window) == ("claude-sonnet-4-5", 200_000)
+    assert "the session does not record the window: 200,000 for 'claude-sonnet-4-5', as the pi profile lists it" \
+        in timeline.notices  # fmt: skip
+    assert not any("guess" in n for n in timeline.notices)  # a listed model: the header shows no "?"
+    bigger = {"claude-sonnet-4-5": ModelSpec(1_000_000, 64_000), "gpt-4o-mini": ModelSpec(128_000, 16_384)}
+    for agent in ("pi", "opencode"):  # the profile's table is the one the reader reads
+        monkeypatch.setitem(PROFILES, agent, replace(PROFILES[agent], models={**PROFILES[agent].models, **bigger}))
+    assert _open(PI / "synthetic-branch-compaction.jsonl")[1].window == 1_000_000
+    assert _open(OPENCODE / "session" / "proj_test" / "ses_s_stage0_large.json")[1].window == 128_000

@@ -13,6 +13,7 @@ READER_MODULES = (
     "ctxviz.transcripts.registry",
     "ctxviz.transcripts.every_agent",
     "ctxviz.transcripts.opencode_db",
+    "ctxviz.transcripts.latest",
 )
 
 

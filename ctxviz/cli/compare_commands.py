@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -38,6 +38,7 @@ class WhatIf:
     timeline: Timeline
     reference: list[int | None]
     reference_name: str
+    name: str  # what was replayed, short enough for a narrow header: a scenario's name, "session 4d5611e5"
 
 
 def load_input(path: str | None, tokenizer: str, allow_outside: bool = False) -> Loaded:
@@ -64,17 +65,23 @@ def load_input(path: str | None, tokenizer: str, allow_outside: bool = False) ->
 
 
 def _import_session(path: Path, display: str) -> Loaded:
-    from ctxviz.errors import InputError
-
-    try:
-        from ctxviz.importer import session_to_scenario  # type: ignore[import-not-found]
-    except ImportError:
-        raise InputError(f"{path}: replaying a real session needs `ctxviz import`, not in this build") from None
+    from ctxviz.importer import session_to_scenario
     from ctxviz.report.compare_runs import measured_per_event
 
-    imported: Any = session_to_scenario(path)
+    imported = session_to_scenario(path)
     measured = measured_per_event(imported.calls, len(imported.scenario.events))
     return Loaded(imported.scenario, display, lambda timeline: timeline, tuple(measured))
+
+
+def what_if_caption(what_if: WhatIf, what_ifs: Sequence[str]) -> str:
+    """One line for ``run --set``'s text: what was replayed, and how to see it without the what-ifs (the
+    table of a replayed session looks like the session's own)."""
+    if what_if.reference_name == "measured":
+        return (
+            f"what-if {' '.join(what_ifs)}: {what_if.name} replayed under these settings, not as it ran "
+            "(without --set, `ctxviz run` shows the session as recorded)"
+        )
+    return f"what-if {' '.join(what_ifs)}: {what_if.name} replayed under these settings (without --set: as written)"
 
 
 def parse_settings_option(values: Sequence[str]) -> Settings:
@@ -110,7 +117,9 @@ def open_what_if(
     except InputError as error:
         fail(error.message)
     timeline = loaded.finish(comparison.runs[-1].timeline)
-    return WhatIf(timeline, per_step(timeline, per_event), name)
+    # an imported session is named by its 36-character id: its first 8 say which, as for a transcript
+    shown = f"session {loaded.scenario.name[:8]}" if loaded.measured is not None else loaded.scenario.name
+    return WhatIf(timeline, per_step(timeline, per_event), name, shown)
 
 
 def build_comparison(
@@ -138,7 +147,7 @@ def build_comparison(
     except InputError as error:
         fail(error.message)
     runs = tuple(replace(run, timeline=loaded.finish(run.timeline)) for run in comparison.runs)
-    return replace(comparison, runs=runs)
+    return replace(comparison, runs=runs, measured=loaded.measured)
 
 
 @click.command()

@@ -24,39 +24,77 @@ WAIT_SECONDS = 0.5  # while waiting for a session's first API call
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session now (and stay on it).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
-@click.option("--agent", default="claude-code", show_default=True, help="Whose sessions (only claude-code for now).")
-def watch(file: Path | None, latest: bool, session_id: str | None, agent: str) -> None:
+@click.option("--agent", metavar="NAME", help="Only this agent's sessions (claude-code, codex, gemini-cli, …).")
+def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | None) -> None:
     """Open the TUI on a session and follow it as it is written.
 
-    New API calls appear as steps within a second. With no argument, follows whichever session under
-    ~/.claude (and CLAUDE_CONFIG_DIR) was written last, and switches when a newer one starts.
+    New API calls appear as steps within a second. With no argument, follows whichever session of any
+    agent (or of --agent) was written last, and switches when a newer one starts. Claude Code sessions
+    are read as they grow; other agents' are read again whenever their files change.
     """
     from ctxviz.errors import InputError
     from ctxviz.live.watch import Watch
-    from ctxviz.transcripts.discover import config_roots, session_files
-    from ctxviz.transcripts.select import by_session
-    from ctxviz.transcripts.select import latest as newest
 
-    if agent != "claude-code":
-        fail(f"--agent {agent}: only claude-code sessions can be watched for now")
     if sum((file is not None, latest, session_id is not None)) > 1:
         raise click.UsageError("give at most one of FILE, --latest or --session ID")
     try:
+        if agent is not None:
+            _check_agent(agent)
         if session_id is not None or latest:
-            files = session_files(config_roots())
-            file = by_session(files, session_id).path if session_id else newest(files, os.getcwd()).path
+            file = _chosen(session_id, agent)
         if file is not None and not file.is_file():
             raise InputError(f"{file}: no such file")
+        followed = Watch(file, newest=file is None, agent=agent)
     except InputError as error:
         fail(error.message)
-    followed = Watch(file, newest=file is None)
     if followed.path is None:
-        fail("no Claude Code sessions found to watch (looked in ~/.claude, ~/.config/claude, CLAUDE_CONFIG_DIR)")
+        whose = f"{agent} sessions" if agent else "sessions of any agent"
+        fail(f"no {whose} found to watch (`ctxviz sessions` lists where it looks)")
     timeline = _first_timeline(followed)
     from ctxviz.live.watch_app import run_watch
 
-    status = "following the newest session" if file is None else ""
+    # which agent's session, told once in a notification: the header has no room for it at 80 columns
+    which = f"{timeline.agent} session {timeline.source.name[:8]}"
+    status = f"following the newest session: {which}" if file is None else f"following {which}"
     run_watch(followed, timeline, status)
+
+
+def _check_agent(agent: str) -> None:
+    from ctxviz.errors import InputError
+    from ctxviz.transcripts.registry import reader_named
+
+    if reader_named(agent).name == "cursor":
+        raise InputError("--agent cursor: Cursor's transcripts record no token usage, so there is nothing to watch")
+
+
+def _chosen(session_id: str | None, agent: str | None) -> Path:
+    """The file of ``--session ID`` (Claude Code first, then the other agents) or of ``--latest``."""
+    from ctxviz.errors import InputError
+    from ctxviz.live.watch import newest
+
+    home = Path.home()
+    if session_id is None:
+        ref = newest(os.environ, home, agent)
+        if ref is None:
+            whose = f"{agent} sessions" if agent else "sessions of any agent"
+            raise InputError(f"no {whose} found (`ctxviz sessions` lists where it looks)")
+        return ref.path
+    if agent in (None, "claude-code"):
+        from ctxviz.transcripts.discover import config_roots, session_files
+        from ctxviz.transcripts.select import by_session
+
+        try:
+            return by_session(session_files(config_roots()), session_id).path
+        except InputError:
+            if agent is not None:
+                raise
+    from ctxviz.transcripts.every_agent import find_session
+
+    other = find_session(os.environ, home, session_id)
+    if other is None or (agent is not None and other.agent != agent):
+        whose = f"{agent} session" if agent else "session of any agent"
+        raise InputError(f"no {whose} {session_id!r} found (`ctxviz sessions` lists them)")
+    return other.path
 
 
 def _first_timeline(followed: Watch) -> Timeline:
@@ -71,7 +109,11 @@ def _first_timeline(followed: Watch) -> Timeline:
             return timeline
         if not told:
             click.echo(f"ctxviz: waiting for the first API call in {followed.path} (Ctrl-C to stop)", err=True)
+            if waiting := getattr(session, "waiting", ""):  # another agent's reader says why it has none
+                click.echo(f"ctxviz: {waiting}", err=True)
             told = True
+        if session is not None and session.gone:
+            fail(session.gone)
         time.sleep(WAIT_SECONDS)
 
 

@@ -49,10 +49,12 @@ def run(
     """Replay SCENARIO (a path, a built-in name, or a session .jsonl with --set) and print its steps and
     final breakdown."""
     one_shot()
+    caption = None
     if set_values:
-        from ctxviz.cli.compare_commands import open_what_if, parse_settings_option
+        from ctxviz.cli.compare_commands import open_what_if, parse_settings_option, what_if_caption
 
-        timeline = open_what_if(ctx, scenario, parse_settings_option(set_values), allow_outside, agent).timeline
+        what_if = open_what_if(ctx, scenario, parse_settings_option(set_values), allow_outside, agent)
+        timeline, caption = what_if.timeline, what_if_caption(what_if, set_values)
     else:
         timeline = _open(ctx, scenario, allow_outside, agent)
     if at is not None and not 0 <= at <= timeline.last:
@@ -69,6 +71,8 @@ def run(
 
     console = Console()
     console.print(header_text(timeline))
+    if caption:
+        console.print(caption, style="yellow", highlight=False)
     console.print(steps_table(timeline, console.width))
     console.print()
     if why:

@@ -9,15 +9,19 @@ import sys
 from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
 from ctxviz.cli.common import EXIT_OK, fail
 
+if TYPE_CHECKING:
+    from ctxviz.transcripts.protocol import SessionRef
+
 _DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
 _OTHER_COLUMNS = 78  # the sessions table's other columns (agent, session, … size), with their padding
+_NARROW_SAVES = 6 + 3  # without the size column, and with "opencode" the longest agent name ("claude-code" cut)
 
 
 def _say(text: str) -> None:
@@ -42,20 +46,38 @@ def _report_problems(problems: tuple[str, ...] | list[str], verbose: bool, *, co
     _say(f"ctxviz: {len(problems)} damaged or unknown lines skipped{more}")
 
 
-def choose_session(file: Path | None, latest: bool, session_id: str | None, project: str | None) -> Path:
-    """The transcript a command was pointed at: a FILE, the --latest session, or --session ID (both
-    narrowed by --project). Raises ``InputError`` when none matches."""
+def choose_session(
+    file: Path | None, latest: bool, session_id: str | None, project: str | None, agents: tuple[str, ...] = ()
+) -> Path | SessionRef:
+    """The transcript a command was pointed at: a FILE, the --latest session of any agent, or --session ID
+    (all but FILE narrowed by --project and --agent). Raises ``InputError`` when none matches."""
+    from ctxviz.errors import InputError
     from ctxviz.transcripts.discover import config_roots, session_files
+    from ctxviz.transcripts.every_agent import find_session
+    from ctxviz.transcripts.latest import latest_session
+    from ctxviz.transcripts.registry import reader_named
     from ctxviz.transcripts.select import by_session, project_matches
-    from ctxviz.transcripts.select import latest as newest
 
     if sum((file is not None, latest, session_id is not None)) != 1:
         raise click.UsageError("give one of FILE, --latest or --session ID")
     if file is not None:
+        if agents:
+            raise click.UsageError("--agent chooses among the sessions found: give it with --latest or --session")
         return file
-    files = [f for f in session_files(config_roots()) if project_matches(f, project)]
-    chosen = by_session(files, session_id) if session_id else newest(files, os.getcwd())
-    return chosen.path
+    if latest:
+        return latest_session(os.environ, Path.home(), agents=agents, project=project, cwd=os.getcwd())
+    assert session_id is not None
+    names = {reader_named(a).name for a in agents}
+    missing = InputError(f"no session {session_id!r} found (try `ctxviz sessions`)")
+    if not names or "claude-code" in names:  # Claude Code's own (fast) choice first
+        try:
+            files = [f for f in session_files(config_roots()) if project_matches(f, project)]
+            return by_session(files, session_id).path
+        except InputError as error:
+            missing = error
+    if (other := find_session(os.environ, Path.home(), session_id, names or None)) is None:
+        raise missing
+    return other
 
 
 def _fail_safely(message: str) -> NoReturn:
@@ -77,9 +99,16 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date
 
 @click.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--latest", is_flag=True, help="The most recent session (of the current project if it has one).")
+@click.option("--latest", is_flag=True, help="The most recent session of any agent (this folder's project first).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option("-p", "--project", metavar="P", help="Only sessions whose project path contains P.")
+@click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    metavar="NAME",
+    help="With --latest or --session: only this agent's sessions (repeatable).",
+)
 @click.option(
     "--at", "at_call", type=int, metavar="N", help="At the N-th API call, counted from 1 (default: the last)."
 )
@@ -91,6 +120,7 @@ def context(
     latest: bool,
     session_id: str | None,
     project: str | None,
+    agents: tuple[str, ...],
     at_call: int | None,
     top: int,
     as_json: bool,
@@ -99,24 +129,14 @@ def context(
     """The /context breakdown of a real session at any API call.
 
     Give a session FILE of any agent (Claude Code, Codex, gemini-cli, opencode, pi, grok-build; the agent
-    is told from the content), or --latest (Claude Code), or --session ID (any agent). Totals are measured by the API;
+    is told from the content), or --latest, or --session ID. Totals are measured by the API;
     how they split among the items is estimated (chars/4) and marked with ~.
     """
     from ctxviz.errors import InputError
-    from ctxviz.transcripts.every_agent import find_session
-    from ctxviz.transcripts.protocol import SessionRef
-    from ctxviz.transcripts.registry import open_session, reader_named
+    from ctxviz.transcripts.registry import read_target
 
     try:
-        target: Path | SessionRef  # a file, or another agent's session found by --session
-        try:
-            target = choose_session(file, latest, session_id, project)
-        except InputError:
-            if not session_id or (other := find_session(os.environ, Path.home(), session_id)) is None:
-                raise
-            target = other
-        reader, ref = open_session(target) if isinstance(target, Path) else (reader_named(target.agent), target)
-        reading = reader.read(ref)
+        reading = read_target(choose_session(file, latest, session_id, project, agents))
     except InputError as error:
         _fail_safely(error.message)
     timeline = reading.timeline
@@ -204,8 +224,9 @@ def sessions(
         _print_sessions(rows)
     _report_problems(problems, verbose)
     if found.without_usage:
-        _say(f"ctxviz: {len(found.without_usage)} sessions record no token usage, not listed: "
-             f"{found.without_usage[0]}{' …' if len(found.without_usage) > 1 else ''}")  # fmt: skip
+        count = len(found.without_usage)
+        which = f"{count} sessions record" if count > 1 else "1 session records"
+        _say(f"ctxviz: {which} no token usage, not listed: {found.without_usage[0]}{' …' if count > 1 else ''}")
 
 
 def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
@@ -220,35 +241,53 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
     if not rows:
         console.print("No sessions found (see `ctxviz sessions --help` for the folders searched).")
         return
-    # the project label is cut on the left to what the terminal leaves beside the other columns
-    room = max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS))
+    # the project label is cut on the left to what the terminal leaves beside the other columns; too
+    # narrow for every column: agents by their first word ("claude", "gemini") and no size column, rather
+    # than columns cut off at the right edge
+    narrow = console.width < 12 + _OTHER_COLUMNS
+    room = max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS + (_NARROW_SAVES if narrow else 0)))
     labels = project_labels([r.project for r in rows if r.project], room)
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
-    table.add_column("agent", no_wrap=True, min_width=10)
+    table.add_column("agent", no_wrap=True, min_width=8 if narrow else 10)
     table.add_column("project", no_wrap=True, min_width=min(room, max(map(len, labels.values()), default=7)))
     widths = {"session": 8, "started": 11, "models": 8, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3, "size": 5}
+    if narrow:
+        del widths["size"]
     for name, width in widths.items():
         justify = "left" if name in ("session", "started", "models") else "right"
-        table.add_column(name, no_wrap=True, min_width=width, justify=justify)  # type: ignore[arg-type]
+        # models may shrink (its cells end in …) so that a narrow terminal cuts no column off
+        table.add_column(name, no_wrap=name != "models", min_width=width, justify=justify)  # type: ignore[arg-type]
     for r in rows:
         auto = sum(1 for c in r.compactions if c.trigger == "auto")
         manual = len(r.compactions) - auto
         compactions = " ".join(p for p in (f"{auto}a" if auto else "", f"{manual}m" if manual else "") if p)
         estimated = "" if r.measured else "~"  # peak and last are estimates for agents without usage
         table.add_row(  # Text cells: a transcript's text is never read as Rich markup
-            r.agent,
+            _short_agent(r.agent) if narrow else r.agent,
             Text(labels.get(r.project, "")),
             Text(r.session[:8]),
             (r.started or "")[5:16].replace("T", " "),
-            Text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models)),
+            Text(
+                ", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models), no_wrap=True, overflow="ellipsis"
+            ),  # fmt: skip
             str(r.calls),
             estimated + humanize(r.peak),
             estimated + humanize(r.last),
             compactions or "–",
             str(r.subagents),
-            f"{r.bytes / 1_000_000:.1f}M" if r.bytes >= 100_000 else f"{r.bytes / 1000:.0f}k",
+            *([] if narrow else [_size(r.bytes)]),
         )
     console.print(table)
+
+
+def _short_agent(agent: str) -> str:
+    return agent.split("-", 1)[0]
+
+
+def _size(size: int) -> str:
+    if size < 1000:
+        return "<1k"  # not "0k": the session's file is not empty
+    return f"{size / 1_000_000:.1f}M" if size >= 100_000 else f"{size / 1000:.0f}k"
 
 
 COMMANDS: list[click.Command] = [context, sessions]

@@ -12,12 +12,12 @@ from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
 @click.command()
 @click.argument("path", required=False)
 @click.option("--allow-outside", is_flag=True, help="Let a scenario's file: sizes read outside its folder.")
-@click.option("--latest", is_flag=True, help="The most recent Claude Code session (as for `context`).")
-@click.option("--session", "session_id", metavar="ID", help="A Claude Code session by id (a unique prefix is enough).")
+@click.option("--latest", is_flag=True, help="The most recent session of any agent (as for `context`).")
+@click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option(
     "-p", "--project", metavar="P", help="With --latest or --session: only sessions whose project contains P."
 )
-@click.option("--agent", callback=check_agent, help=AGENT_HELP)
+@click.option("--agent", callback=check_agent, help=AGENT_HELP + " With --latest or --session: only its sessions.")
 @click.option(
     "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
 )
@@ -36,11 +36,18 @@ def play(
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
 
+    timeline = None
     if latest or session_id is not None:
         from ctxviz.cli.transcript_commands import choose_session
+        from ctxviz.transcripts.registry import read_target
 
+        agents = (agent,) if agent else ()  # with --latest or --session, --agent narrows the sessions
+        agent = None  # and replays nothing: a session is read as it was recorded
         try:
-            path = str(choose_session(Path(path) if path else None, latest, session_id, project))
+            target = choose_session(Path(path) if path else None, latest, session_id, project, agents)
+            path = str(target if isinstance(target, Path) else target.path)
+            if not set_values:  # a session found on disk is read by its own reader (one of a database's)
+                timeline = read_target(target).timeline
         except InputError as error:
             fail(error.message)
     if set_values:
@@ -54,7 +61,8 @@ def play(
         run_what_if(what_if, set_values)
         return
     try:
-        timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
+        if timeline is None:
+            timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
     except InputError as error:
         fail(error.message)
     if not has_terminal():  # after reading the input: its errors come first, wherever they are printed

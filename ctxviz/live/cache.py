@@ -17,13 +17,13 @@ from typing import Any
 import msgspec
 
 from ctxviz import __version__
-from ctxviz.live.follow import Follower, _Forget, _Tally, window_thresholds
+from ctxviz.live.follow import Follower, Forget, Tally, window_thresholds
 from ctxviz.live.session import LiveSession
 from ctxviz.live.statusline import CACHE_FORMAT, pack_cache, unpack_cache
 from ctxviz.live.tail import Tail
 from ctxviz.timeline import Block
-from ctxviz.transcripts.build import _Builder, _State
-from ctxviz.transcripts.parse import Entry, Piece, _Tools
+from ctxviz.transcripts.build import BuildState, StepBuilder
+from ctxviz.transcripts.parse import Entry, ParseState, Piece
 
 
 class _Saved(msgspec.Struct, array_like=True):
@@ -34,6 +34,7 @@ class _Saved(msgspec.Struct, array_like=True):
     line_number: int
     carry: bytes
     skipping: bool
+    boundary: bytes
     tool_names: dict[str, tuple[str, str]]
     task_prompts: dict[str, str]
     measured: list[str]
@@ -90,12 +91,13 @@ def load(cache_file: Path, path: Path) -> tuple[LiveSession, dict[str, Any]] | N
 
 def _restore(saved: _Saved, path: Path) -> LiveSession:
     live = LiveSession(path, lean=True)
-    live.tail = Tail(path, saved.offset, saved.identity, saved.line_number, saved.carry, saved.skipping)
-    live.tools = _Tools(names=dict(saved.tool_names), task_prompts=dict(saved.task_prompts), cwd=saved.cwd,
+    live.tail = Tail(path, saved.offset, saved.identity, saved.line_number, saved.carry, saved.skipping,
+                     saved.boundary)  # fmt: skip
+    live.tools = ParseState(names=dict(saved.tool_names), task_prompts=dict(saved.task_prompts), cwd=saved.cwd,
                         measured=set(saved.measured), unmeasured=set(saved.unmeasured))  # fmt: skip
     live.session, live.problems = saved.session, saved.problems
-    state = _State(_Tally(saved.block_count), _Tally(saved.step_count), {b.id: b for b in saved.live},
-                   saved.total, _Forget())  # fmt: skip
+    state = BuildState(Tally(saved.block_count), Tally(saved.step_count), {b.id: b for b in saved.live},
+                   saved.total, Forget())  # fmt: skip
     live.follower = Follower(
         lean=True,
         compaction_call=live.compaction_call,
@@ -113,7 +115,7 @@ def _restore(saved: _Saved, path: Path) -> LiveSession:
         peak=saved.peak,
         reordered=saved.reordered,
     )
-    live.follower.builder = _Builder({}, compaction_call=live.compaction_call, state=state,
+    live.follower.builder = StepBuilder({}, compaction_call=live.compaction_call, state=state,
                                      pending=list(saved.pending), notes=list(saved.notes), calls=saved.calls,
                                      overhead=saved.overhead)  # fmt: skip
     return live
@@ -124,7 +126,7 @@ def _saved(live: LiveSession) -> _Saved:
     builder = follower.builder
     state = builder.state
     return _Saved(
-        tail.offset, tail.identity, tail.line_number, tail.carry, tail.skipping,
+        tail.offset, tail.identity, tail.line_number, tail.carry, tail.skipping, tail.boundary,
         live.tools.names, live.tools.task_prompts, sorted(live.tools.measured), sorted(live.tools.unmeasured),
         live.tools.cwd, live.session, live.problems,
         follower.mode, follower.last_call, sorted(follower.below), follower.last_conversational, follower.linked,

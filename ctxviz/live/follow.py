@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxviz.timeline import Block, Source, Thresholds, Timeline
-from ctxviz.transcripts.build import _Builder, _State
+from ctxviz.transcripts.build import BuildState, StepBuilder
 from ctxviz.transcripts.chain import REORDERED_NOTE, active_chain
 from ctxviz.transcripts.parse import Entry, Piece
 
@@ -27,7 +27,7 @@ from ctxviz.transcripts.parse import Entry, Piece
 NOT_ITEMS = frozenset({"overhead", "summary"})  # not "an item added": fixed overhead, the compaction summary
 
 
-class _Tally(list[Any]):
+class Tally(list[Any]):
     """A history list whose items nobody reads (the statusline's steps and blocks): only its length is
     kept, because the builder numbers steps and blocks by it."""
 
@@ -42,7 +42,7 @@ class _Tally(list[Any]):
         return self.length
 
 
-class _Forget(dict[int, int]):
+class Forget(dict[int, int]):
     """When each removed block left: only a timeline needs it."""
 
     def __setitem__(self, key: int, value: int) -> None:
@@ -67,7 +67,7 @@ class Follower:
 
     lean: bool = False
     compaction_call: bool = False  # a compaction call's own file (its unrecorded part is the conversation)
-    builder: _Builder = field(init=False)
+    builder: StepBuilder = field(init=False)
     mode: str | None = None  # "main", or "side" for a subagent's own file (its sidechain is the chain)
     last_call: str | None = None  # uuid of the last API call on the chain
     below: set[str] = field(default_factory=set)  # uuids on the chain hanging below it (no call among them)
@@ -87,8 +87,8 @@ class Follower:
     compactions: int = 0
 
     def __post_init__(self) -> None:
-        state = _State(blocks=_Tally(), steps=_Tally(), left=_Forget()) if self.lean else _State()
-        self.builder = _Builder(self.children, compaction_call=self.compaction_call, state=state)
+        state = BuildState(blocks=Tally(), steps=Tally(), left=Forget()) if self.lean else BuildState()
+        self.builder = StepBuilder(self.children, compaction_call=self.compaction_call, state=state)
 
     # --- building ---------------------------------------------------------------------------------
     @classmethod
@@ -263,12 +263,12 @@ class Follower:
         )
 
 
-def _trial(builder: _Builder) -> _Builder:
+def _trial(builder: StepBuilder) -> StepBuilder:
     """A copy to finish provisionally (an open compaction) without touching the real state: the lists
     are copied (references only), the blocks and steps themselves are immutable."""
     state = builder.state
-    copy = _State(list(state.blocks), list(state.steps), dict(state.live), state.total, dict(state.left))
-    return _Builder(builder.children, compaction_call=builder.compaction_call, state=copy,
+    copy = BuildState(list(state.blocks), list(state.steps), dict(state.live), state.total, dict(state.left))
+    return StepBuilder(builder.children, compaction_call=builder.compaction_call, state=copy,
                     pending=list(builder.pending), notes=list(builder.notes), calls=builder.calls,
                     overhead=builder.overhead)  # fmt: skip
 

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctxviz.live.follow import Figures, Follower
 from ctxviz.live.tail import Change, Tail
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.discover import COMPACTION_PREFIX
 from ctxviz.transcripts.lines import Line
-from ctxviz.transcripts.parse import Entry, _Tools, parse_lines
+from ctxviz.transcripts.parse import Entry, ParseState, parse_lines
 from ctxviz.transcripts.safe import safe_text
+
+if TYPE_CHECKING:
+    from ctxviz.live.children import SubagentTimelines
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,25 +32,30 @@ class LiveSession:
     path: Path
     lean: bool = False
     tail: Tail = field(init=False)
-    tools: _Tools = field(default_factory=_Tools)
+    tools: ParseState = field(default_factory=ParseState)
     follower: Follower = field(init=False)
     session: str | None = None
     problems: int = 0
     unmeasured_calls: int = 0
     gone: str = ""  # why the file cannot be read now ("" while it can): the last picture stays
+    children: SubagentTimelines | None = field(init=False, default=None)  # None in lean mode
 
     def __post_init__(self) -> None:
         self.tail = Tail(self.path)
         self.follower = Follower(**self._settings())
 
-    def _settings(self) -> dict[str, Any]:
-        """The follower's settings: a lean one (the statusline's) opens no other file."""
+    def _settings(self, entries: list[Entry] | None = None) -> dict[str, Any]:
+        """The follower's settings: a lean one (the statusline's) opens no other file. ``entries``: the
+        file's records so far (their sidechains are subagents too, in the older layout)."""
         settings: dict[str, Any] = {"lean": self.lean, "compaction_call": self.compaction_call}
+        self.children = None
         if not self.lean:
             from ctxviz.live.children import SubagentTimelines, compaction_timeline
 
-            children = SubagentTimelines(self.path)
+            children = SubagentTimelines(self.path, self.tools)
             children.session = self.session
+            children.add(entries or [])
+            self.children = children
             settings["children"] = children
             settings["compaction_child"] = lambda n: compaction_timeline(self.path, self.session, n)
         return settings
@@ -69,6 +77,8 @@ class LiveSession:
             self._restart(read.lines)
             return Update(read.change, rebuilt=True, reason=read.reason or "the first read")
         entries = self._parse(read.lines)
+        if self.children is not None:
+            self.children.add(entries)
         if self.follower.feed(entries):
             return Update(Change.GREW)
         self.rebuild()
@@ -82,9 +92,9 @@ class LiveSession:
         self._restart(read.lines)
 
     def _restart(self, lines: list[Line]) -> None:
-        self.tools, self.session, self.problems = _Tools(), None, 0
+        self.tools, self.session, self.problems = ParseState(), None, 0
         entries = self._parse(lines)
-        self.follower = Follower.from_entries(entries, **self._settings())
+        self.follower = Follower.from_entries(entries, **self._settings(entries))
 
     def _parse(self, lines: list[Line]) -> list[Entry]:
         parsed = parse_lines(lines, str(self.path), self.tools)

@@ -19,7 +19,7 @@ DEFAULT_FORMAT = "{bar} {used}/{window} {percent} · {to_compact} · {biggest}"
 FIELDS = ("bar", "used", "window", "percent", "left", "to_compact", "biggest", "item", "item_tokens", "model",
           "calls", "session", "used_tokens", "window_tokens")  # fmt: skip
 FALLBACK = "ctxviz: context unknown"
-CACHE_FORMAT = "ctxviz.statusline-cache/1"
+CACHE_FORMAT = "ctxviz.statusline-cache/2"
 NO_CALL_YET = "ctxviz: no API call yet"
 BAR_CELLS = 5
 SEPARATOR = " · "
@@ -57,15 +57,9 @@ def humanize(tokens: int) -> str:
 
 
 def cache_dir() -> Path:
-    # XDG's rule, which platformdirs applies on Linux, spelled out: importing platformdirs costs more
-    # than the rest of a warm run. Elsewhere platformdirs decides.
-    if sys.platform.startswith("linux"):
-        base = os.environ.get("XDG_CACHE_HOME", "").strip()
-        root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
-        return root / "ctxviz" / "statusline"
-    import platformdirs
+    from ctxviz.cache_folder import user_cache_folder
 
-    return Path(platformdirs.user_cache_dir("ctxviz", appauthor=False)) / "statusline"
+    return user_cache_folder() / "statusline"
 
 
 def cache_file(transcript: Path) -> Path:

@@ -2,7 +2,9 @@
 
 The offset, the file's identity (device, inode) and an unfinished last line are remembered, so a read
 costs one ``stat`` when nothing changed and the new bytes otherwise. A file that shrank (truncated), was
-replaced (another inode at the path) or disappeared is reported; the caller decides what to keep.
+replaced (another inode at the path), was rewritten in place (the same inode, longer, but the bytes just
+before the old offset differ: checked on the read that happens anyway) or disappeared is reported; the
+caller decides what to keep.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ctxviz.transcripts.lines import MAX_LINE_BYTES, Line
 
 READ_BYTES = 8 * 1024 * 1024
 UTF8_BOM = b"\xef\xbb\xbf"  # an editor's mark at the start of a file, not part of its first line
+BOUNDARY_BYTES = 64  # the bytes before the offset compared on each read: a rewrite almost never keeps them
 
 
 class Change(StrEnum):
@@ -44,6 +47,7 @@ class Tail:
     line_number: int = 0  # lines handed out or skipped so far (numbers match a whole-file read)
     carry: bytes = b""  # the unfinished last line, waiting for its newline
     skipping: bool = False  # inside an over-long line: dropped up to its newline
+    boundary: bytes = b""  # the last bytes read (up to BOUNDARY_BYTES): still there unless the file was rewritten
     problems: list[str] = field(default_factory=list)
 
     def read(self) -> Read:
@@ -60,19 +64,28 @@ class Tail:
         elif stat.st_size == self.offset and self.identity is not None:
             return Read(Change.SAME, [])
         if reason:
-            self.offset, self.line_number, self.carry, self.skipping = 0, 0, b"", False
+            self._restart()
         self.identity = identity
         lines: list[Line] = []
         try:
             with open(self.path, "rb") as handle:
+                if self.boundary and not reason:
+                    handle.seek(self.offset - len(self.boundary))
+                    if handle.read(len(self.boundary)) != self.boundary:
+                        reason = f"{self.path} was rewritten in place: reading it from the start"
+                        self._restart()
                 handle.seek(self.offset)
                 while chunk := handle.read(READ_BYTES):
                     start = self.offset == 0
                     self.offset += len(chunk)
+                    self.boundary = (self.boundary + chunk[-BOUNDARY_BYTES:])[-BOUNDARY_BYTES:]
                     lines += self._split(chunk.removeprefix(UTF8_BOM) if start else chunk)
         except OSError as error:
             return Read(Change.GONE, lines, f"{self.path}: cannot read ({error.strerror or error})")
         return Read(Change.RESTARTED if reason else Change.GREW, lines, reason)
+
+    def _restart(self) -> None:
+        self.offset, self.line_number, self.carry, self.skipping, self.boundary = 0, 0, b"", False, b""
 
     def _split(self, data: bytes) -> list[Line]:
         """The complete lines in ``carry + data`` (same numbering and blank-line rule as a whole-file

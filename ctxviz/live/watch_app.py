@@ -1,6 +1,8 @@
 """``ctxviz watch`` in the TUI: the usual timeline screen, replaced by a fresh one whenever the followed
 session grows. The view stays on the newest step unless the person has stepped back; then the header
-counts the new steps until End brings them back to following."""
+counts the new steps until End brings them back to following. The header has room for little at 80
+columns, so it holds only the state (live, new steps, file gone); what happened (a switch to a newer
+session, a file read again) is told in a notification."""
 
 from __future__ import annotations
 
@@ -14,42 +16,86 @@ from textual.widgets import Label
 from ctxviz.live.watch import Watch
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK, CtxvizApp
-from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.screens.timeline_screen import SPEEDS, TimelineScreen
+from ctxviz.tui.widgets.timeline_view import TimelineView
 
 _SESSION_ID = re.compile(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")  # its first 8 characters say enough
+NAME_CHARS = 16  # a longer session name (a dated file name) is shown by its end, where its id is
+NOTICE_SECONDS = 6
+LOOK_SECONDS = 2.0  # between two looks (in a thread) for a newer session, when following the newest
 POLL_SECONDS = 0.1  # one stat (~10 µs) per poll; the redraw, not the poll, is most of the delay (benchmarks/live.py)
+
+
+class LiveTimelineScreen(TimelineScreen):
+    """The timeline screen of a followed session: "paused" would misread a live view, so the list's
+    title says it is live until Space replays the steps."""
+
+    ready = False  # mounted and drawn once: only then may the app replace it with a newer picture
+
+    def on_mount(self) -> None:  # Textual runs TimelineScreen's own on_mount too
+        self.call_after_refresh(setattr, self, "ready", True)
+
+    def _show_playback(self) -> None:
+        if self.playing:
+            super()._show_playback()
+        else:
+            self.query_one(TimelineView).border_title = f"● live · Space replays ({SPEEDS[self.speed]:g} steps/s)"
 
 
 class WatchApp(CtxvizApp):
     def __init__(self, watch: Watch, timeline: Timeline, *, status: str = "", theme: str = DARK) -> None:
         super().__init__(timeline, theme=theme)
         self.watch_source = watch
-        self.status = status
+        self.status = status  # the last thing that happened, told in a notification
         self.unseen = 0  # steps that arrived while the person looked at an earlier one
+        self.newest_screen: LiveTimelineScreen | None = None  # the last one switched to (maybe not yet shown)
 
     def get_default_screen(self) -> Screen[None]:
         # a blank base: the followed timeline's screen is pushed on it, so that it can be switched
         return Screen()
 
     def on_mount(self) -> None:
-        screen = TimelineScreen(self.timeline, self._title(self.timeline))
+        screen = LiveTimelineScreen(self.timeline, self._title(self.timeline))
         screen.set_reactive(TimelineScreen.index, self.timeline.last)  # before mount: no watchers yet
         self.push_screen(screen)
         self.set_interval(POLL_SECONDS, self.poll)
+        if self.watch_source.newest:
+            self.watch_source.looks_in_background = True
+            self.set_interval(LOOK_SECONDS, self._look)
+        if self.status:
+            self.notify(self.status, timeout=NOTICE_SECONDS)
 
     def _title(self, timeline: Timeline) -> str:
         name = timeline.source.name
-        parts = [f"{name[:8] if _SESSION_ID.fullmatch(name) else name} · live"]
+        if (found := _SESSION_ID.search(name)) is not None:
+            name = found.group()[:8]
+        elif len(name) > NAME_CHARS:
+            name = "…" + name[-(NAME_CHARS - 1) :]
         if self.unseen:
-            parts.append(f"{self.unseen} new step{'s' if self.unseen != 1 else ''} — End to follow")
-        if self.status:
-            parts.append(self.status)
-        return " · ".join(parts)
+            state = f"+{self.unseen} (End)"  # 21 columns at 80: the notification says what it means
+        elif self.watch_source.session is not None and self.watch_source.session.gone:
+            state = "file gone"
+        else:
+            state = "live"
+        return f"{name} · {state}"
+
+    async def action_quit(self) -> None:
+        """Quit, but not in the moment a newer picture is being mounted: tearing the screen down before
+        its own mount handler has run fails inside that handler."""
+        if self.newest_screen is not None and not self.newest_screen.ready:
+            self.call_after_refresh(self.action_quit)
+            return
+        self.exit()
+
+    def _look(self) -> None:
+        self.run_worker(self.watch_source.look, thread=True, group="look", exclusive=True)
 
     def _screen(self) -> TimelineScreen | None:
-        """The followed timeline's screen, when it is the one showing (not help, not a subagent)."""
+        """The followed timeline's screen, when it is the one showing (not help, not a subagent) and
+        ready: one switched to a moment ago and not mounted yet is not replaced under its feet (its
+        successor waits in ``self.timeline`` for the next poll)."""
         screen = self.screen
-        if isinstance(screen, TimelineScreen) and not screen.is_child:
+        if isinstance(screen, LiveTimelineScreen) and screen.ready:
             return screen
         return None
 
@@ -63,8 +109,11 @@ class WatchApp(CtxvizApp):
                 self.unseen = 0  # back at the end: following again
                 self._show_title(screen)
             return
-        if seen.status or seen.switched:
+        if seen.status:
             self.status = seen.status
+            self.notify(
+                seen.status, timeout=NOTICE_SECONDS, severity="warning" if "gone" in seen.status else "information"
+            )
         if seen.timeline is None or screen is None:
             if screen is not None:
                 self._show_title(screen)
@@ -78,10 +127,13 @@ class WatchApp(CtxvizApp):
         if following:
             self.unseen = 0
         else:
+            if not self.unseen and timeline.last > old.timeline.last:
+                self.notify("New steps arrived while you look back: End follows the newest again.",
+                            timeout=NOTICE_SECONDS)  # fmt: skip
             self.unseen += max(0, timeline.last - old.timeline.last)
         self.timeline = timeline
         self.title = f"ctxviz · {timeline.source.name}"
-        new = TimelineScreen(timeline, self._title(timeline))
+        new = self.newest_screen = LiveTimelineScreen(timeline, self._title(timeline))
         new.set_reactive(TimelineScreen.index, timeline.last if following else min(old.index, timeline.last))
         view = old.view
         self.switch_screen(new)

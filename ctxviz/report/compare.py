@@ -24,6 +24,7 @@ RUN_WIDTH = 24
 MAX_RUN_WIDTH = 44
 BREAKDOWN_NAME_WIDTH, BREAKDOWN_WIDTH = 20, 17
 EVENT_WIDTH = 28  # the event number and label
+MEASURED_WIDTH = 8  # a real session's measured context after the event, "164,831"
 
 
 def _fit(text: str, width: int) -> str:
@@ -94,19 +95,32 @@ def events_tables(comparison: Comparison, width: int = 120) -> list[FixedLines]:
     positions = [(STARTUP, "", "start-up", "")]
     positions += [(e.index, str(e.index), e.kind, e.label) for e in comparison.events]
     tables = []
-    chunks, column = _chunks(comparison.runs, width)
+    measured = comparison.measured
+    # a real session: a column of what it measured after each event, before the runs that replay it
+    spare = MEASURED_WIDTH + 1 if measured is not None else 0
+    chunks, column = _chunks(comparison.runs, width - spare)
+    if spare and len(chunks) > len(_chunks(comparison.runs, width)[0]):
+        # the column would push a run into another table: the event labels give up its width instead
+        chunks, column = _chunks(comparison.runs, width)
+        label_width -= spare
     for runs in chunks:
         lines: list[Line] = []
         headers = [_run_header(run) for run in runs]
         for row in range(len(headers[0])):
             last = row == len(headers[0]) - 1
             line: Line = [(" " * (digits + 1) + _fit("event" if last else "", label_width + 1), "bold")]
+            if measured is not None:
+                heading = ("session", "measured")[row] if row < 2 else ""
+                line.append((heading.rjust(MEASURED_WIDTH) + " ", "bold"))
             line += [(" " + _fit(header[row], column), "bold" if row == 0 else "dim") for header in headers]
             lines.append(line)
         for event, number, kind, label in positions:
             line = [(number.rjust(digits) + " ", "dim"), (kind, "cyan")]
             line.append((_fit(f" {label}" if label else "", label_width - len(kind)) + " ", ""))
-            reasons: Line = [(" " * (digits + 1 + label_width + 1), "")]
+            if measured is not None:
+                value = measured[event] if event != STARTUP else None
+                line.append(((f"{value:,}" if value is not None else "·").rjust(MEASURED_WIDTH) + " ", ""))
+            reasons: Line = [(" " * (digits + 1 + label_width + 1 + spare), "")]
             for run in runs:
                 figures, reason = _cell_pieces(run, event, column)
                 line += [(" ", ""), *figures]
@@ -121,6 +135,10 @@ def events_tables(comparison: Comparison, width: int = 120) -> list[FixedLines]:
 def runs_summary(comparison: Comparison) -> Text:
     """Per run: its model and window, the peak, the final total, and each compaction (at which event)."""
     text = Text("Runs", style="bold")
+    if comparison.measured is not None and (known := [v for v in comparison.measured if v is not None]):
+        text.append("\nsession", style="bold")
+        text.append(" · measured", style="dim")
+        text.append(f" · peak {max(known):,} · final {known[-1]:,}")
     for run in comparison.runs:
         timeline = run.timeline
         name = run.label if run.label == run.agent else f"{run.label} ({run.agent})"

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from ctxviz.report.compare_runs import Comparison
+from ctxviz.report.compare_runs import Comparison, EventInfo
 from ctxviz.report.json import timeline_to_dict
 
 FORMAT = "ctxviz.compare/1"
@@ -21,7 +21,7 @@ def comparison_to_dict(comparison: Comparison) -> dict[str, Any]:
             "name": comparison.name,
             "path": comparison.path,
             "summary": comparison.summary,
-            "events": [{"index": e.index, "kind": e.kind, "label": e.label} for e in comparison.events],
+            "events": [_event(comparison, e) for e in comparison.events],
         },
         "runs": [
             {
@@ -33,6 +33,15 @@ def comparison_to_dict(comparison: Comparison) -> dict[str, Any]:
             for run in comparison.runs
         ],
     }
+
+
+def _event(comparison: Comparison, event: EventInfo) -> dict[str, Any]:
+    """An event; for a real session, with the context it measured after the event (null when no API call
+    came before the next one)."""
+    entry: dict[str, Any] = {"index": event.index, "kind": event.kind, "label": event.label}
+    if comparison.measured is not None:
+        entry["measured"] = comparison.measured[event.index]
+    return entry
 
 
 def dump_bytes(comparison: Comparison) -> bytes:

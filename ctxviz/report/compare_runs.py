@@ -17,7 +17,7 @@ from ctxviz.errors import InputError
 from ctxviz.profiles import AGENT_NAMES, UnknownAgent
 from ctxviz.scenario.model import Scenario, event_kind
 from ctxviz.timeline import COMPACTION_STEP_KINDS, Step, Timeline
-from ctxviz.whatif import Settings, apply
+from ctxviz.whatif import Setting, Settings, apply
 
 STARTUP = -1  # the group of start-up steps, before the first event
 # a note about an @-mention names it first ("@src/a.py in the prompt: the path only"); the row already does
@@ -89,6 +89,7 @@ class Comparison:
     summary: str
     events: tuple[EventInfo, ...]
     runs: tuple[Run, ...]
+    measured: tuple[int | None, ...] | None = None  # a real session's context after each event (imported)
 
 
 def _group_steps(steps: Sequence[Step], event_count: int) -> tuple[tuple[int, ...], ...]:
@@ -127,6 +128,8 @@ def run_one(scenario: Scenario, spec: RunSpec, settings: Settings, source_path: 
 
     changed, profile = apply(settings, scenario, spec.agent, spec.label)
     timeline = simulate(changed, profile=profile, source_path=source_path)
+    if idle := _idle_settings(settings.for_run(spec.agent, spec.label), timeline.window):
+        timeline = replace(timeline, notices=(*timeline.notices, *idle))
     used = settings.as_json(spec.agent, spec.label)
     return Run(
         label=spec.label,
@@ -137,6 +140,17 @@ def run_one(scenario: Scenario, spec: RunSpec, settings: Settings, source_path: 
         groups=_group_steps(timeline.steps, len(scenario.events)),
         dropped=frozenset(used.get("drop", ())),
     )
+
+
+def _idle_settings(settings: Iterable[Setting], window: int) -> list[str]:
+    """Notices for what-ifs that cannot change this run: an autocompact size at or above the window
+    (it caps the window the trigger is computed from, so a larger cap leaves the trigger where it was)."""
+    return [
+        f"{setting.text} changes nothing: autocompact=SIZE caps the window the trigger is computed from, "
+        f"and this run's window is {window:,}; try window={setting.text.partition('=')[2]} as well"
+        for setting in settings
+        if setting.key == "autocompact" and not isinstance(setting.value, bool) and setting.value >= window
+    ]
 
 
 def compare(

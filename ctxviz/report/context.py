@@ -107,7 +107,7 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     table = Table(title="Largest items in the window", title_justify="left", box=None, padding=(0, 1))
     table.add_column("tokens", justify="right", no_wrap=True, min_width=7)
     table.add_column("kind", no_wrap=True, min_width=11)
-    table.add_column("item", overflow="ellipsis", no_wrap=True, max_width=64)
+    table.add_column("item", max_width=64)  # the one column a narrow terminal shortens
     table.add_column("since", justify="right", no_wrap=True, min_width=8)
     for block in largest_items(timeline, index, count):
         since = timeline.steps[block.entered]
@@ -116,7 +116,8 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
             if since.kind == StepKind.API_CALL
             else f"step {since.index}"
         )
-        table.add_row(f"{'~' if approx else ''}{block.tokens:,}", block.kind, Text(block.label), when)
+        label = Text(block.label, no_wrap=True, overflow="ellipsis")
+        table.add_row(f"{'~' if approx else ''}{block.tokens:,}", block.kind, label, when)
     return table
 
 
@@ -125,11 +126,16 @@ def _compactions(timeline: Timeline, index: int) -> RenderableType:
     if not found:
         return Text("No compactions so far.", style="dim")
     lines = Text("Compactions so far", style="bold")
+    transcript = timeline.source.kind == "transcript"
+    calls = bool(api_call_indices(timeline))
     for c in found:
-        where = f"after call {c['at_call']}" if timeline.source.kind == "transcript" else f"at step {c['step']}"
+        where = f"at step {c['step']}"
+        if transcript and calls:
+            where = f"after call {c['at_call']}" if c["at_call"] else "before the first call"
         lines.append(f"\n  {c['trigger']} {where}: ")
+        before = "~" if transcript and not c["before_measured"] else ""
         estimated = "" if c["after_measured"] else "~"
-        lines.append(f"{c['before']:,} → {estimated}{c['after']:,} tokens")
+        lines.append(f"{before}{c['before']:,} → {estimated}{c['after']:,} tokens")
         said = ["before: its own preTokens"] if c["pre_tokens"] is not None else []
         if isinstance(c["next_call_used"], int):
             said.append(f"after: estimated, the next call measured {c['next_call_used']:,}")

@@ -74,6 +74,7 @@ def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]
                 "step": i,
                 "pre_tokens": pre_tokens,
                 "before": pre_tokens if pre_tokens is not None else timeline.used_at(i - 1) if i > 0 else 0,
+                "before_measured": pre_tokens is not None or (i > 0 and timeline.steps[i - 1].measured),
                 "after": step.used,
                 "after_measured": step.measured,
                 "next_call_used": following.used if following is not None and not step.measured else None,

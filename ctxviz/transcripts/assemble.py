@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ctxviz.fates import summarised_by_kind
+from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Visibility
 
@@ -29,7 +30,7 @@ _CONVERSATION = frozenset({Category.MESSAGES})
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    kind: str  # a block kind ("prompt", "reply", "tool-call", "tool-output", "edit", …)
+    kind: BlockKind
     label: str
     estimate: int  # tokens, estimated
     category: Category = Category.MESSAGES
@@ -59,7 +60,7 @@ class Compaction:
 class Checkpoint:
     """A step at the estimated size of what has entered (for agents without per-call usage)."""
 
-    kind: str
+    kind: StepKind
     label: str
     notes: tuple[str, ...] = ()
 
@@ -81,7 +82,7 @@ class _State:
     overhead: int | None = None
 
     def add(self, item: Item, tokens: int) -> int:
-        visibility: Visibility = "full" if item.kind in ("prompt", "reply") else "brief"
+        visibility: Visibility = "full" if item.kind in (BlockKind.PROMPT, BlockKind.REPLY) else "brief"
         block = Block(len(self.blocks), item.category, item.kind, item.label, tokens, len(self.steps),
                       visibility=visibility)  # fmt: skip
         self.blocks.append(block)
@@ -95,7 +96,7 @@ class _State:
         self.total -= block.tokens
         self.left[block_id] = len(self.steps)
 
-    def step(self, kind: str, label: str, added: list[int], removed: list[int], *, measured: bool,
+    def step(self, kind: StepKind, label: str, added: list[int], removed: list[int], *, measured: bool,
              notes: Iterable[str], fates: Sequence[Fate] = (), used: int | None = None) -> None:  # fmt: skip
         total = self.total if used is None else used
         self.steps.append(Step(len(self.steps), kind, label, tuple(added), tuple(removed), total,
@@ -110,7 +111,7 @@ def _split(total: int, items: Sequence[Item]) -> list[int]:
 
 
 def _label(items: Sequence[Item]) -> str:
-    named = [i.label for i in items if i.kind != "reply" and i.label] or [i.label for i in items if i.label]
+    named = [i.label for i in items if i.kind != BlockKind.REPLY and i.label] or [i.label for i in items if i.label]
     if not named:
         return ""
     return named[0] + (f" +{len(named) - 1} more" if len(named) > 1 else "")
@@ -126,7 +127,7 @@ def _shrink(state: _State, excess: int) -> tuple[list[int], list[int]]:
         state.remove(block.id)
         removed.append(block.id)
         if block.tokens > excess:
-            added.append(state.add(Item(block.kind, block.label, 0, block.category), block.tokens - excess))
+            added.append(state.add(Item(BlockKind(block.kind), block.label, 0, block.category), block.tokens - excess))
         excess -= block.tokens
     return removed, added
 
@@ -140,7 +141,7 @@ def _call(state: _State, call: Call) -> None:
         estimated = sum(i.estimate for i in items)
         shares = [i.estimate for i in items] if estimated <= call.used else _split(call.used, items)
         fixed = call.used - sum(shares)
-        state.overhead = state.add(Item("overhead", state.overhead_label, fixed, Category.SYSTEM_PROMPT), fixed)
+        state.overhead = state.add(Item(BlockKind.OVERHEAD, state.overhead_label, fixed, Category.SYSTEM_PROMPT), fixed)
         added.append(state.overhead)
         notes.append(f"the first call's {fixed:,} tokens beyond the recorded items: {state.overhead_label}")
     else:
@@ -148,7 +149,7 @@ def _call(state: _State, call: Call) -> None:
         if delta >= 0:
             shares = _split(delta, items) if items else []
             if delta > 0 and not items:
-                items, shares = [Item("overhead", UNRECORDED_LABEL, delta)], [delta]
+                items, shares = [Item(BlockKind.OVERHEAD, UNRECORDED_LABEL, delta)], [delta]
             notes.append(f"+{delta:,} tokens measured; {SPLIT_NOTE}")
         else:
             shares = [i.estimate for i in items]
@@ -162,7 +163,7 @@ def _call(state: _State, call: Call) -> None:
             added.append(state.add(item, tokens))
     state.calls += 1
     label = call.label or f"call {state.calls}" + (f": {_label(items)}" if items else "")
-    state.step("api-call", label, added, removed, measured=True, notes=notes, used=call.used)
+    state.step(StepKind.API_CALL, label, added, removed, measured=True, notes=notes, used=call.used)
     state.pending = []
 
 
@@ -193,8 +194,8 @@ def _compact(state: _State, event: Compaction) -> None:
              + (f" at {event.pre_tokens:,} tokens (as recorded)" if event.pre_tokens is not None else "")]  # fmt: skip
     if post is None:
         notes.append("size after the compaction estimated until the next call measures it")
-    state.step("auto-compact" if auto else "compact", "auto-compaction" if auto else "compaction", added, removed,
-               measured=measured, notes=[*notes, *event.notes], fates=fates)  # fmt: skip
+    kind, label = (StepKind.AUTO_COMPACT, "auto-compaction") if auto else (StepKind.COMPACT, "compaction")
+    state.step(kind, label, added, removed, measured=measured, notes=[*notes, *event.notes], fates=fates)
     state.pending = []
 
 

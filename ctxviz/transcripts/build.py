@@ -27,7 +27,7 @@ _SHRINK_ORDER = ("tool-output", "file-read", "edit", "subagent-result", "tool-ca
 
 
 @dataclass
-class _State:
+class BuildState:
     """The builder's running state; the Timeline it yields is immutable."""
 
     blocks: list[Block] = field(default_factory=list)
@@ -70,7 +70,7 @@ def _label(pieces: Sequence[Piece]) -> str:
     return f"{named[0]}{more}"
 
 
-def _shrink(state: _State, excess: int, keep: int | None) -> tuple[list[int], list[int]]:
+def _shrink(state: BuildState, excess: int, keep: int | None) -> tuple[list[int], list[int]]:
     """Take ``excess`` tokens out of the oldest content (whole blocks, the last one re-entered smaller);
     the block ``keep`` (the fixed overhead) is never taken."""
     removed: list[int] = []
@@ -91,10 +91,10 @@ def _shrink(state: _State, excess: int, keep: int | None) -> tuple[list[int], li
 
 
 @dataclass
-class _Builder:
+class StepBuilder:
     children: Mapping[str, Timeline]
     compaction_call: bool = False  # the file is a compaction call's own transcript
-    state: _State = field(default_factory=_State)
+    state: BuildState = field(default_factory=BuildState)
     pending: list[Piece] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     calls: int = 0
@@ -193,7 +193,7 @@ def build_steps(
     """Steps and blocks for an active chain. ``children`` maps a subagent id (or ``task:<tool id>``) to
     its timeline; ``compaction_children`` are the compactions' own calls, in order; ``compaction_call``
     says the chain is a compaction call's own file."""
-    builder = _Builder(children, compaction_call)
+    builder = StepBuilder(children, compaction_call)
     seen: set[str] = set()
     open_compaction: Entry | None = None
     compactions = iter(compaction_children)

@@ -16,11 +16,13 @@ true size of encrypted reasoning, and whether a compaction was automatic.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ctxviz.kinds import BlockKind
 from ctxviz.transcripts.jsonl import (
     Record,
     count,
@@ -31,7 +33,7 @@ from ctxviz.transcripts.jsonl import (
     records,
     text_size,
 )
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Thresholds, Timeline
@@ -69,20 +71,24 @@ def _message(payload: Mapping[str, Any], origin: str) -> Item:
     text = _texts(payload.get("content"))
     size = estimate(len(text))
     if role == "developer":
-        return Item("system-prompt", "developer instructions", size, Category.SYSTEM_PROMPT, origin)
+        return Item(BlockKind.SYSTEM_PROMPT, "developer instructions", size, Category.SYSTEM_PROMPT, origin)
     if text.startswith("# AGENTS.md instructions"):
-        return Item("memory-file", "AGENTS.md", size, Category.MEMORY_FILES, origin)
+        return Item(BlockKind.MEMORY_FILE, "AGENTS.md", size, Category.MEMORY_FILES, origin)
     if text.startswith("<environment_context>"):
-        return Item("environment", "environment context", size, Category.SYSTEM_PROMPT, origin)
+        return Item(BlockKind.ENVIRONMENT, "environment context", size, Category.SYSTEM_PROMPT, origin)
     if role == "user":
-        return Item("prompt", _first_line(text) or "prompt", size, origin=origin)
-    return Item("reply", _first_line(text) or "reply", size, origin=origin)
+        return Item(BlockKind.PROMPT, _first_line(text) or "prompt", size, origin=origin)
+    return Item(BlockKind.REPLY, _first_line(text) or "reply", size, origin=origin)
 
 
 def _command(arguments: object) -> str:
     """A tool call's command, for its label (``{"command": [...]}`` or a JSON string of it)."""
     if isinstance(arguments, str):
-        return _first_line(arguments, 50)
+        try:  # function_call arguments are a JSON text: the label shows its command, not its braces
+            decoded = json.loads(arguments)
+        except ValueError:
+            return _first_line(arguments, 50)
+        return _command(decoded) if isinstance(decoded, Mapping) else _first_line(arguments, 50)
     if isinstance(arguments, Mapping):
         command = arguments.get("command") or arguments.get("cmd")
         if isinstance(command, list):
@@ -128,22 +134,24 @@ class _Parse:
             self.events.append(_message(payload, origin))
         elif kind == "reasoning":
             text = _texts(payload.get("summary")) + _texts(payload.get("content"))
-            self.events.append(Item("reply", "reasoning", estimate(len(text)), origin=origin))
+            self.events.append(Item(BlockKind.REPLY, "reasoning", estimate(len(text)), origin=origin))
         elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
             name = str(payload.get("name") or "shell")
             arguments = payload.get("arguments", payload.get("input", payload.get("action")))
             label = f"{name} {_command(arguments)}".strip()
             self.call_names[str(payload.get("call_id"))] = label
-            block_kind = "edit" if name == "apply_patch" else "tool-call"
+            block_kind = BlockKind.EDIT if name == "apply_patch" else BlockKind.TOOL_CALL
             self.events.append(Item(block_kind, label, estimate(text_size(arguments) + len(name)), origin=origin))
         elif kind in ("function_call_output", "custom_tool_call_output"):
             label = self.call_names.get(str(payload.get("call_id")), "tool output")
-            self.events.append(Item("tool-output", label, estimate(text_size(payload.get("output"))), origin=origin))
+            self.events.append(
+                Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(payload.get("output"))), origin=origin)
+            )
         elif kind in ("web_search_call", "tool_search_call", "image_generation_call", "agent_message"):
-            self.events.append(Item("tool-call", str(kind).replace("_", " "), estimate(text_size(payload)),
+            self.events.append(Item(BlockKind.TOOL_CALL, str(kind).replace("_", " "), estimate(text_size(payload)),
                                     origin=origin))  # fmt: skip
         elif kind == "tool_search_output":
-            self.events.append(Item("tool-output", "tool search", estimate(text_size(payload.get("tools"))),
+            self.events.append(Item(BlockKind.TOOL_OUTPUT, "tool search", estimate(text_size(payload.get("tools"))),
                                     origin=origin))  # fmt: skip
         elif kind not in _NOT_SENT:
             self.problems.append(f"{self.where}:{number}: response item {kind!r} not known to ctxviz, skipped")
@@ -189,13 +197,15 @@ class _Parse:
             if isinstance(entry, dict) and entry.get("type") == "message":
                 item = _message(entry, f"{origin}:{n}")
                 if summary_text and summary_text in _texts(entry.get("content")):
-                    item = Item("summary", "compaction summary", item.estimate, origin=item.origin)
+                    item = Item(BlockKind.SUMMARY, "compaction summary", item.estimate, origin=item.origin)
                 restored.append(item)
             elif isinstance(entry, dict):
-                restored.append(Item("summary", str(entry.get("type")), estimate(text_size(entry)), origin=origin))
+                restored.append(
+                    Item(BlockKind.SUMMARY, str(entry.get("type")), estimate(text_size(entry)), origin=origin)
+                )
         summary = None
-        if summary_text and not any(i.kind == "summary" and i.label == "compaction summary" for i in restored):
-            summary = Item("summary", "compaction summary", estimate(len(summary_text)), origin=origin)
+        if summary_text and not any(i.kind == BlockKind.SUMMARY and i.label == "compaction summary" for i in restored):
+            summary = Item(BlockKind.SUMMARY, "compaction summary", estimate(len(summary_text)), origin=origin)
         note = "the rollout does not say whether this compaction was automatic or /compact"
         compaction = Compaction("auto", summary=summary, restored=tuple(restored), notes=(note,))
         if self.open_compaction is not None and self.open_compaction[1]:
@@ -269,8 +279,9 @@ class _Parse:
         if self.seen_instructions or not isinstance(text, str) or not text:
             return
         self.seen_instructions = True
-        self.events.append(Item("system-prompt", "base instructions", estimate(len(text)), Category.SYSTEM_PROMPT,
-                                f"line:{number}"))  # fmt: skip
+        size = estimate(len(text))
+        item = Item(BlockKind.SYSTEM_PROMPT, "base instructions", size, Category.SYSTEM_PROMPT, f"line:{number}")
+        self.events.append(item)
 
 
 def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
@@ -314,11 +325,13 @@ def build(state: _Parse, path: Path) -> Timeline:
     if state.repeats:
         notices.append(f"{state.repeats} repeated token_count events (same totals) counted once")
     if state.zero_counts:
-        notices.append(f"{state.zero_counts} token_count events with all-zero usage ignored")
+        notices.append(
+            f"{counted(state.zero_counts, 'token_count event', 'token_count events')} with all-zero usage ignored"
+        )
     return Timeline(
         source=Source("transcript", state.session or path.stem, str(path), state.cwd),
         agent=AGENT,
-        model=state.model or "unknown",
+        model=state.model or MODEL_NOT_RECORDED,
         window=window,
         thresholds=limits,
         steps=steps,

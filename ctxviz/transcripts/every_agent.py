@@ -90,22 +90,36 @@ def collect(
     return found
 
 
-def find_session(env: Mapping[str, str], home: Path, wanted: str) -> SessionRef | None:
-    """The one session of another agent than Claude Code whose id is ``wanted`` or starts with it (the
-    id ``sessions`` prints, or a file's name); None when there is none. Several: ``InputError``."""
-    from ctxviz.transcripts.registry import AGENTS, discover, reader_named
+def find_session(
+    env: Mapping[str, str], home: Path, wanted: str, agents: Iterable[str] | None = None
+) -> SessionRef | None:
+    """The one session of another agent than Claude Code (of ``agents``, default any) whose id is
+    ``wanted`` or starts with it (the id ``sessions`` prints, or a file's name); None when there is
+    none. Several: ``InputError``."""
+    from ctxviz.transcripts.registry import AGENTS, discover
 
-    refs = discover(env, home, [a for a in AGENTS if a != CLAUDE])
+    refs = discover(env, home, [a for a in (AGENTS if agents is None else agents) if a != CLAUDE])
     near = [r for r in refs if r.session.startswith(wanted) or wanted[:8] in r.path.stem]
+    found = _named(near, wanted)
+    if not found:  # a file named otherwise than its id: read the others too (slower, so only now)
+        found = _named([r for r in refs if r not in near], wanted)
+    if len(found) > 1:
+        names = ", ".join(f"{r.agent} {r.session}" for r in found[:5])
+        raise InputError(f"session {wanted!r} is ambiguous: {names}")
+    return found[0] if found else None
+
+
+def _named(refs: list[SessionRef], wanted: str) -> list[SessionRef]:
+    """The sessions among ``refs`` whose id (as ``sessions`` prints it, or its file's name) starts with
+    ``wanted``."""
+    from ctxviz.transcripts.registry import reader_named
+
     found: list[SessionRef] = []
-    for ref in near:
+    for ref in refs:
         try:
             named = reader_named(ref.agent).summarise(ref).session
         except InputError:
             continue
         if named.startswith(wanted) or ref.session.startswith(wanted) or wanted in ref.path.stem:
             found.append(ref)
-    if len(found) > 1:
-        names = ", ".join(f"{r.agent} {r.session}" for r in found[:5])
-        raise InputError(f"session {wanted!r} is ambiguous: {names}")
-    return found[0] if found else None
+    return found

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ctxviz.kinds import BlockKind
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
@@ -31,7 +32,7 @@ from ctxviz.transcripts.jsonl import (
     records,
     text_size,
 )
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -65,12 +66,12 @@ def _items(message: Mapping[str, Any], origin: str) -> list[Item]:
     kind = message.get("type")
     if kind == "user":
         text = _text(message.get("content"))
-        return [Item("prompt", _first_line(text) or "prompt", estimate(len(text)), origin=origin)]
+        return [Item(BlockKind.PROMPT, _first_line(text) or "prompt", estimate(len(text)), origin=origin)]
     text = _text(message.get("content")) or _text(message.get("parts"))
-    found = [Item("reply", _first_line(text) or "reply", estimate(len(text)), origin=origin)] if text else []
+    found = [Item(BlockKind.REPLY, _first_line(text) or "reply", estimate(len(text)), origin=origin)] if text else []
     thoughts = text_size(message.get("thoughts"))
     if thoughts:
-        found.append(Item("reply", "thoughts", estimate(thoughts), origin=origin))
+        found.append(Item(BlockKind.REPLY, "thoughts", estimate(thoughts), origin=origin))
     calls = message.get("toolCalls")
     for call in calls if isinstance(calls, list) else []:
         if not isinstance(call, dict):
@@ -79,8 +80,8 @@ def _items(message: Mapping[str, Any], origin: str) -> list[Item]:
         args = call.get("args")
         command = args.get("command") if isinstance(args, dict) else None
         label = f"{name} {command}" if isinstance(command, str) else name
-        found.append(Item("tool-call", label[:60], estimate(len(name) + text_size(args)), origin=origin))
-        found.append(Item("tool-output", label[:60], estimate(text_size(call.get("result"))), origin=origin))
+        found.append(Item(BlockKind.TOOL_CALL, label[:60], estimate(len(name) + text_size(args)), origin=origin))
+        found.append(Item(BlockKind.TOOL_OUTPUT, label[:60], estimate(text_size(call.get("result"))), origin=origin))
     return found
 
 
@@ -211,7 +212,7 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, list[str]]:
     if not any(isinstance(e, Call) for e in session.events):
         raise nothing_measured(path, AGENT, "no gemini message carries tokens")
     steps, blocks = assemble(session.events, OVERHEAD_LABEL)
-    model = session.models[-1] if session.models else "unknown"
+    model = session.models[-1] if session.models else MODEL_NOT_RECORDED
     window, known = window_of(model)
     notices = list(skipped_notice(state.problems))
     if not known:

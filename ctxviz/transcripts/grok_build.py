@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from ctxviz.errors import InputError
+from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.transcripts.jsonl import (
     Record,
     document,
@@ -33,7 +34,7 @@ from ctxviz.transcripts.jsonl import (
     records,
     text_size,
 )
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -80,7 +81,7 @@ class _Parse:
     prompt: str = ""
     started_note: str | None = None
     titles: dict[str, str] = field(default_factory=dict)  # tool call id → its title
-    streaming: tuple[str, str] | None = None  # (kind, text so far) of the message being streamed
+    streaming: tuple[BlockKind, str] | None = None  # (kind, text so far) of the message being streamed
 
     def flush(self) -> None:
         from ctxviz.transcripts.assemble import Item
@@ -91,12 +92,12 @@ class _Parse:
             self.events.append(Item(kind, label, _bytes4(text)))
             self.streaming = None
 
-    def chunk(self, kind: str, text: str) -> None:
+    def chunk(self, kind: BlockKind, text: str) -> None:
         if self.streaming is not None and self.streaming[0] != kind:
             self.flush()
         previous = self.streaming[1] if self.streaming is not None else ""
         self.streaming = (kind, previous + text)
-        if kind == "prompt" and not previous:
+        if kind == BlockKind.PROMPT and not previous:
             self.prompt = text
 
     def update(self, number: int, update: Mapping[str, Any]) -> None:
@@ -104,19 +105,19 @@ class _Parse:
 
         kind = update.get("sessionUpdate")
         if kind == "user_message_chunk":
-            self.chunk("prompt", _text(update.get("content")))
+            self.chunk(BlockKind.PROMPT, _text(update.get("content")))
         elif kind in ("agent_message_chunk", "agent_thought_chunk"):
-            self.chunk("reply", _text(update.get("content")))
+            self.chunk(BlockKind.REPLY, _text(update.get("content")))
         elif kind == "tool_call":
             self.flush()
             title = str(update.get("title") or update.get("kind") or "tool")[:60]
             self.titles[str(update.get("toolCallId"))] = title
-            self.events.append(Item("tool-call", title, _bytes4(update.get("rawInput"))))
+            self.events.append(Item(BlockKind.TOOL_CALL, title, _bytes4(update.get("rawInput"))))
         elif kind == "tool_call_update" and update.get("status") in ("completed", "failed"):
             self.flush()
             output = update.get("content") or update.get("rawOutput")
             title = update.get("title") or self.titles.get(str(update.get("toolCallId")), "tool output")
-            self.events.append(Item("tool-output", str(title)[:60], _bytes4(output)))
+            self.events.append(Item(BlockKind.TOOL_OUTPUT, str(title)[:60], _bytes4(output)))
         elif kind == "turn_completed":
             self.turn(update)
         elif kind == "auto_compact_started":
@@ -140,10 +141,11 @@ class _Parse:
         self.model_calls += calls
         notes = [_UNKNOWN]
         if isinstance(usage.get("inputTokens"), int):
-            notes.append(f"the turn's {calls} model calls read {usage['inputTokens']:,} input tokens in all "
+            made = counted(calls, "model call", "model calls")
+            notes.append(f"the turn's {made} read {usage['inputTokens']:,} input tokens in all "
                          "(a sum over calls, not a context size)")  # fmt: skip
         label = f"turn {self.turns}: {self.prompt.strip()[:50]}".rstrip(": ")
-        self.events.append(Checkpoint("prompt", label, tuple(notes)))
+        self.events.append(Checkpoint(StepKind.PROMPT, label, tuple(notes)))
         self.prompt = ""
 
     def compacted(self, update: Mapping[str, Any]) -> None:
@@ -156,7 +158,7 @@ class _Parse:
         elif not self.before or self.started_note is None:
             self.before.append(None)
         preview = update.get("summary_preview")
-        summary = Item("summary", "compaction summary", _bytes4(preview) if isinstance(preview, str) else 0)
+        summary = Item(BlockKind.SUMMARY, "compaction summary", _bytes4(preview) if isinstance(preview, str) else 0)
         notes = [n for n in (self.started_note, "the size after is grok-build's own estimate") if n]
         self.events.append(Compaction("auto", before if isinstance(before, int) else None,
                                       after if isinstance(after, int) else None, False, summary,
@@ -182,12 +184,12 @@ def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
     from ctxviz.transcripts.assemble import Checkpoint, Compaction, Item
 
     state = _Parse(where)
-    state.events.append(Item("system-prompt", "system prompt (template size; tools and AGENTS.md not recorded)",
+    state.events.append(Item(BlockKind.SYSTEM_PROMPT, "system prompt (template size; tools and AGENTS.md not recorded)",
                              SYSTEM_PROMPT_TOKENS, Category.SYSTEM_PROMPT))  # fmt: skip
     each_record(lines, where, state.problems, state.record)
     state.flush()
     if state.events and not isinstance(state.events[-1], Checkpoint | Compaction):
-        state.events.append(Checkpoint("prompt", "turn in progress", (_UNKNOWN,)))
+        state.events.append(Checkpoint(StepKind.PROMPT, "turn in progress", (_UNKNOWN,)))
     return state
 
 
@@ -203,29 +205,35 @@ def history_items(lines: Iterable[tuple[int, Record]], where: str, problems: lis
         content = item.get("content")
         text = _text(content)
         if kind == "system":
-            events.append(Item("system-prompt", "system prompt", _bytes4(content), Category.SYSTEM_PROMPT))
+            events.append(Item(BlockKind.SYSTEM_PROMPT, "system prompt", _bytes4(content), Category.SYSTEM_PROMPT))
         elif kind == "user" and item.get("synthetic_reason") == "project_instructions":
-            events.append(Item("memory-file", "project instructions", _bytes4(content), Category.MEMORY_FILES))
+            events.append(Item(BlockKind.MEMORY_FILE, "project instructions", _bytes4(content), Category.MEMORY_FILES))
         elif kind == "user" and item.get("synthetic_reason"):
-            events.append(Item("environment", str(item["synthetic_reason"]), _bytes4(content), Category.SYSTEM_PROMPT))
+            events.append(
+                Item(BlockKind.ENVIRONMENT, str(item["synthetic_reason"]), _bytes4(content), Category.SYSTEM_PROMPT)
+            )
         elif kind == "user":
-            events.append(Item("prompt", text.strip().split("\n", 1)[0][:60] or "prompt", _bytes4(content)))
+            events.append(Item(BlockKind.PROMPT, text.strip().split("\n", 1)[0][:60] or "prompt", _bytes4(content)))
         elif kind in ("assistant", "reasoning"):
             label = "reasoning" if kind == "reasoning" else text.strip().split("\n", 1)[0][:60] or "reply"
-            events.append(Item("reply", label, _bytes4(content if kind == "assistant" else item.get("summary"))))
+            events.append(
+                Item(BlockKind.REPLY, label, _bytes4(content if kind == "assistant" else item.get("summary")))
+            )
             calls = item.get("tool_calls")
             for call in calls if isinstance(calls, list) else []:
                 name = str(obj(call).get("name") or "tool")
-                events.append(Item("tool-call", name, _bytes4(obj(call).get("arguments")) + len(name) // 4))
+                events.append(Item(BlockKind.TOOL_CALL, name, _bytes4(obj(call).get("arguments")) + len(name) // 4))
         elif kind in ("tool_result", "backend_tool_call"):
             label = "tool result" if kind == "tool_result" else "backend tool call"
-            events.append(Item("tool-output" if kind == "tool_result" else "tool-call", label, _bytes4(item)))
+            events.append(
+                Item(BlockKind.TOOL_OUTPUT if kind == "tool_result" else BlockKind.TOOL_CALL, label, _bytes4(item))
+            )
         else:
             problems.append(f"{where}:{number}: item type {kind!r} not known to ctxviz, skipped")
 
     each_record(lines, where, problems, add)
     note = "chat_history.jsonl holds only the current context (grok-build rewrites it at each compaction)"
-    events.append(Checkpoint("prompt", "the context now", (_UNKNOWN, note)))
+    events.append(Checkpoint(StepKind.PROMPT, "the context now", (_UNKNOWN, note)))
     return events
 
 
@@ -266,7 +274,7 @@ def build(state: _Parse, folder: Path) -> Timeline:
             cwd if isinstance(cwd, str) else None,
         ),  # fmt: skip
         agent=AGENT,
-        model=model if isinstance(model, str) else "unknown",
+        model=model if isinstance(model, str) else MODEL_NOT_RECORDED,
         window=window,
         thresholds=Thresholds(
             autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact
@@ -336,7 +344,7 @@ class GrokBuildReader:
         meta = _json(folder / "summary.json")
         start = start or (meta.get("created_at") if is_time(meta.get("created_at")) else None)
         end = end or (meta.get("updated_at") if is_time(meta.get("updated_at")) else None)
-        models = [timeline.model] if timeline.model != "unknown" else []
+        models = [timeline.model] if timeline.model != MODEL_NOT_RECORDED else []
         project = timeline.source.summary or unquote(folder.parent.name)
         row = summary_row(ref, timeline, project=project, started=start, ended=end, models=models,
                           recorded_before=state.before, problems=state.problems, measured=False)  # fmt: skip

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ctxviz import __version__
+from ctxviz.cache_folder import user_cache_folder
 from ctxviz.errors import InputError
 from ctxviz.transcripts.discover import SessionFile
 from ctxviz.transcripts.session_row import SessionSummary
@@ -27,18 +27,6 @@ INDEX_FORMAT = "ctxviz.sessions-index/1"
 INDEX_NAME = "sessions-index.json"
 
 Key = tuple[int, int, int]  # size, mtime_ns, the subagents folder's mtime_ns (0 when none)
-
-
-def user_cache_folder() -> Path:
-    """platformdirs' user cache folder for ctxviz. On Linux its rule is read here directly (the same
-    rule: ``$XDG_CACHE_HOME`` when set, else ``~/.cache``), because importing platformdirs pulls in
-    tempfile, shutil and the compression modules: a third of what a warm ``sessions`` run imports."""
-    if sys.platform.startswith("linux"):
-        base = os.environ.get("XDG_CACHE_HOME", "").strip()
-        return Path(base if base else os.path.expanduser("~/.cache")) / "ctxviz"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("ctxviz", appauthor=False))
 
 
 def cache_folder(roots: Sequence[Path]) -> Path | None:

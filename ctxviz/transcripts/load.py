@@ -45,7 +45,7 @@ def _nothing_read(path: Path, parsed: Parsed) -> InputError:
     return InputError(f"{path}: no API calls recorded in this transcript yet")
 
 
-def _sidechain_children(parsed: Parsed, path: Path) -> dict[str, Timeline]:
+def sidechain_children(parsed: Parsed, path: Path) -> dict[str, Timeline]:
     """Older layout: subagents' records inside the main file, each chain found by its root's prompt."""
     side = [e for e in parsed.entries if e.sidechain and e.uuid]
     if not side or not any(not e.sidechain and e.conversational for e in parsed.entries):
@@ -81,7 +81,7 @@ def _sidechain_children(parsed: Parsed, path: Path) -> dict[str, Timeline]:
     return children
 
 
-def _child(path: Path) -> Timeline | None:
+def child_timeline(path: Path) -> Timeline | None:
     """A subagent file's own timeline; a damaged or empty one is left out, not fatal."""
     try:
         parsed = parse_file(path)
@@ -107,11 +107,11 @@ def _read(path: Path) -> Reading:
     entries = main_entries(parsed)
     if not any(e.used is not None for e in entries):
         raise _nothing_read(path, parsed)
-    children: dict[str, Timeline] = _sidechain_children(parsed, path)
+    children: dict[str, Timeline] = sidechain_children(parsed, path)
     for agent_id, file in subagent_files(path, parsed.session):
-        if (child := _child(file)) is not None:
+        if (child := child_timeline(file)) is not None:
             children[agent_id] = child
-    compactions = [c for file in compaction_files(path, parsed.session) if (c := _child(file)) is not None]
+    compactions = [c for file in compaction_files(path, parsed.session) if (c := child_timeline(file)) is not None]
     notices = []
     if parsed.problems:
         notices.append(f"{len(parsed.problems)} damaged or unknown lines skipped")

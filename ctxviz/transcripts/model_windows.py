@@ -1,30 +1,25 @@
-"""Windows by model name, for agents whose sessions do not record the window (opencode, pi).
+"""Windows for agents whose sessions do not record the window (opencode, pi): the model's window as the
+agent's profile lists it, so that each agent has one model table, in its profile.
 
-Always a guess, and the timeline says so: the same model can be served with another window by another
-provider, and these agents let a user configure the window themselves.
+The timeline says where the figure came from: the session never recorded it, the same model can be
+served with another window by another provider, and these agents let a user configure the window.
 """
 
 from __future__ import annotations
 
-FALLBACK_WINDOW = 200_000
-# Longest prefix wins. Published context lengths of the model families.
-_BY_PREFIX = {
-    "claude-": 200_000,
-    "gpt-4o": 128_000,
-    "gpt-4.1": 1_047_576,
-    "gpt-5": 400_000,
-    "o3": 200_000,
-    "o4-mini": 200_000,
-    "gemini-": 1_048_576,
-}
 
+def profile_window(agent: str, model: str) -> tuple[int, str]:
+    """The window ``agent``'s profile gives ``model`` (a provider prefix such as ``anthropic/`` aside),
+    and the notice that says so; a model the profile does not list gets its fallback, called a guess."""
+    from ctxviz.profiles import get_profile
 
-def guessed_window(model: str) -> int:
-    """The usual window of a model family; ``FALLBACK_WINDOW`` for a model not listed."""
-    name = model.rsplit("/", 1)[-1].lower()
-    matches = [prefix for prefix in _BY_PREFIX if name.startswith(prefix)]
-    return _BY_PREFIX[max(matches, key=len)] if matches else FALLBACK_WINDOW
-
-
-def guess_notice(model: str, window: int) -> str:
-    return f"the session does not record the window: {window:,} for {model!r} is a guess"
+    spec = get_profile(agent).model_window(model.rsplit("/", 1)[-1], foreign=False)
+    if spec.known:
+        return (
+            spec.window,
+            f"the session does not record the window: {spec.window:,} for {model!r}, as the {agent} profile lists it",
+        )
+    return spec.window, (
+        f"the session does not record the window: {spec.window:,} for {model!r} is a guess "
+        f"(the {agent} profile does not list the model)"
+    )

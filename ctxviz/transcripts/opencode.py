@@ -16,15 +16,16 @@ and when a pruned tool output left the context.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ctxviz.errors import InputError
+from ctxviz.kinds import BlockKind
 from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, head, obj, text_size
-from ctxviz.transcripts.model_windows import guess_notice, guessed_window
-from ctxviz.transcripts.protocol import NoUsage, Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.model_windows import profile_window
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, NoUsage, Reading, SessionRef, SessionSummary, counted
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -74,6 +75,10 @@ class Store(Protocol):
 
     def parts(self, message_id: str, problems: list[str]) -> list[Row]: ...
 
+    def session_bytes(self, session_id: str, message_ids: Sequence[str]) -> int:
+        """What the session's messages and parts take on disk (a database: their records' data)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Files:
@@ -87,6 +92,17 @@ class Files:
 
     def parts(self, message_id: str, problems: list[str]) -> list[Row]:
         return _load(self.storage / "part" / message_id, problems)
+
+    def session_bytes(self, session_id: str, message_ids: Sequence[str]) -> int:
+        folders = [self.storage / "message" / session_id, *(self.storage / "part" / m for m in message_ids)]
+        return sum(_json_bytes(folder) for folder in folders)
+
+
+def _json_bytes(folder: Path) -> int:
+    try:
+        return sum(p.stat().st_size for p in folder.iterdir() if p.suffix == ".json")
+    except OSError:
+        return 0
 
 
 @dataclass
@@ -114,24 +130,26 @@ class _Build:
             return len(self.events)
         if kind == "text":
             text = str(part.get("text") or "")
-            item_kind = "prompt" if role == "user" else "reply"
+            item_kind = BlockKind.PROMPT if role == "user" else BlockKind.REPLY
             self.events.append(Item(item_kind, _first_line(text) or item_kind, estimate(len(text)), origin=origin))
         elif kind == "reasoning":
-            self.events.append(Item("reply", "reasoning", estimate(text_size(part.get("text"))), origin=origin))
+            self.events.append(Item(BlockKind.REPLY, "reasoning", estimate(text_size(part.get("text"))), origin=origin))
         elif kind == "tool":
             state = obj(part.get("state"))
             name = str(part.get("tool") or "tool")
             arguments = state.get("input")
             command = arguments.get("command") or arguments.get("filePath") if isinstance(arguments, dict) else None
             label = (f"{name} {command}" if isinstance(command, str) else name)[:60]
-            block_kind = "edit" if name in ("edit", "write", "patch") else "tool-call"
+            block_kind = BlockKind.EDIT if name in ("edit", "write", "patch") else BlockKind.TOOL_CALL
             self.events.append(Item(block_kind, label, estimate(len(name) + text_size(arguments)), origin=origin))
-            self.events.append(Item("tool-output", label, estimate(text_size(state.get("output"))), origin=origin))
+            self.events.append(
+                Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(state.get("output"))), origin=origin)
+            )
             time = state.get("time")
             if isinstance(time, dict) and time.get("compacted"):
                 self.pruned += 1
         elif kind == "file":
-            self.events.append(Item("file-reference", str(part.get("filename") or "file"), 0, origin=origin))
+            self.events.append(Item(BlockKind.FILE_REFERENCE, str(part.get("filename") or "file"), 0, origin=origin))
         elif kind == "compaction":
             tail = part.get("tail_start_id")
             kept = self.message_ids[self.message_ids.index(tail) :] if tail in self.message_ids else []
@@ -165,7 +183,7 @@ class _Build:
                 self.events.append(Call(used, label="compaction summary call"))
             if self.open_compaction is None:
                 self.open_compaction = ("auto", [])
-            self.close_compaction(Item("summary", "compaction summary", estimate(len(text)), origin=origin))
+            self.close_compaction(Item(BlockKind.SUMMARY, "compaction summary", estimate(len(text)), origin=origin))
             return
         start = len(self.events)
         step_at = start
@@ -220,13 +238,15 @@ def build(
             where, AGENT, f"session {session_id}: none of its {len(messages)} messages carries tokens"
         )
     steps, blocks = assemble(state.events, OVERHEAD_LABEL)
-    model = state.models[-1] if state.models else "unknown"
-    window = guessed_window(model)
+    model = state.models[-1] if state.models else MODEL_NOT_RECORDED
+    window, window_notice = profile_window(AGENT, model)
     autocompact = max(0, window - _RESERVED)
-    told = [*notices, *skipped_notice(problems), guess_notice(model, window),
+    told = [*notices, *skipped_notice(problems), window_notice,
                f"auto-compaction assumed at {autocompact:,} (window − 32,000 output − 20,000 buffer)"]  # fmt: skip
     if state.missing:
-        told.append(f"{state.missing} assistant messages without tokens (not counted as calls)")
+        told.append(
+            f"{counted(state.missing, 'assistant message', 'assistant messages')} without tokens (not counted as calls)"
+        )
     if state.pruned:
         told.append(f"{state.pruned} tool outputs were pruned later; when they left is not recorded")
     timeline = Timeline(
@@ -270,6 +290,13 @@ def _databases(folder: Path) -> list[Path]:
         return []
 
 
+def _written(session: Mapping[str, Any], fallback: float) -> float:
+    """When a session in a database was last written (its ``time.updated``, milliseconds), so that the
+    sessions one file holds are told apart by age; the file's time when it is missing."""
+    updated = session.get("time", {}).get("updated")
+    return updated / 1000 if isinstance(updated, int | float) and updated > 0 else fallback
+
+
 class OpencodeReader:
     name = AGENT
 
@@ -304,7 +331,7 @@ class OpencodeReader:
                     continue
                 in_database.update(str(s["id"]) for s in sessions)
                 stat = database.stat()
-                found += [SessionRef(AGENT, database, str(s["id"]), stat.st_size, stat.st_mtime)
+                found += [SessionRef(AGENT, database, str(s["id"]), stat.st_size, _written(s, stat.st_mtime))
                           for s in sessions if not s["parentID"]]  # fmt: skip
 
             tree = root / "storage" / "session" if (root / "storage").is_dir() else root / "session"
@@ -325,8 +352,10 @@ class OpencodeReader:
 
         if not head(ref.path, 16).startswith(SQLITE_MAGIC):
             session = document(ref.path)
-            timeline, state = build(ref.path, session, Files(storage_of(ref.path)), problems)
-            return timeline, state, session
+            files = Files(storage_of(ref.path))
+            timeline, state = build(ref.path, session, files, problems)
+            size = ref.size + files.session_bytes(str(session.get("id")), state.message_ids)
+            return timeline, state, {**session, "bytes": size}
         with Database(ref.path) as db:
             sessions = db.sessions()
             if not sessions:
@@ -338,7 +367,8 @@ class OpencodeReader:
                 notices += (f"{ref.path} holds {len(sessions)} sessions; this is the latest, {chosen[0]['id']}",)
             timeline, state = build(ref.path, chosen[0], db, problems, notices)
             children = sum(1 for s in sessions if s["parentID"] == chosen[0]["id"])
-            return timeline, state, {**chosen[0], "children": children}
+            size = db.session_bytes(str(chosen[0]["id"]), state.message_ids)
+            return timeline, state, {**chosen[0], "children": children, "bytes": size}
 
     def read(self, ref: SessionRef) -> Reading:
         problems: list[str] = []
@@ -360,4 +390,4 @@ class OpencodeReader:
         return summary_row(ref, timeline, project=str(session.get("directory") or ""),
                            started=from_millis(time.get("created")), ended=from_millis(time.get("updated")),
                            models=state.models, recorded_before=state.before, subagents=int(children),
-                           problems=problems)  # fmt: skip
+                           problems=problems, size=int(session["bytes"]))  # fmt: skip

@@ -9,6 +9,7 @@ it is opened as immutable, which may miss the last moments written, and the time
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -110,3 +111,13 @@ class Database:
 
     def parts(self, message_id: str, problems: list[str]) -> list[Row]:
         return self._rows("part", "message_id", message_id, problems)
+
+    def session_bytes(self, session_id: str, message_ids: Sequence[str]) -> int:
+        """The size of the session's records (its messages' and their parts' data), not the whole file's."""
+        rows = self._query("SELECT COALESCE(SUM(LENGTH(data)), 0) AS n FROM message WHERE session_id = ?", session_id)
+        rows += self._query(
+            "SELECT COALESCE(SUM(LENGTH(part.data)), 0) AS n FROM part JOIN message ON part.message_id = message.id"
+            " WHERE message.session_id = ?",
+            session_id,
+        )
+        return sum(int(row["n"]) for row in rows)

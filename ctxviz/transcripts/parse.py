@@ -95,7 +95,7 @@ def prompt_key(text: str) -> str:
 
 
 @dataclass
-class _Tools:
+class ParseState:
     """What each tool_use said, so its tool_result can be named (the path read, the command run), and
     the session's folder, so that paths inside it are named relative to it."""
 
@@ -141,7 +141,7 @@ def _result_kind(tool: str) -> str:
     return "tool-output"
 
 
-def _assistant_pieces(content: str | list[Content] | None, tools: _Tools) -> tuple[Piece, ...]:
+def _assistant_pieces(content: str | list[Content] | None, tools: ParseState) -> tuple[Piece, ...]:
     if isinstance(content, str):
         return (Piece("reply", Category.MESSAGES, first_line(content) or "reply", estimate(len(content))),)
     pieces: list[Piece] = []
@@ -174,7 +174,7 @@ def _user_text_piece(text: str, meta: bool) -> Piece:
     return Piece(kind, Category.MESSAGES, first_line(text), estimate(len(text)))
 
 
-def _user_pieces(record: Record, tools: _Tools) -> tuple[Piece, ...]:
+def _user_pieces(record: Record, tools: ParseState) -> tuple[Piece, ...]:
     content = record.message.content if record.message is not None else None
     meta = bool(record.isMeta)
     if record.isCompactSummary:
@@ -222,7 +222,7 @@ def _attachment_pieces(raw: Raw) -> tuple[Piece, ...]:
     return (Piece(kind, category, first_line(label), estimate(size)),)
 
 
-def _entry(number: int, record: Record, kind: str, tools: _Tools) -> Entry:
+def _entry(number: int, record: Record, kind: str, tools: ParseState) -> Entry:
     # built positionally (Entry's field order): this runs for every conversational record
     uuid, parent, logical = record.uuid, record.parentUuid, record.logicalParentUuid
     sidechain, stamp, agent = bool(record.isSidechain), record.timestamp, record.agentId
@@ -264,11 +264,11 @@ def _entry(number: int, record: Record, kind: str, tools: _Tools) -> Entry:
 _CONVERSATIONAL = frozenset({"user", "assistant", "system", "attachment"})
 
 
-def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: _Tools | None = None) -> Parsed:
+def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: ParseState | None = None) -> Parsed:
     """Reduce numbered lines to entries. ``where`` locates problems (the file's path). ``tools`` carries
     what earlier lines said (tool names, the folder) when a file is read in parts as it grows."""
     where = safe_text(where)
-    tools = _Tools() if tools is None else tools
+    tools = ParseState() if tools is None else tools
     entries: list[Entry] = []
     problems: list[str] = []
     unknown: Counter[str] = Counter()

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ctxviz.kinds import BlockKind
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
@@ -30,8 +31,8 @@ from ctxviz.transcripts.jsonl import (
     records,
     text_size,
 )
-from ctxviz.transcripts.model_windows import guess_notice, guessed_window
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.model_windows import profile_window
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -67,15 +68,17 @@ def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
     content = message.get("content")
     if role == "user":
         text = _text(content)
-        return [Item("prompt", _first_line(text) or "prompt", estimate(text_size(content)), origin=origin)]
+        return [Item(BlockKind.PROMPT, _first_line(text) or "prompt", estimate(text_size(content)), origin=origin)]
     if role == "toolResult":
         label = str(message.get("toolName") or "tool result")
-        return [Item("tool-output", label, estimate(text_size(content)), origin=origin)]
+        return [Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(content)), origin=origin)]
     if role == "bashExecution":
         label = f"!{message.get('command') or ''}"[:60]
-        return [Item("tool-output", label, estimate(text_size(message.get("output")) + len(label)), origin=origin)]
+        return [
+            Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(message.get("output")) + len(label)), origin=origin)
+        ]
     if role != "assistant":
-        return [Item("notification", str(role), estimate(text_size(content)), origin=origin)]
+        return [Item(BlockKind.NOTIFICATION, str(role), estimate(text_size(content)), origin=origin)]
     found: list[Item] = []
     for part in content if isinstance(content, list) else []:
         if not isinstance(part, dict):
@@ -83,15 +86,15 @@ def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
         kind = part.get("type")
         if kind == "text":
             text = str(part.get("text") or "")
-            found.append(Item("reply", _first_line(text) or "reply", estimate(len(text)), origin=origin))
+            found.append(Item(BlockKind.REPLY, _first_line(text) or "reply", estimate(len(text)), origin=origin))
         elif kind == "thinking":
-            found.append(Item("reply", "thinking", estimate(text_size(part.get("thinking"))), origin=origin))
+            found.append(Item(BlockKind.REPLY, "thinking", estimate(text_size(part.get("thinking"))), origin=origin))
         elif kind == "toolCall":
             name = str(part.get("name") or "tool")
             arguments = part.get("arguments")
             path = arguments.get("path") or arguments.get("command") if isinstance(arguments, dict) else None
             label = f"{name} {path}" if isinstance(path, str) else name
-            block_kind = "edit" if name in _EDIT_TOOLS else "tool-call"
+            block_kind = BlockKind.EDIT if name in _EDIT_TOOLS else BlockKind.TOOL_CALL
             found.append(Item(block_kind, label[:60], estimate(len(name) + text_size(arguments)), origin=origin))
     return found
 
@@ -177,15 +180,15 @@ def _events(state: _Parse) -> _Session:
                 summary = str(entry.get("summary") or "")
                 pre = entry.get("tokensBefore")
                 before.append(pre if isinstance(pre, int) else None)
-                summary_item = Item("summary", "compaction summary", estimate(len(summary)), origin=origin)
+                summary_item = Item(BlockKind.SUMMARY, "compaction summary", estimate(len(summary)), origin=origin)
                 keep = frozenset(str(k) for k in kept if k is not None)
                 events.append(Compaction("auto", pre if isinstance(pre, int) else None, summary=summary_item, keep=keep,
                                          notes=(_TRIGGER_UNKNOWN,)))  # fmt: skip
             elif kind == "branch_summary":
                 text = str(entry.get("summary") or "")
-                events.append(Item("summary", "branch summary", estimate(len(text)), origin=origin))
+                events.append(Item(BlockKind.SUMMARY, "branch summary", estimate(len(text)), origin=origin))
             elif kind == "custom_message":
-                events.append(Item("notification", str(entry.get("customType") or "extension message"),
+                events.append(Item(BlockKind.NOTIFICATION, str(entry.get("customType") or "extension message"),
                                    estimate(text_size(entry.get("content"))), origin=origin))  # fmt: skip
             elif kind == "message" and isinstance(entry.get("message"), dict):
                 message = entry["message"]
@@ -215,13 +218,15 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, _Session]:
     if not any(isinstance(e, Call) for e in session.events):
         raise nothing_measured(path, AGENT, "no assistant message carries usage")
     steps, blocks = assemble(session.events, OVERHEAD_LABEL)
-    model = session.models[-1] if session.models else "unknown"
-    window = guessed_window(model)
-    notices = [*skipped_notice(state.problems), guess_notice(model, window)]
+    model = session.models[-1] if session.models else MODEL_NOT_RECORDED
+    window, window_notice = profile_window(AGENT, model)
+    notices = [*skipped_notice(state.problems), window_notice]
     if session.missing_usage:
         notices.append(f"{session.missing_usage} assistant messages without usage (not counted as calls)")
     if session.other_branches:
-        notices.append(f"{session.other_branches} entries on other branches of the session tree are not shown")
+        notices.append(
+            f"{counted(session.other_branches, 'entry', 'entries')} on other branches of the session tree not shown"
+        )
     autocompact = max(0, window - RESERVE_TOKENS)
     limits = Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
     timeline = Timeline(

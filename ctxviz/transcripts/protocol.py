@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 # How much of a file ``detect`` may read: the first records say which agent wrote it.
 DETECT_BYTES = 64 * 1024
+# A timeline's model when the session names none (grok-build's logs may not): shown in the header.
+MODEL_NOT_RECORDED = "model not recorded"
 
 
 class NoUsage(InputError):
@@ -141,3 +143,8 @@ def ref_for(agent: str, path: Path, session: str | None = None) -> SessionRef:
     except OSError:
         return SessionRef(agent, path, session or path.stem)
     return SessionRef(agent, path, session or path.stem, stat.st_size, stat.st_mtime)
+
+
+def counted(count: int, one: str, many: str) -> str:
+    """``1 message`` / ``3 messages``: a count in a notice, in the right number."""
+    return f"{count:,} {one if count == 1 else many}"

@@ -13,7 +13,7 @@ from ctxviz.transcripts.gemini_cli import GeminiCliReader
 from ctxviz.transcripts.grok_build import GrokBuildReader
 from ctxviz.transcripts.opencode import OpencodeReader
 from ctxviz.transcripts.pi import PiReader
-from ctxviz.transcripts.protocol import Reader, SessionRef, ref_for
+from ctxviz.transcripts.protocol import Reader, Reading, SessionRef, ref_for
 
 # Detection order: the most specific shapes first; Cursor's bare {role, message} lines last.
 READERS: tuple[Reader, ...] = (
@@ -52,6 +52,12 @@ def open_session(path: Path) -> tuple[Reader, SessionRef]:
         raise InputError(f"{path}: a folder; give a session's file (or use --session / --latest)")
     reader = reader_for(path) or _BY_NAME["claude-code"]
     return reader, ref_for(reader.name, path)
+
+
+def read_target(target: Path | SessionRef) -> Reading:
+    """A file a user named (its agent told by content) or a session found on disk, read by its reader."""
+    reader, ref = open_session(target) if isinstance(target, Path) else (reader_named(target.agent), target)
+    return reader.read(ref)
 
 
 def discover(env: Mapping[str, str], home: Path, agents: Iterable[str] | None = None) -> list[SessionRef]:

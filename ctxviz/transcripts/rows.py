@@ -50,9 +50,11 @@ def summary_row(
     subagents: int = 0,
     problems: Sequence[str] = (),
     measured: bool = True,
+    size: int | None = None,
 ) -> SessionSummary:
     """The ``sessions`` row of a timeline. ``recorded_before`` is each compaction's size before as the
-    agent recorded it, in the timeline's order (None where it recorded none)."""
+    agent recorded it, in the timeline's order (None where it recorded none); ``size`` what the session
+    takes on disk when that is not its file's size (a session spread over many files, or in a database)."""
     calls: list[int] = []
     compactions: list[Compaction] = []
     sizes = iter(recorded_before)
@@ -77,7 +79,7 @@ def summary_row(
         last=sizes_seen[-1] if sizes_seen else 0,
         compactions=tuple(compactions),
         subagents=subagents,
-        bytes=ref.size,
+        bytes=ref.size if size is None else size,
         problems=tuple(problems),
         measured=measured,
     )

@@ -13,6 +13,11 @@ from ctxviz.transcripts.safe import safe_text
 _ENCODED = re.compile(r"[/.\s~\\:]")  # what Claude Code turns into "-" in a project folder's name
 
 
+def encoded_project(path: str) -> str:
+    """A project path as Claude Code names its folder under ``projects/``."""
+    return _ENCODED.sub("-", path)
+
+
 def recorded_ids(file: SessionFile) -> tuple[str | None, str | None]:
     """The sessionId and cwd the file's first records name (what ``sessions`` shows)."""
     return peek_ids(file.path)
@@ -55,7 +60,7 @@ def latest(files: list[SessionFile], cwd: str | None = None) -> SessionFile:
     if not files:
         raise InputError("no Claude Code sessions found (looked in ~/.claude, ~/.config/claude, CLAUDE_CONFIG_DIR)")
     if cwd:
-        here = _ENCODED.sub("-", cwd)
+        here = encoded_project(cwd)
         local = [f for f in files if f.project_dir.name == here]
         files = local or files
     return max(files, key=lambda f: (f.mtime, f.path.name))

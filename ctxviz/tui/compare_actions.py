@@ -4,6 +4,7 @@ open the compare screen over it. Simulating takes a moment at 10,000 events, so 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from textual.app import App
@@ -46,7 +47,8 @@ def open_compare(app: App[Any]) -> None:
                 specs, settings = what_if_pair(timeline.agent, settings)
             else:
                 specs = parse_run_specs(None, agent_names())
-            comparison = compare(loaded.scenario, specs, settings, loaded.display)
+            # a real session's measurements go along, as the dots beside every lane
+            comparison = replace(compare(loaded.scenario, specs, settings, loaded.display), measured=loaded.measured)
         except InputError as error:
             app.call_from_thread(app.notify, error.message, title="Cannot compare", severity="error", timeout=10)
             return

@@ -58,7 +58,7 @@ class WhatIfApp(CtxvizApp):
 
     def get_default_screen(self) -> Screen[None]:
         w = self.what_if
-        return WhatIfScreen(w.timeline, self._what_ifs, w.reference, w.reference_name)
+        return WhatIfScreen(w.timeline, self._what_ifs, w.reference, w.reference_name, w.name)
 
 
 def run_what_if(what_if: WhatIf, what_ifs: tuple[str, ...]) -> None:

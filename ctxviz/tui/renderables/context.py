@@ -38,6 +38,8 @@ def context_view(
     grid = context_grid(breakdown, window, timeline.thresholds.buffer_label, narrow)
     glyphs = [Text(" ").join(Text(square.glyph, style=colors.get(square.row, "")) for square in row) for row in grid]
     measured = "measured" if timeline.steps[index].measured else "estimated"
+    # a transcript measures the total only: how it splits among categories and items is estimated
+    approx = "~" if timeline.source.kind == "transcript" else ""
     rows: list[Text] = [
         Text.assemble((timeline.model, "bold"), f" ({timeline.agent}) · {used:,}/{humanize(window)} tokens"),
         Text(f"({percent(used, window):.0f}%, {measured}) at step {index}", style="dim"),
@@ -47,11 +49,12 @@ def context_view(
         if tokens <= 0 and row != FREE_SPACE:
             continue
         glyph = FREE if row == FREE_SPACE else RESERVE if row == timeline.thresholds.buffer_label else FULL
+        split = approx if glyph == FULL else ""
         rows.append(
             Text.assemble(
                 (glyph, colors.get(row, "")),
                 f" {row}: ",
-                (f"{humanize(tokens)} tokens ({percent(tokens, window):.1f}%)", "dim"),
+                (f"{split}{humanize(tokens)} tokens ({percent(tokens, window):.1f}%)", "dim"),
             )
         )
     side = Table.grid(padding=(0, 3))
@@ -63,24 +66,24 @@ def context_view(
     for category, title in _ITEM_SECTIONS:
         items = [b for b in live if b.category is category]
         if items:
-            parts.append(_items(title, items))
+            parts.append(_items(title, items, approx))
     messages = [b for b in live if b.category is Category.MESSAGES]
     if messages:
-        parts.append(_message_kinds(segment_tokens))
+        parts.append(_message_kinds(segment_tokens, approx))
         largest = sorted(messages, key=lambda b: (-b.tokens, b.id))[:_LARGEST_MESSAGES]
-        parts.append(_items(f"Largest messages (of {len(messages)})", largest))
+        parts.append(_items(f"Largest messages (of {len(messages)})", largest, approx))
     return Group(*parts)
 
 
-def _items(title: str, blocks: Sequence[Block]) -> RenderableType:
+def _items(title: str, blocks: Sequence[Block], approx: str) -> RenderableType:
     lines = [Text(f"\n{title}", style="bold")]
     for n, block in enumerate(blocks):
         branch = "└" if n == len(blocks) - 1 else "├"
-        lines.append(Text.assemble(f"{branch} {block.label}: ", (f"{humanize(block.tokens)} tokens", "dim")))
+        lines.append(Text.assemble(f"{branch} {block.label}: ", (f"{approx}{humanize(block.tokens)} tokens", "dim")))
     return Group(*lines)
 
 
-def _message_kinds(segment_tokens: Sequence[int]) -> RenderableType:
+def _message_kinds(segment_tokens: Sequence[int], approx: str) -> RenderableType:
     shown = [
         (segment.label, tokens)
         for segment, tokens in zip(SEGMENTS, segment_tokens, strict=True)
@@ -89,5 +92,5 @@ def _message_kinds(segment_tokens: Sequence[int]) -> RenderableType:
     lines = [Text("\nMessages by kind", style="bold")]
     for n, (label, tokens) in enumerate(shown):
         branch = "└" if n == len(shown) - 1 else "├"
-        lines.append(Text.assemble(f"{branch} {label}: ", (f"{humanize(tokens)} tokens", "dim")))
+        lines.append(Text.assemble(f"{branch} {label}: ", (f"{approx}{humanize(tokens)} tokens", "dim")))
     return Group(*lines)

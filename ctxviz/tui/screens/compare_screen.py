@@ -22,6 +22,7 @@ from ctxviz.report.compare_runs import Comparison, compactions_of
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
 from ctxviz.tui.widgets.compare_lane import Lane
 from ctxviz.tui.widgets.key_bar import KeyBar
+from ctxviz.tui.widgets.reference_chart import DOT
 
 WIDE_WIDTH = 140  # from here lanes sit two abreast
 LANE_HEIGHT = 11  # title, bar (2 rows and labels), a 4-row chart, what the event did (2 rows), border
@@ -52,7 +53,10 @@ class CompareScreen(Screen[None]):
         super().__init__()
         self.comparison = comparison
         self.is_child = is_child
-        self.heading = f"compare · {comparison.name}"
+        if comparison.measured is None:
+            self.heading = f"compare · {comparison.name}"
+        else:  # a real session, by the first 8 characters of its id: every lane replays it; dots, what it measured
+            self.heading = f"compare · session {comparison.name[:8]} · {DOT} measured"
         self.title = self.heading
         # positions (event + 1) where any run compacts
         self._compactions = sorted({c.event + 1 for run in comparison.runs for c in compactions_of(run)})
@@ -66,9 +70,10 @@ class CompareScreen(Screen[None]):
             yield Label(self.heading, id="compare-name")
             yield Label(id="compare-event")
         with VerticalScroll(id="lanes"):
-            peak = max(run.timeline.peak for run in self.comparison.runs)
+            measured = self.comparison.measured
+            peak = max([run.timeline.peak for run in self.comparison.runs] + [v for v in measured or () if v])
             for number, run in enumerate(self.comparison.runs, start=1):
-                yield Lane(run, number, peak)
+                yield Lane(run, number, peak, measured)
         yield KeyBar(id="keys")
 
     def on_mount(self) -> None:
@@ -101,7 +106,9 @@ class CompareScreen(Screen[None]):
             where = "start-up"
         else:
             event = self.comparison.events[position - 1]
-            where = f"event {event.index}/{self.last - 1} · {event.kind} {event.label}"
+            measured = self.comparison.measured and self.comparison.measured[event.index]
+            reading = f" · measured {measured:,}" if measured else ""
+            where = f"event {event.index}/{self.last - 1}{reading} · {event.kind} {event.label}"
         self.query_one("#compare-event", Label).update(where)
         for lane in self.query(Lane):
             lane.show(position)

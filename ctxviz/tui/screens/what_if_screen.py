@@ -14,9 +14,15 @@ from ctxviz.tui.widgets.usage_chart import UsageChartWidget
 
 class WhatIfScreen(TimelineScreen):
     def __init__(
-        self, timeline: Timeline, what_ifs: Sequence[str], reference: Sequence[int | None], reference_name: str
+        self,
+        timeline: Timeline,
+        what_ifs: Sequence[str],
+        reference: Sequence[int | None],
+        reference_name: str,
+        name: str,
     ) -> None:
-        title = f"{timeline.source.name} · what-if {' '.join(what_ifs)} · ▇ simulated, {DOT} {reference_name}"
+        # the what-if first: a narrow header cuts the end (the chart's own title also says which curve is which)
+        title = f"what-if {' '.join(what_ifs)} · {name} · ▇ simulated, {DOT} {reference_name}"
         super().__init__(timeline, title)
         self.what_ifs = tuple(what_ifs)
         self._reference = reference

@@ -3,10 +3,13 @@ own thresholds, its usage curve over the scenario's events, and what the current
 
 The curve's x axis is the scenario's events (start-up first), not the run's steps, so every lane's
 columns line up: the same column is the same event in every run. Each point is the peak within the
-event, so a compaction's spike still shows.
+event, so a compaction's spike still shows. When the runs replay a real session, what the session measured
+after each event is drawn over the curve as dots, on the same columns.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -20,6 +23,7 @@ from ctxviz.report.compare_runs import STARTUP, Run, cell, compactions_of
 from ctxviz.tui.palette import color
 from ctxviz.tui.renderables.chart import Line, UsageChart, column_of, downsample, nice_top
 from ctxviz.tui.segments import SegmentTotals
+from ctxviz.tui.widgets.reference_chart import WithReference, downsample_reference
 from ctxviz.tui.widgets.token_bar import TokenBarWidget, markers_of, slices_at
 
 
@@ -39,10 +43,15 @@ class EventChart(Widget):
     """The run's usage per scenario event, with its warning and compaction lines where they fall within
     the scale. ``peak`` is the highest of all the lanes: one scale for every lane, so heights compare."""
 
-    def __init__(self, run: Run, peak: int, *, id: str | None = None) -> None:
+    def __init__(
+        self, run: Run, peak: int, measured: Sequence[int | None] | None = None, *, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self._run = run
         self._peaks = event_peaks(run)
+        # a real session's measurements as dots, one per position like the peaks (none at the start-up)
+        self._measured = None if measured is None else [None, *measured]
+        self._dots: tuple[int, list[int | None]] = (-1, [])
         self._top = nice_top(peak, run.timeline.window)
         self._axis = len(humanize(self._top)) + 1
         self._compactions = [c.event + 1 for c in compactions_of(run)]
@@ -69,7 +78,7 @@ class EventChart(Widget):
             Line(limits.autocompact or limits.blocking, color(self.app, "error")),
         ]
         marks = frozenset(c for p in self._compactions for c in column_of(p, count, width)) if width else frozenset()
-        return UsageChart(
+        chart = UsageChart(
             peaks=self._columns[1],
             top=self._top,
             current=column_of(self._position, count, width) if width else range(0),
@@ -82,16 +91,22 @@ class EventChart(Widget):
             axis_width=self._axis,
             axis_style=color(self.app, "foreground-darken-2"),
         )
+        if self._measured is None:
+            return chart
+        if self._dots[0] != width:
+            self._dots = (width, downsample_reference(self._measured, width))
+        return WithReference(chart, self._dots[1], self._top, height, self._axis, color(self.app, "foreground"))
 
 
 class Lane(Vertical):
     """``position`` counts the start-up as 0 and event ``n`` as ``n + 1``."""
 
-    def __init__(self, run: Run, number: int, peak: int) -> None:
+    def __init__(self, run: Run, number: int, peak: int, measured: Sequence[int | None] | None = None) -> None:
         super().__init__(classes="lane")
         self.run = run
         self.number = number
         self._peak = peak  # the highest of all the lanes (the charts' common scale)
+        self._measured = measured
         self._totals = SegmentTotals(run.timeline)
 
     def compose(self) -> ComposeResult:
@@ -104,7 +119,7 @@ class Lane(Vertical):
             yield Label(f"{timeline.model} · {humanize(timeline.window)} · {compact}", classes="lane-model")
             yield Label(classes="lane-usage")
         yield TokenBarWidget()
-        yield EventChart(self.run, self._peak)
+        yield EventChart(self.run, self._peak, self._measured)
         yield Static(classes="lane-did")
 
     def show(self, position: int) -> None:

@@ -38,7 +38,9 @@ def markers_of(timeline: Timeline) -> list[Marker]:
     warning = Marker(limits.warning, f"warning {humanize(limits.warning)}", "warn")
     if limits.autocompact is None:
         return [warning, Marker(limits.blocking, f"blocking {humanize(limits.blocking)}", "block")]
-    return [warning, Marker(limits.autocompact, f"auto-compact {humanize(limits.autocompact)}", "compact")]
+    compact = Marker(limits.autocompact, f"auto-compact {humanize(limits.autocompact)}", "compact")
+    # agents with no separate warning (Codex, pi, …) warn where they compact: one marker, named for what happens
+    return [compact] if limits.warning == limits.autocompact else [warning, compact]
 
 
 class TokenBarWidget(Widget):
