@@ -1,3 +1,4 @@
 from ctxviz.cli import main
+from ctxviz.process import run_program
 
-main()
+run_program(main)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
+from ctxviz.process import one_shot
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -47,6 +48,7 @@ def run(
 ) -> None:
     """Replay SCENARIO (a path, a built-in name, or a session .jsonl with --set) and print its steps and
     final breakdown."""
+    one_shot()
     caption = None
     if set_values:
         from dataclasses import replace
@@ -89,6 +91,7 @@ def run(
 @click.pass_context
 def validate(ctx: click.Context, scenarios: tuple[str, ...], allow_outside: bool) -> None:
     """Check scenario files; print every problem with file, line and column."""
+    one_shot()
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
 

@@ -14,5 +14,6 @@ def main() -> None:
 
         sys.exit(run(args[1:]))
     from ctxviz.cli import main as cli
+    from ctxviz.process import run_program
 
-    cli()
+    run_program(cli)

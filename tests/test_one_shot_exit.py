@@ -1,0 +1,58 @@
+"""``run --json`` as the real program ends without the interpreter's teardown: its output must still be
+whole, its exit code right, and its errors printed; in-process callers keep a normal exit."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ctxviz.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def program(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "ctxviz", *args], capture_output=True, cwd=ROOT, timeout=120)
+
+
+def test_json_from_the_program_is_the_whole_document_run_in_process() -> None:
+    finished = program("run", "explore-context-window", "--json")
+    in_process = CliRunner().invoke(main, ["run", "explore-context-window", "--json"])
+    assert finished.returncode == 0 and in_process.exit_code == 0
+    assert finished.stdout == in_process.stdout_bytes
+    assert finished.stdout.endswith(b"}\n") and finished.stderr == b""
+
+
+def test_the_program_keeps_its_exit_codes_and_messages(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: t\nevents:\n  - read: nowhere.py\n")
+    failed = program("run", str(bad), "--json")
+    assert failed.returncode == 1 and failed.stdout == b""
+    assert f"{bad}:3:5: events[0].read: unknown file 'nowhere.py'".encode() in failed.stderr
+    usage = program("run", "explore-context-window", "--json", "--at", "999")
+    assert usage.returncode == 2 and b"step 999 does not exist" in usage.stderr
+    assert b"Traceback" not in failed.stderr + usage.stderr
+
+
+def test_in_process_runs_keep_the_cycle_collector() -> None:
+    assert gc.isenabled()
+    assert CliRunner().invoke(main, ["run", "explore-context-window", "--json"]).exit_code == 0
+    assert gc.isenabled()
+
+
+def test_validate_and_the_table_from_the_program_are_whole(tmp_path: Path) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_text("name: t\nevents:\n  - reply: 10\n")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: t\nevents:\n  - reply: -1\n")
+    checked = program("validate", str(good), str(bad))
+    assert checked.returncode == 1
+    assert checked.stdout.decode().startswith(f"{good}: ok")
+    assert f"{bad}:3:5: events[0].reply: a size cannot be negative (got -1)".encode() in checked.stderr
+    assert program("validate", str(good)).returncode == 0
+    table = program("run", "explore-context-window")
+    assert table.returncode == 0 and b"Free space" in table.stdout and b"Autocompact buffer" in table.stdout
