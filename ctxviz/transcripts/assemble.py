@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ctxviz.fates import summarised_by_kind
+from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Visibility
 
@@ -140,7 +141,7 @@ def _call(state: _State, call: Call) -> None:
         estimated = sum(i.estimate for i in items)
         shares = [i.estimate for i in items] if estimated <= call.used else _split(call.used, items)
         fixed = call.used - sum(shares)
-        state.overhead = state.add(Item("overhead", state.overhead_label, fixed, Category.SYSTEM_PROMPT), fixed)
+        state.overhead = state.add(Item(BlockKind.OVERHEAD, state.overhead_label, fixed, Category.SYSTEM_PROMPT), fixed)
         added.append(state.overhead)
         notes.append(f"the first call's {fixed:,} tokens beyond the recorded items: {state.overhead_label}")
     else:
@@ -148,7 +149,7 @@ def _call(state: _State, call: Call) -> None:
         if delta >= 0:
             shares = _split(delta, items) if items else []
             if delta > 0 and not items:
-                items, shares = [Item("overhead", UNRECORDED_LABEL, delta)], [delta]
+                items, shares = [Item(BlockKind.OVERHEAD, UNRECORDED_LABEL, delta)], [delta]
             notes.append(f"+{delta:,} tokens measured; {SPLIT_NOTE}")
         else:
             shares = [i.estimate for i in items]
@@ -162,7 +163,7 @@ def _call(state: _State, call: Call) -> None:
             added.append(state.add(item, tokens))
     state.calls += 1
     label = call.label or f"call {state.calls}" + (f": {_label(items)}" if items else "")
-    state.step("api-call", label, added, removed, measured=True, notes=notes, used=call.used)
+    state.step(StepKind.API_CALL, label, added, removed, measured=True, notes=notes, used=call.used)
     state.pending = []
 
 
@@ -193,7 +194,8 @@ def _compact(state: _State, event: Compaction) -> None:
              + (f" at {event.pre_tokens:,} tokens (as recorded)" if event.pre_tokens is not None else "")]  # fmt: skip
     if post is None:
         notes.append("size after the compaction estimated until the next call measures it")
-    state.step("auto-compact" if auto else "compact", "auto-compaction" if auto else "compaction", added, removed,
+    kind = StepKind.AUTO_COMPACT if auto else StepKind.COMPACT
+    state.step(kind, "auto-compaction" if auto else "compaction", added, removed,
                measured=measured, notes=[*notes, *event.notes], fates=fates)  # fmt: skip
     state.pending = []
 
