@@ -13,17 +13,19 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from ctxviz.importer.draft import CHARS_PER_TOKEN, Draft, EventDraft
+from ctxviz.importer.draft import Draft, EventDraft
 from ctxviz.importer.render import scenario_document
 from ctxviz.importer.replay import build_scenario, replay
 from ctxviz.importer.rules import profile_of, spill_limit_chars, tool_call_tokens
+from ctxviz.kinds import EventKind
 from ctxviz.scenario.model import Scenario
+from ctxviz.tokens import CHARS_PER_TOKEN
 
 # Round one puts each event's gap into its own sizes; round two what is left into the stretch's other
 # free sizes (or a hidden item for it); round three checks and settles what the engine then capped.
 ROUNDS = 3
 FILLER = "growth no recorded item holds"
-_SPILLING = {"bash": "Bash", "grep": "Grep", "glob": "Glob"}
+_SPILLING: dict[str, str] = {EventKind.BASH: "Bash", EventKind.GREP: "Grep", EventKind.GLOB: "Glob"}
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,7 @@ def _cap_outputs(draft: Draft, scenario: Scenario) -> None:
     chars a token; real text is denser), else the replay would spill what the session did not."""
     profile = profile_of(scenario)
     for event in _flat(draft):
-        tool = _SPILLING.get(event.kind) or (event.fields.get("name") if event.kind == "tool" else None)
+        tool = _SPILLING.get(event.kind) or (event.fields.get("name") if event.kind == EventKind.TOOL else None)
         limit = spill_limit_chars(profile, str(tool)) if tool is not None else None
         if limit is None or "output" not in event.sizes:
             continue
@@ -61,7 +63,7 @@ def _place(events: list[EventDraft], amount: int) -> int:
     if not free:
         return amount
     if amount > 0:
-        free.sort(key=lambda f: f[0].kind not in ("reply", "prompt"))  # replies and prompts first
+        free.sort(key=lambda f: f[0].kind not in (EventKind.REPLY, EventKind.PROMPT))  # replies and prompts first
         for event, key in free:
             room = max(0, event.caps.get(key, amount + event.sizes[key]) - event.sizes[key])
             give = min(room, amount)
@@ -82,7 +84,7 @@ def _place(events: list[EventDraft], amount: int) -> int:
 def _filler(segment: int, tokens: int) -> EventDraft:
     return EventDraft(
         # its target is 0: like any size moved within a stretch, it carries the gap of another item
-        "prompt", {"text": FILLER, "visibility": "hidden"}, {"size": tokens}, ("size",), 0, segment, True,
+        EventKind.PROMPT, {"text": FILLER, "visibility": "hidden"}, {"size": tokens}, ("size",), 0, segment, True,
         "what the call grew by that no recorded item here can hold (a re-read file that had grown, …)",
     )  # fmt: skip
 
@@ -98,7 +100,7 @@ def _prepare(draft: Draft, scenario: Scenario) -> None:
     _cap_outputs(draft, scenario)
     # A read's or a skill's measured size includes its tool call, which the engine adds on its own.
     tool_call = tool_call_tokens(profile_of(scenario))
-    read_paths = {e.fields["path"] for e in _flat(draft) if e.kind == "read"}
+    read_paths = {e.fields["path"] for e in _flat(draft) if e.kind == EventKind.READ}
     for path in read_paths & set(draft.files):
         draft.files[path] = max(1, draft.files[path] - tool_call)
     for skill in draft.skills:
@@ -122,7 +124,7 @@ def calibrate(draft: Draft, name: str) -> Calibrated:
         for event, step in zip(flat, run.event_steps, strict=True):
             used = steps[step].used
             added, previous = used - previous, used
-            if event.kind == "compact":
+            if event.kind == EventKind.COMPACT:
                 continue
             gap = event.target - added
             if gap and event.free and round_ == 0:  # first round: each event's gap into its own sizes

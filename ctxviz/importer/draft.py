@@ -15,10 +15,11 @@ from typing import Any
 
 from ctxviz.importer.paths import PathStyle
 from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
+from ctxviz.kinds import EventKind
 from ctxviz.layout import share_cells
+from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.records import SUBAGENT_TOOLS
 
-CHARS_PER_TOKEN = 4
 EDIT_TOOLS = ("Edit", "MultiEdit")
 PRE_TOKENS_NOTE = "shares the count Claude Code compacted at (preTokens) minus the call before"
 UNRECORDED = "input the transcript does not record"
@@ -48,7 +49,7 @@ class EventDraft:
     agent: str | None = None  # a subagent's id (its file holds its own reads)
 
     def flat(self) -> list[EventDraft]:
-        return self.inner if self.kind == "parallel" else [self]
+        return self.inner if self.kind == EventKind.PARALLEL else [self]
 
 
 @dataclass
@@ -80,9 +81,20 @@ class _Unit:
 
 
 # which size of each event kind a tool call's arguments and its result feed
-_CALL_KEY = {"edit": "change", "write": "content", "subagent": "prompt", "tool": "call", "plan": "plan"}
-_RESULT_KEY = {"grep": "output", "glob": "output", "bash": "output", "tool": "output", "subagent": "returns",
-               "edit": "change", "write": "content", "plan": "plan"}  # fmt: skip
+_CALL_KEY: dict[str, str] = {
+    EventKind.EDIT: "change",
+    EventKind.WRITE: "content",
+    EventKind.SUBAGENT: "prompt",
+    EventKind.TOOL: "call",
+    EventKind.PLAN: "plan",
+}
+_RESULT_KEY: dict[str, str] = {
+    **dict.fromkeys((EventKind.GREP, EventKind.GLOB, EventKind.BASH, EventKind.TOOL), "output"),
+    EventKind.SUBAGENT: "returns",
+    EventKind.EDIT: "change",
+    EventKind.WRITE: "content",
+    EventKind.PLAN: "plan",
+}
 
 
 def _search_fields(use: ToolUse, style: PathStyle) -> dict[str, Any]:
@@ -111,33 +123,37 @@ class _Drafter:
         free: tuple[str, ...]
         comment = None
         if name == "Read" and path and not use.error and not use.partial_read and args.pages is None:
-            kind, fields, free = "read", {"path": style.path(path)}, ()
+            kind, fields, free = EventKind.READ, {"path": style.path(path)}, ()
             if is_unchanged_stub(use):
                 comment = "Claude Code answered with its 'file unchanged' stub"
         elif name in EDIT_TOOLS and path and not use.error:
-            kind, fields, free = "edit", {"path": style.path(path)}, ("change",)
+            kind, fields, free = EventKind.EDIT, {"path": style.path(path)}, ("change",)
             if use.file_chars is not None:
                 self.originals.setdefault(style.path(path), estimate(use.file_chars))
         elif name == "Write" and path and PLANS_FOLDER in path and not use.error:
-            kind, fields, free = "plan", {}, ("plan",)
+            kind, fields, free = EventKind.PLAN, {}, ("plan",)
             comment = "the plan file written in plan mode: re-injected after a compaction"
         elif name == "Write" and path and not use.error:
-            kind, fields, free = "write", {"path": style.path(path)}, ("content",)
+            kind, fields, free = EventKind.WRITE, {"path": style.path(path)}, ("content",)
         elif name in ("Grep", "Glob"):
             kind, fields, free = name.lower(), _search_fields(use, style), ("output",)
         elif name == "Bash":
-            kind, fields, free = "bash", {"command": style.text(args.command or "")}, ("output",)
+            kind, fields, free = EventKind.BASH, {"command": style.text(args.command or "")}, ("output",)
         elif name in SUBAGENT_TOOLS:
-            kind, fields, free = "subagent", {"type": args.subagent_type or "general-purpose"}, ("prompt", "returns")
+            kind, fields, free = (
+                EventKind.SUBAGENT,
+                {"type": args.subagent_type or "general-purpose"},
+                ("prompt", "returns"),
+            )
         elif name == "Skill" and args.skill and not use.error:
-            kind, fields, free = "skill", {"name": args.skill}, ()
+            kind, fields, free = EventKind.SKILL, {"name": args.skill}, ()
         else:
-            kind, fields, free = "tool", {"name": name}, ("call", "output")
+            kind, fields, free = EventKind.TOOL, {"name": name}, ("call", "output")
             if name == "Read":
                 comment = "a Read of part of a file, or one that failed: sized as a plain tool result"
         event = EventDraft(kind, fields, dict.fromkeys(free, 0), free, 0, segment, False, comment)
         event.lines, event.agent = use.lines, use.agent
-        if kind == "edit":
+        if kind == EventKind.EDIT:
             event.sizes["result"] = 0  # the whole measured size goes to the change
         return event, [_Unit(use.call_chars, event, _CALL_KEY.get(kind)), _Unit(result, event, _RESULT_KEY.get(kind))]
 
@@ -154,7 +170,7 @@ class _Drafter:
             if n in skip:
                 continue
             if isinstance(item, Reply):
-                event = EventDraft("reply", {}, {"reply": 0}, ("reply",), 0, k, False)
+                event = EventDraft(EventKind.REPLY, {}, {"reply": 0}, ("reply",), 0, k, False)
                 self.events.append(event)
                 units.append(_Unit(item.chars, event, "reply"))
             elif isinstance(item, Prompt):
@@ -162,7 +178,7 @@ class _Drafter:
                 if item.kind != "prompt":
                     fields["visibility"] = "hidden"
                 comment = {"hook": "hook output or reminder the transcript records", "meta": None}.get(item.kind)
-                event = EventDraft("prompt", fields, {"size": 0}, ("size",), 0, k, False, comment)
+                event = EventDraft(EventKind.PROMPT, fields, {"size": 0}, ("size",), 0, k, False, comment)
                 self.events.append(event)
                 units.append(_Unit(item.chars, event, "size"))
             elif isinstance(item, Tools):
@@ -183,7 +199,7 @@ class _Drafter:
                 if len(group) == 1:
                     self.events.append(group[0])
                 else:
-                    self.events.append(EventDraft("parallel", {}, {}, (), 0, k, False, inner=group))
+                    self.events.append(EventDraft(EventKind.PARALLEL, {}, {}, (), 0, k, False, inner=group))
                     parallels.append(self.events[-1])
             elif isinstance(item, Compaction):
                 compaction = item
@@ -191,7 +207,7 @@ class _Drafter:
                 self.compactions.append((k, item.trigger, item.pre_tokens))
                 if item.trigger == "manual":
                     event = EventDraft(
-                        "compact", {}, {"summary": estimate(item.summary_chars)}, (), 0, k, False,
+                        EventKind.COMPACT, {}, {"summary": estimate(item.summary_chars)}, (), 0, k, False,
                         "a /compact typed in the session; its summary sized from the recorded text",
                     )  # fmt: skip
                     self.events.append(event)
@@ -199,7 +215,7 @@ class _Drafter:
         grew = measured_total is not None and before is not None and measured_total > before
         if not pre and compaction is None and grew:  # the call grew, yet no record says by what
             event = EventDraft(
-                "prompt", {"text": UNRECORDED, "visibility": "hidden"}, {"size": 0}, ("size",), 0, k, False,
+                EventKind.PROMPT, {"text": UNRECORDED, "visibility": "hidden"}, {"size": 0}, ("size",), 0, k, False,
                 "the call grew with nothing recorded before it",
             )  # fmt: skip
             self.events.append(event)
@@ -249,23 +265,23 @@ class _Drafter:
         """Natural sizes before calibration: each event's target in its first free field; files and
         skills at the size their content added."""
         for event in (e for top in self.events for e in top.flat()):
-            if event.kind == "read" and "unchanged" not in (event.comment or ""):
+            if event.kind == EventKind.READ and "unchanged" not in (event.comment or ""):
                 # the smallest full read: a file that grew adds to a reply at its later reads (a size can
                 # be added there, never taken away), and a restore after compaction is not overstated
                 path = event.fields["path"]
                 self.files[path] = min(self.files.get(path, event.target), event.target)
                 if event.lines:
                     self.file_lines[event.fields["path"]] = event.lines
-            elif event.kind == "edit":
+            elif event.kind == EventKind.EDIT:
                 path = event.fields["path"]
                 self.files.setdefault(path, self.originals.get(path, event.target))
-            elif event.kind == "write":
+            elif event.kind == EventKind.WRITE:
                 self.files.setdefault(event.fields["path"], event.target)
-            elif event.kind == "skill":
+            elif event.kind == EventKind.SKILL:
                 name = event.fields["name"]
                 self.skills[name] = min(self.skills.get(name, event.target), event.target)
         for event in (e for top in self.events for e in top.flat()):
-            if event.kind == "read" and event.fields["path"] not in self.files:
+            if event.kind == EventKind.READ and event.fields["path"] not in self.files:
                 self.files[event.fields["path"]] = event.target  # only stubs seen: the stub's size
 
 
@@ -273,10 +289,10 @@ def _subagent_reads(drafter: _Drafter, subagents: Mapping[str, Session]) -> None
     """A subagent's own full reads, from its file: they stay in its window; the files are listed."""
     for event in (e for top in drafter.events for e in top.flat()):
         child = subagents.get(event.agent or "")
-        if event.kind != "subagent" or child is None:
+        if event.kind != EventKind.SUBAGENT or child is None:
             continue
         child_draft = draft_session(child, drafter.style)
-        reads = [e.fields["path"] for top in child_draft.events for e in top.flat() if e.kind == "read"]
+        reads = [e.fields["path"] for top in child_draft.events for e in top.flat() if e.kind == EventKind.READ]
         if reads:
             event.fields["reads"] = list(dict.fromkeys(reads))
             for path in reads:

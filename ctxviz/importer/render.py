@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from ctxviz.importer.draft import Draft, EventDraft
+from ctxviz.kinds import EventKind
 
 MILLION_WINDOW = 1_000_000
 _DATE_SUFFIX = re.compile(r"-\d{8}$")  # claude-sonnet-4-5-20250929 is the profile's claude-sonnet-4-5
@@ -15,17 +16,17 @@ SMALL_WINDOW = 200_000
 
 def event_document(event: EventDraft) -> dict[str, Any]:
     kind, fields, sizes = event.kind, event.fields, event.sizes
-    if kind == "parallel":
+    if kind == EventKind.PARALLEL:
         return {"parallel": [event_document(e) for e in event.inner]}
-    if kind == "reply":
+    if kind == EventKind.REPLY:
         return {"reply": sizes["reply"]}
-    if kind == "read":
+    if kind == EventKind.READ:
         return {"read": fields["path"]}
-    if kind == "skill":
+    if kind == EventKind.SKILL:
         return {"skill": fields["name"]}
-    if kind == "plan":
+    if kind == EventKind.PLAN:
         return {"plan": sizes["plan"]}
-    if kind == "compact":
+    if kind == EventKind.COMPACT:
         return {"compact": {"summary": sizes["summary"]}}
     return {kind: {**fields, **sizes}}
 
@@ -135,11 +136,11 @@ def scenario_yaml(document: dict[str, Any], draft: Draft, header: list[str]) -> 
     announced: set[int] = set()
     for event, rendered in zip(draft.events, document["events"], strict=True):
         segment = event.segment
-        if segment in compactions and segment not in announced and event.kind == "compact":
+        if segment in compactions and segment not in announced and event.kind == EventKind.COMPACT:
             announced.add(segment)
         out.append(f"  # {_event_comment(event, call_of_segment)}")
         out.extend(_lines([rendered], 2))
-        if event.kind != "compact" and segment in compactions and segment not in announced:
+        if event.kind != EventKind.COMPACT and segment in compactions and segment not in announced:
             trigger, pre = compactions[segment]
             last_before = max(
                 (n for n, e in enumerate(draft.events) if e.segment == segment and e.measured), default=None

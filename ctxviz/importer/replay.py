@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ctxviz.engine import simulate
+from ctxviz.kinds import StepKind
 from ctxviz.scenario.model import Scenario
 from ctxviz.timeline import Timeline
 from ctxviz.tokens import CharsPerToken
 
-ENGINE_STEPS = frozenset({"startup", "auto-compact", "notification"})
-AUTO_COMPACT = "auto-compact"
+ENGINE_STEPS = frozenset({StepKind.STARTUP, StepKind.AUTO_COMPACT, StepKind.NOTIFICATION})
 
 
 def build_scenario(document: dict[str, Any]) -> Scenario:
@@ -36,7 +36,7 @@ class Replay:
         would send."""
         steps = self.timeline.steps
         step = self.event_steps[flat_event]
-        while step + 1 < len(steps) and steps[step + 1].kind == AUTO_COMPACT:
+        while step + 1 < len(steps) and steps[step + 1].kind == StepKind.AUTO_COMPACT:
             step += 1
         return steps[step].used
 
@@ -48,7 +48,7 @@ class Replay:
         for step in self.timeline.steps:
             if step.index in position:
                 owner = position[step.index]
-            elif step.kind == AUTO_COMPACT:
+            elif step.kind == StepKind.AUTO_COMPACT:
                 found.append((owner, step.used))
         return found
 
@@ -56,7 +56,7 @@ class Replay:
 def replay(scenario: Scenario, flat_count: int) -> Replay:
     timeline = simulate(scenario)
     steps = timeline.steps
-    startup = [s for s in steps if s.kind == "startup"]
+    startup = [s for s in steps if s.kind == StepKind.STARTUP]
     startup_used = startup[-1].used if startup else 0
     by_event: dict[int, list[int]] = {}
     if any(getattr(s, "event", None) is not None for s in steps):

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ctxviz.kinds import BlockKind
 from ctxviz.timeline import Block, Source, Thresholds, Timeline
 from ctxviz.transcripts.build import BuildState, StepBuilder
 from ctxviz.transcripts.chain import REORDERED_NOTE, active_chain
@@ -24,7 +25,8 @@ from ctxviz.transcripts.parse import Entry, Piece
 # The window and the profile behind it are imported where they are needed (a timeline, new
 # thresholds): a statusline run that finds the model unchanged does without them.
 
-NOT_ITEMS = frozenset({"overhead", "summary"})  # not "an item added": fixed overhead, the compaction summary
+# not "an item added": fixed overhead, the compaction summary
+NOT_ITEMS = frozenset({BlockKind.OVERHEAD, BlockKind.SUMMARY})
 
 
 class Tally(list[Any]):

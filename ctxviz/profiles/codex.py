@@ -30,6 +30,7 @@ from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import FractionOfWindow
 from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Category, Fate
+from ctxviz.tokens import CHARS_PER_TOKEN
 
 if TYPE_CHECKING:
     from ctxviz.scenario.model import RuleEntry
@@ -207,7 +208,7 @@ def build(n: CodexNumbers) -> Profile:
         model_prefixes=("gpt-", "o3", "o4"),
         unknown_model=model,
         long_context=None,
-        chars_per_token=4,
+        chars_per_token=CHARS_PER_TOKEN,
         tool_call=n.tool_call,
         mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
         edit_result=n.edit_result,
@@ -251,7 +252,10 @@ def build(n: CodexNumbers) -> Profile:
         mention=PathOnly(),
         reads=ReadThenTruncate(n),
         output=HeadAndTail(
-            max_tokens=n.output_max_tokens, head_fraction=0.5, marker=n.truncation_marker, chars_per_token=4
+            max_tokens=n.output_max_tokens,
+            head_fraction=0.5,
+            marker=n.truncation_marker,
+            chars_per_token=CHARS_PER_TOKEN,
         ),
         compaction=KeepUserMessages(n),
         subagents=TaskSubagents(

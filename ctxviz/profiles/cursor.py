@@ -34,6 +34,7 @@ from ctxviz.profiles.policies.thresholds import FractionOfWindow
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Category, Fate
+from ctxviz.tokens import CHARS_PER_TOKEN
 
 if TYPE_CHECKING:
     from ctxviz.scenario.model import RuleEntry
@@ -167,7 +168,7 @@ def build(n: CursorNumbers) -> Profile:
         model_prefixes=("claude-", "gpt-", "gemini-", "grok-"),
         unknown_model=model,
         long_context=None,
-        chars_per_token=4,
+        chars_per_token=CHARS_PER_TOKEN,
         tool_call=n.tool_call,
         mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
         edit_result=n.edit_result,
@@ -207,7 +208,10 @@ def build(n: CursorNumbers) -> Profile:
             TruncateAtLimits(max_lines=n.read_max_lines, max_bytes=10**9), "250 lines a call, third-party reports"
         ),
         output=HeadAndTail(
-            max_tokens=n.output_max_tokens, head_fraction=0.5, marker=n.truncation_marker, chars_per_token=4
+            max_tokens=n.output_max_tokens,
+            head_fraction=0.5,
+            marker=n.truncation_marker,
+            chars_per_token=CHARS_PER_TOKEN,
         ),
         compaction=SummariseAll(n),
         subagents=NoSubagents(),

@@ -40,6 +40,7 @@ from ctxviz.profiles.policies.thresholds import FractionOfWindow
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Block, Category, Fate
+from ctxviz.tokens import CHARS_PER_TOKEN
 
 _AT = "google-gemini/gemini-cli @5411f113"
 _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
@@ -261,7 +262,7 @@ def build(n: GeminiNumbers) -> Profile:
         model_prefixes=("gemini-",),
         unknown_model=model,
         long_context=None,
-        chars_per_token=4,
+        chars_per_token=CHARS_PER_TOKEN,
         tool_call=n.tool_call,
         mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
         edit_result=n.edit_result,

@@ -38,6 +38,7 @@ from ctxviz.profiles.policies.thresholds import FractionOfWindow
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Category, Fate
+from ctxviz.tokens import CHARS_PER_TOKEN
 
 if TYPE_CHECKING:
     from ctxviz.scenario.model import RuleEntry
@@ -349,7 +350,7 @@ def build(n: GrokNumbers) -> Profile:
         model_prefixes=("grok-",),
         unknown_model=model,
         long_context=None,
-        chars_per_token=4,
+        chars_per_token=CHARS_PER_TOKEN,
         tool_call=n.tool_call,
         mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
         edit_result=n.edit_result,
@@ -381,7 +382,7 @@ def build(n: GrokNumbers) -> Profile:
                     truncation_note=0,
                     commit_line=0,
                     max_commits=0,
-                    chars_per_token=4,
+                    chars_per_token=CHARS_PER_TOKEN,
                 ),
                 auto_memory=None,
                 skills=None,

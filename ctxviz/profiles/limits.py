@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import math
 
+from ctxviz.tokens import CHARS_PER_TOKEN
 
-def tokens_of(text: str, chars_per_token: int = 4) -> int:
+
+def tokens_of(text: str, chars_per_token: int = CHARS_PER_TOKEN) -> int:
     """A fixed text an agent adds (a marker, a wrapper, a synthetic tool call), counted as chars / 4."""
     return chars_tokens(len(text), chars_per_token)
 
 
-def chars_tokens(chars: int, chars_per_token: int = 4) -> int:
+def chars_tokens(chars: int, chars_per_token: int = CHARS_PER_TOKEN) -> int:
     """``chars`` of text the agent adds or keeps, counted as chars / 4."""
     return math.ceil(chars / chars_per_token)
 

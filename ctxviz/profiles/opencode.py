@@ -34,6 +34,7 @@ from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Block, Category, Fate
+from ctxviz.tokens import CHARS_PER_TOKEN
 
 _SRC = "anomalyco/opencode packages/opencode/src"
 _SST = "sst/opencode session/compaction.ts @3df4a255"
@@ -262,7 +263,7 @@ def build(n: OpencodeNumbers) -> Profile:
         model_prefixes=("claude-",),
         unknown_model=CLAUDE_CODE.unknown_model,
         long_context=CLAUDE_CODE.long_context,
-        chars_per_token=4,
+        chars_per_token=CHARS_PER_TOKEN,
         tool_call=n.tool_call,
         mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
         edit_result=n.edit_result,

@@ -32,6 +32,7 @@ from ctxviz.profiles.policies.subagents import NoSubagents
 from ctxviz.profiles.policies.thresholds import WindowMinus
 from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Fate
+from ctxviz.tokens import CHARS_PER_TOKEN
 
 _AT = "badlogic/pi-mono packages/coding-agent @83378aad"
 _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
@@ -157,7 +158,7 @@ def build(n: PiNumbers) -> Profile:
         model_prefixes=("claude-",),
         unknown_model=CLAUDE_CODE.unknown_model,
         long_context=CLAUDE_CODE.long_context,
-        chars_per_token=4,
+        chars_per_token=CHARS_PER_TOKEN,
         tool_call=n.tool_call,
         mcp_schema_tokens=0,
         edit_result=n.edit_result,

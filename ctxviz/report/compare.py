@@ -16,6 +16,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
+from ctxviz.kinds import StepKind
 from ctxviz.layout import humanize
 from ctxviz.report.compare_runs import STARTUP, Comparison, Run, cell, compactions_of
 from ctxviz.timeline import CATEGORIES, FREE_SPACE
@@ -149,7 +150,7 @@ def runs_summary(comparison: Comparison) -> Text:
         if not found:
             text.append(" · no compaction", style="dim")
         for c in found:
-            how = "auto-compacted" if c.kind == "auto-compact" else "compacted (manual)"
+            how = "auto-compacted" if c.kind == StepKind.AUTO_COMPACT else "compacted (manual)"
             text.append(f"\n    {how} at event {c.event}: {c.before:,} → {c.after:,}", style="magenta")
     return text
 

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
+from ctxviz.kinds import StepKind
 from ctxviz.profiles import AGENT_NAMES, UnknownAgent
 from ctxviz.scenario.model import Scenario, event_kind
 from ctxviz.timeline import COMPACTION_STEP_KINDS, Step, Timeline
@@ -244,7 +245,7 @@ def why_of(run: Run, event: int, width: int = _WHY_WIDTH) -> str:
     if event in run.dropped:
         return "left out (what-if drop)"
     for step in steps:
-        if step.kind == "auto-compact":
+        if step.kind == StepKind.AUTO_COMPACT:
             limit = timeline.thresholds.autocompact or step.used
             return f"compacted: {_percent(limit, timeline.window)} of {timeline.window:,}"
         if step.kind in COMPACTION_STEP_KINDS:

@@ -21,19 +21,19 @@ from ctxviz.report.context_data import (
     shown_breakdown,
     unrecorded_overhead,
 )
-from ctxviz.timeline import FREE_SPACE, Timeline
+from ctxviz.timeline import FREE_SPACE, Category, Timeline
 
 _NARROW_COLUMNS = 70
 # A transcript's System prompt row also holds what its rows would show (UNRECORDED_ROWS): said, not zeroed.
 UNRECORDED_NOTE = "└ with tools, memory, skills: not recorded apart"
 _ROW_STYLES = {
-    "System prompt": "grey62",
-    "System tools": "cyan",
-    "MCP tools": "bright_cyan",
-    "Custom agents": "blue",
-    "Memory files": "yellow",
-    "Skills": "bright_yellow",
-    "Messages": "magenta",
+    Category.SYSTEM_PROMPT: "grey62",
+    Category.SYSTEM_TOOLS: "cyan",
+    Category.MCP_TOOLS: "bright_cyan",
+    Category.CUSTOM_AGENTS: "blue",
+    Category.MEMORY_FILES: "yellow",
+    Category.SKILLS: "bright_yellow",
+    Category.MESSAGES: "magenta",
     FREE_SPACE: "grey50",
 }
 _LEVEL_STYLES = {"ok": "green", "warning": "yellow", "over": "red"}
@@ -82,7 +82,7 @@ def _rows(timeline: Timeline, index: int) -> Table:
             f"{approx}{humanize(tokens)} token{'s' * (tokens != 1)}",
             f"{percent(tokens, timeline.window):.1f}%",
         )
-        if row == "System prompt" and unrecorded:
+        if row == Category.SYSTEM_PROMPT and unrecorded:
             table.add_row("", Text(UNRECORDED_NOTE, style="dim"), "", "")
     return table
 

@@ -3,8 +3,8 @@ the pieces the Rich view shares. No Rich here, so the JSON path does not import 
 
 from __future__ import annotations
 
-from ctxviz.kinds import StepKind
-from ctxviz.timeline import Block, Step, Timeline
+from ctxviz.kinds import BlockKind, StepKind
+from ctxviz.timeline import Block, Category, Step, Timeline
 
 CONTEXT_FORMAT = "ctxviz.context/1"
 
@@ -25,12 +25,20 @@ def largest_items(timeline: Timeline, index: int, count: int) -> list[Block]:
 
 # What a transcript's unrecorded overhead (one block in System prompt) also holds: rows that would
 # otherwise read as measured zeros.
-UNRECORDED_ROWS = ("System tools", "MCP tools", "Custom agents", "Memory files", "Skills")
+UNRECORDED_ROWS = (
+    Category.SYSTEM_TOOLS,
+    Category.MCP_TOOLS,
+    Category.CUSTOM_AGENTS,
+    Category.MEMORY_FILES,
+    Category.SKILLS,
+)
 
 
 def unrecorded_overhead(timeline: Timeline, index: int) -> int | None:
     """The tokens of a transcript's unrecorded overhead block in System prompt at ``index`` (None if none)."""
-    found = [b for b in timeline.state_at(index) if b.kind == "overhead" and b.category.value == "System prompt"]
+    found = [
+        b for b in timeline.state_at(index) if b.kind == BlockKind.OVERHEAD and b.category == Category.SYSTEM_PROMPT
+    ]
     return sum(b.tokens for b in found) if found else None
 
 
@@ -51,7 +59,7 @@ def shown_breakdown(timeline: Timeline, index: int) -> dict[str, int | None]:
 
 
 def _next_call(timeline: Timeline, index: int) -> Step | None:
-    return next((s for s in timeline.steps[index + 1 :] if s.kind == "api-call"), None)
+    return next((s for s in timeline.steps[index + 1 :] if s.kind == StepKind.API_CALL), None)
 
 
 def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]]:

@@ -7,6 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ctxviz.glossary import explain_block
+from ctxviz.kinds import StepKind
 from ctxviz.timeline import COMPACTION_STEP_KINDS, Timeline
 
 
@@ -61,7 +62,7 @@ def why_notes(timeline: Timeline) -> RenderableType:
     grid.add_column()
     for step in timeline.steps:
         explained = [explain_block(b, timeline.window) for b in timeline.blocks_of(step.added)]
-        for note in [*(explained if step.kind == "startup" else []), *step.notes]:
+        for note in [*(explained if step.kind == StepKind.STARTUP else []), *step.notes]:
             grid.add_row(str(step.index), note)
     if not grid.row_count:
         return Text("Why: no step of this timeline carries a note.", style="bold")

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ctxviz.fates import summarised_by_kind
+from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Timeline
 from ctxviz.transcripts import AFTER_ESTIMATED_NOTE, pre_tokens_note
@@ -23,7 +24,14 @@ SUMMARISED_LABEL = "the conversation being summarised: sent to this call, not re
 UNRECORDED_LABEL = "input not recorded in the transcript (reminders, hook context)"
 SPLIT_NOTE = "split among the new items by estimated size (chars/4)"
 # Shrunk first when usage falls without a compaction: microcompaction clears old tool results.
-_SHRINK_ORDER = ("tool-output", "file-read", "edit", "subagent-result", "tool-call", "reply")
+_SHRINK_ORDER = (
+    BlockKind.TOOL_OUTPUT,
+    BlockKind.FILE_READ,
+    BlockKind.EDIT,
+    BlockKind.SUBAGENT_RESULT,
+    BlockKind.TOOL_CALL,
+    BlockKind.REPLY,
+)
 
 
 @dataclass
@@ -38,7 +46,7 @@ class BuildState:
 
     def add(self, piece: Piece, tokens: int, kind: str | None = None) -> int:
         block = Block(len(self.blocks), piece.category, kind or piece.kind, piece.label, tokens, len(self.steps),
-                      visibility="full" if piece.kind in ("prompt", "reply") else "brief")  # fmt: skip
+                      visibility="full" if piece.kind in (BlockKind.PROMPT, BlockKind.REPLY) else "brief")  # fmt: skip
         self.blocks.append(block)
         self.live[block.id] = block
         self.total += tokens
@@ -61,7 +69,7 @@ def _split(total: int, pieces: Sequence[Piece]) -> list[int]:
 
 
 def _label(pieces: Sequence[Piece]) -> str:
-    named = [p.label for p in pieces if p.kind not in ("reply",) and p.label]
+    named = [p.label for p in pieces if p.kind not in (BlockKind.REPLY,) and p.label]
     if not named:
         named = [p.label for p in pieces if p.label]
     if not named:
@@ -112,11 +120,11 @@ class StepBuilder:
             shares = [p.estimate for p in pieces] if estimated <= used else _split(used, pieces)
             fixed = used - sum(shares)
             if self.compaction_call:
-                overhead = Piece("overhead", Category.MESSAGES, SUMMARISED_LABEL, fixed)
+                overhead = Piece(BlockKind.OVERHEAD, Category.MESSAGES, SUMMARISED_LABEL, fixed)
                 notes.append(f"the first call's {fixed:,} tokens beyond the recorded messages: the conversation "
                              "being summarised, with the system prompt and tools (not in this file)")  # fmt: skip
             else:
-                overhead = Piece("overhead", Category.SYSTEM_PROMPT, OVERHEAD_LABEL, fixed)
+                overhead = Piece(BlockKind.OVERHEAD, Category.SYSTEM_PROMPT, OVERHEAD_LABEL, fixed)
                 notes.append(f"the first call's {fixed:,} tokens beyond the recorded messages: system prompt, "
                              "tools, CLAUDE.md and memory (not in the transcript)")  # fmt: skip
             self.overhead = state.add(overhead, fixed)
@@ -126,7 +134,7 @@ class StepBuilder:
             if delta >= 0:
                 shares = _split(delta, pieces)
                 if delta > 0 and not pieces:
-                    pieces = [Piece("overhead", Category.MESSAGES, UNRECORDED_LABEL, delta)]
+                    pieces = [Piece(BlockKind.OVERHEAD, Category.MESSAGES, UNRECORDED_LABEL, delta)]
                     shares = [delta]
                 notes.append(f"+{delta:,} tokens measured; {SPLIT_NOTE}")
             else:
@@ -148,7 +156,7 @@ class StepBuilder:
                 notes.append(f"subagent {piece.label}: {found.source.name}, peak {found.peak:,} tokens")
         self.calls += 1
         label = f"call {self.calls}" + (f": {_label(pieces)}" if pieces else "")
-        state.steps.append(Step(len(state.steps), "api-call", label, tuple(added), tuple(removed), used,
+        state.steps.append(Step(len(state.steps), StepKind.API_CALL, label, tuple(added), tuple(removed), used,
                                 measured=True, notes=tuple(notes), child=child))  # fmt: skip
         self.pending = []
         self.notes = []
@@ -175,7 +183,7 @@ class StepBuilder:
                  + (f" {pre_tokens_note(pre)}" if pre is not None else "")]  # fmt: skip
         if post is None:
             notes.append(AFTER_ESTIMATED_NOTE)
-        state.steps.append(Step(len(state.steps), "auto-compact" if auto else "compact",
+        state.steps.append(Step(len(state.steps), StepKind.AUTO_COMPACT if auto else StepKind.COMPACT,
                                 "auto-compaction" if auto else "/compact", tuple(added), tuple(removed),
                                 state.total, measured=post is not None, notes=tuple(notes + self.notes),
                                 child=child, fates=tuple(fates)))  # fmt: skip

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
+from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.lines import numbered_lines
 from ctxviz.transcripts.protocol import DETECT_BYTES
 
@@ -168,4 +169,4 @@ def text_size(value: object) -> int:
 
 def estimate(chars: int) -> int:
     """Tokens from characters, chars/4 (the estimate every split of a measured size uses here)."""
-    return (chars + 3) // 4
+    return (chars + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN

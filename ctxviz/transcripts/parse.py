@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 import msgspec
 from msgspec import Raw
 
+from ctxviz.kinds import BlockKind
 from ctxviz.timeline import Category
+from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.records import (
     IGNORED_TYPES,
     SUBAGENT_TOOLS,
@@ -29,7 +31,6 @@ from ctxviz.transcripts.records import (
 )
 from ctxviz.transcripts.safe import safe_or_none, safe_text
 
-CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1_600  # a typical screenshot; base64 length says nothing about an image's token cost
 LABEL_CHARS = 70
 WARMUP_PROMPT = "Warmup"  # Claude Code's cache-warming sidechains: no user subagent
@@ -129,27 +130,27 @@ def _tool_label(name: str, raw: Raw, cwd: str | None) -> str:
     return first_line(target) if target else ""
 
 
-def _result_kind(tool: str) -> str:
+def _result_kind(tool: str) -> BlockKind:
     if tool == "Read":
-        return "file-read"
+        return BlockKind.FILE_READ
     if tool in ("Edit", "Write", "MultiEdit", "NotebookEdit"):
-        return "edit"
+        return BlockKind.EDIT
     if tool in SUBAGENT_TOOLS:
-        return "subagent-result"
+        return BlockKind.SUBAGENT_RESULT
     if tool == "Skill":
-        return "skill-body"
-    return "tool-output"
+        return BlockKind.SKILL_BODY
+    return BlockKind.TOOL_OUTPUT
 
 
 def _assistant_pieces(content: str | list[Content] | None, tools: ParseState) -> tuple[Piece, ...]:
     if isinstance(content, str):
-        return (Piece("reply", Category.MESSAGES, first_line(content) or "reply", estimate(len(content))),)
+        return (Piece(BlockKind.REPLY, Category.MESSAGES, first_line(content) or "reply", estimate(len(content))),)
     pieces: list[Piece] = []
     for block in content or ():
         if block.type == "text" and block.text:
-            pieces.append(Piece("reply", Category.MESSAGES, first_line(block.text), estimate(len(block.text))))
+            pieces.append(Piece(BlockKind.REPLY, Category.MESSAGES, first_line(block.text), estimate(len(block.text))))
         elif block.type == "thinking" and block.thinking:
-            pieces.append(Piece("reply", Category.MESSAGES, "thinking", estimate(len(block.thinking))))
+            pieces.append(Piece(BlockKind.REPLY, Category.MESSAGES, "thinking", estimate(len(block.thinking))))
         elif block.type in ("tool_use", "server_tool_use") and block.name:
             label = _tool_label(block.name, block.input, tools.cwd)
             if block.id:
@@ -159,18 +160,18 @@ def _assistant_pieces(content: str | list[Content] | None, tools: ParseState) ->
                     if given.prompt:
                         tools.task_prompts[block.id] = prompt_key(given.prompt)
             size = estimate(len(block.name) + len(block.input))
-            pieces.append(Piece("tool-call", Category.MESSAGES, f"{block.name} {label}".strip(), size))
+            pieces.append(Piece(BlockKind.TOOL_CALL, Category.MESSAGES, f"{block.name} {label}".strip(), size))
     return tuple(pieces)
 
 
 def _user_text_piece(text: str, meta: bool) -> Piece:
     stripped = text.lstrip()
     if stripped.startswith("<system-reminder>"):
-        kind = "hook-output"
+        kind = BlockKind.HOOK_OUTPUT
     elif meta:
-        kind = "notification"
+        kind = BlockKind.NOTIFICATION
     else:
-        kind = "prompt"
+        kind = BlockKind.PROMPT
     return Piece(kind, Category.MESSAGES, first_line(text), estimate(len(text)))
 
 
@@ -179,7 +180,7 @@ def _user_pieces(record: Record, tools: ParseState) -> tuple[Piece, ...]:
     meta = bool(record.isMeta)
     if record.isCompactSummary:
         size = len(content) if isinstance(content, str) else sum(len(b.text or "") for b in content or ())
-        return (Piece("summary", Category.MESSAGES, "compaction summary", estimate(size)),)
+        return (Piece(BlockKind.SUMMARY, Category.MESSAGES, "compaction summary", estimate(size)),)
     if isinstance(content, str):
         return (_user_text_piece(content, meta),) if content.strip() else ()
     pieces: list[Piece] = []
@@ -189,20 +190,20 @@ def _user_pieces(record: Record, tools: ParseState) -> tuple[Piece, ...]:
         elif block.type == "tool_result":
             tool, label = tools.names.get(block.tool_use_id or "", ("tool", ""))
             kind = _result_kind(tool)
-            agent = subagent_id(record.toolUseResult) if kind == "subagent-result" else None
-            if kind == "subagent-result" and agent is None and block.tool_use_id:
+            agent = subagent_id(record.toolUseResult) if kind == BlockKind.SUBAGENT_RESULT else None
+            if kind == BlockKind.SUBAGENT_RESULT and agent is None and block.tool_use_id:
                 agent = f"task:{block.tool_use_id}"  # older layout: matched by the Task's prompt
-            name = label if kind in ("file-read", "edit") else f"{tool} {label}".strip()
+            name = label if kind in (BlockKind.FILE_READ, BlockKind.EDIT) else f"{tool} {label}".strip()
             pieces.append(Piece(kind, Category.MESSAGES, name, estimate(len(block.content)), agent))
         elif block.type in ("image", "document"):
-            pieces.append(Piece("file-reference", Category.MESSAGES, block.type, IMAGE_TOKENS))
+            pieces.append(Piece(BlockKind.FILE_REFERENCE, Category.MESSAGES, block.type, IMAGE_TOKENS))
     return tuple(pieces)
 
 
 _ATTACHMENT_KINDS = {
-    "nested_memory": ("nested-memory", Category.MEMORY_FILES),
-    "skill_listing": ("skill-listing", Category.SKILLS),
-    "compact_file_reference": ("file-reference", Category.MESSAGES),
+    "nested_memory": (BlockKind.NESTED_MEMORY, Category.MEMORY_FILES),
+    "skill_listing": (BlockKind.SKILL_LISTING, Category.SKILLS),
+    "compact_file_reference": (BlockKind.FILE_REFERENCE, Category.MESSAGES),
 }
 
 
@@ -212,9 +213,9 @@ def _attachment_pieces(raw: Raw) -> tuple[Piece, ...]:
     attachment = decode_attachment(raw)
     kind_name = attachment.type if attachment else "attachment"
     if kind_name.startswith("hook"):
-        kind, category = "hook-output", Category.MESSAGES
+        kind, category = BlockKind.HOOK_OUTPUT, Category.MESSAGES
     else:
-        kind, category = _ATTACHMENT_KINDS.get(kind_name, ("notification", Category.MESSAGES))
+        kind, category = _ATTACHMENT_KINDS.get(kind_name, (BlockKind.NOTIFICATION, Category.MESSAGES))
     label = kind_name
     if attachment is not None:
         label = attachment.path or attachment.filename or attachment.hookName or kind_name
@@ -243,7 +244,7 @@ def _entry(number: int, record: Record, kind: str, tools: ParseState) -> Entry:
     if kind == "user":
         pieces = _user_pieces(record, tools)
         key = None
-        if record.isSidechain and parent is None and pieces and pieces[0].kind == "prompt":
+        if record.isSidechain and parent is None and pieces and pieces[0].kind == BlockKind.PROMPT:
             content = record.message.content if record.message else None
             text = content if isinstance(content, str) else next((b.text for b in content or () if b.text), "")
             key = prompt_key(text or "")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from ctxviz.errors import InputError
+from ctxviz.kinds import StepKind
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.protocol import Compaction, NoUsage, SessionRef, SessionSummary
 
@@ -59,10 +60,10 @@ def summary_row(
     compactions: list[Compaction] = []
     sizes = iter(recorded_before)
     for step in timeline.steps:
-        if step.kind == "api-call":
+        if step.kind == StepKind.API_CALL:
             calls.append(step.used)
-        elif step.kind in ("auto-compact", "compact"):
-            trigger = "auto" if step.kind == "auto-compact" else "manual"
+        elif step.kind in (StepKind.AUTO_COMPACT, StepKind.COMPACT):
+            trigger = "auto" if step.kind == StepKind.AUTO_COMPACT else "manual"
             compactions.append(Compaction(trigger, next(sizes, None), len(calls)))
     sizes_seen = calls or [s.used for s in timeline.steps]
     return SessionSummary(
