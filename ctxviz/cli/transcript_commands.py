@@ -198,6 +198,9 @@ def sessions(
     Looks in each agent's folders: ~/.claude, ~/.config/claude and CLAUDE_CONFIG_DIR (Claude Code),
     CODEX_HOME or ~/.codex, GEMINI_CLI_HOME or ~/.gemini, XDG_DATA_HOME/opencode or
     ~/.local/share/opencode, PI_CODING_AGENT_DIR or ~/.pi/agent, GROK_HOME or ~/.grok.
+
+    In the table, cmp counts the compactions: "2a" is two automatic ones, "1m" one /compact. A "~" before
+    peak and last marks estimates, for agents whose transcripts record no token usage.
     """
     from ctxviz.errors import InputError
     from ctxviz.transcripts.every_agent import collect
