@@ -36,3 +36,13 @@ def test_a_folder_named_as_a_session_suggests_only_options_the_command_has(
     assert result.stderr.startswith(f"{folder}: a folder; give a session's")
     assert ("(or use --session / --latest)" in result.stderr) is suggests
     assert "--latest" in _help(command) or not suggests
+
+
+def test_statusline_help_fits_80_columns_and_names_every_field() -> None:
+    from ctxviz.live.statusline import DEFAULT_FORMAT, FIELDS
+
+    text = _help("statusline")
+    assert max(len(line) for line in text.splitlines()) < 80
+    fields = " ".join(text.split()).partition("Fields in braces: ")[2].partition(".")[0]
+    assert fields.split(", ") == list(FIELDS)
+    assert f'"{DEFAULT_FORMAT}"' in text
