@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ def _help(command: str) -> str:
 
 def test_sessions_help_explains_the_cmp_column_and_the_estimate_mark() -> None:
     text = " ".join(_help("sessions").split())
-    assert 'cmp counts the compactions: "2a" is two automatic ones, "1m" one /compact.' in text
+    assert 'cmp counts the compactions: "2a" is two automatic ones, "1m" one /compact, "1?" one whose' in text
     assert 'A "~" before peak and last marks estimates' in text
 
 
@@ -46,3 +47,29 @@ def test_statusline_help_fits_80_columns_and_names_every_field() -> None:
     fields = " ".join(text.split()).partition("Fields in braces: ")[2].partition(".")[0]
     assert fields.split(", ") == list(FIELDS)
     assert f'"{DEFAULT_FORMAT}"' in text
+
+
+OTHER_AGENTS = Path(__file__).parent / "fixtures" / "other-agents"
+CODEX = OTHER_AGENTS / "codex" / "agent-sessions_stage0_small.jsonl"
+PI = OTHER_AGENTS / "pi" / "synthetic-branch-compaction.jsonl"
+
+
+@pytest.mark.parametrize(("session", "cmp", "at_calls"), [(CODEX, "7?", [0, 1, 1, 1, 1, 1, 1]), (PI, "1?", [4])])
+def test_a_compaction_whose_transcript_does_not_say_how_it_came_is_not_called_automatic(
+    session: Path, cmp: str, at_calls: list[int], tmp_path: Path
+) -> None:
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    (folder / session.name).write_bytes(session.read_bytes())
+    listed = CliRunner().invoke(main, ["sessions", "--root", str(folder), "--json", "--no-cache"])
+    (row,) = json.loads(listed.stdout)
+    assert [(c["trigger"], c["at_call"]) for c in row["compactions"]] == [("unknown", n) for n in at_calls]
+    table = CliRunner().invoke(main, ["sessions", "--root", str(folder), "--no-cache"], env={"COLUMNS": "100"})
+    assert f" {cmp} " in table.stdout.splitlines()[-1]
+    context = CliRunner().invoke(main, ["context", str(session)], env={"COLUMNS": "200"})
+    last = at_calls[-1]
+    assert "Compactions so far (automatic or not: not recorded)\n" in context.stdout
+    assert f"  compaction after call {last}: " in context.stdout
+    assert " auto after" not in context.stdout
+    as_json = json.loads(CliRunner().invoke(main, ["context", str(session), "--json"]).stdout)
+    assert {c["trigger"] for c in as_json["compactions"]} == {"unknown"}

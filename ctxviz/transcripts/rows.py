@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from ctxviz.errors import InputError
 from ctxviz.timeline import Timeline
+from ctxviz.transcripts import compaction_trigger
 from ctxviz.transcripts.protocol import Compaction, NoUsage, SessionRef, SessionSummary
 
 
@@ -62,7 +63,7 @@ def summary_row(
         if step.kind == "api-call":
             calls.append(step.used)
         elif step.kind in ("auto-compact", "compact"):
-            trigger = "auto" if step.kind == "auto-compact" else "manual"
+            trigger = compaction_trigger(step.kind, step.notes)
             compactions.append(Compaction(trigger, next(sizes, None), len(calls)))
     sizes_seen = calls or [s.used for s in timeline.steps]
     return SessionSummary(
