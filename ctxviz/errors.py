@@ -9,3 +9,8 @@ class InputError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+# How a message about a folder given where a session's file was wanted begins (after the path). It names
+# no option: only the commands that can find a session themselves add "--session / --latest".
+FOLDER_GIVEN = "a folder; give a session's"

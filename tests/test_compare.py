@@ -58,13 +58,22 @@ def invoke(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def test_a_reply_event_has_a_neutral_label_whichever_agent_runs_first(tiny_file: Path) -> None:
+    comparison = compare(tiny(), parse_run_specs("codex,claude-code", []), Settings())
+    assert comparison.events[3].label == "reply"
+    code, out, _ = invoke("compare", str(tiny_file), "--agents", "codex,claude-code", "--table")
+    assert code == 0
+    assert "3 reply" in " ".join(out.split())
+    assert "Codex's reply" not in out
+
+
 def test_runs_line_up_event_by_event_with_exact_numbers() -> None:
     specs = parse_run_specs("claude-code,cap=claude-code,skip=claude-code", [])
     settings = parse_settings(["cap.output_cap=2k", "skip.drop=1"])
     comparison = compare(tiny(), specs, settings)
     base, cap, skip = comparison.runs
     assert [e.kind for e in comparison.events] == ["prompt", "read", "bash", "reply"]
-    assert [e.label for e in comparison.events] == ["fix the bug", "a.py", "pytest", "Claude's reply"]
+    assert [e.label for e in comparison.events] == ["fix the bug", "a.py", "pytest", "reply"]
     startup = cell(base, STARTUP).total
     assert startup == CLAUDE.system_prompt + CLAUDE.environment + CLAUDE.tools
     read = 1000 + CLAUDE.tool_call

@@ -38,7 +38,7 @@ def test_sessions_of_six_agents_fit_80_columns(home: Path) -> None:
     assert [line.split()[0] for line in lines[1:]] == ["opencode", "claude-code", "gemini-cli", "pi", "grok-build",
                                                        "codex"]  # fmt: skip
     codex = lines[-1].split()
-    assert codex[-6:-1] == ["1", "16.3k", "16.3k", "7a", "1"]  # calls, peak, last, compactions, subagents whole
+    assert codex[-6:-1] == ["1", "16.3k", "16.3k", "7?", "1"]  # calls, peak, last, compactions, subagents whole
     wide, _ = _run("sessions", env={"COLUMNS": "140"})
     assert wide.splitlines()[0].split()[-1] == "size"
     assert "claude-code" in wide
@@ -78,9 +78,10 @@ def test_context_at_80_columns_cuts_no_figure(home: Path) -> None:
 def test_a_size_before_any_measured_call_is_marked_as_an_estimate(home: Path) -> None:
     files = every_agent(home)
     out, _ = _run("context", str(files["codex"]), env=NARROW)
-    assert "  auto before the first call: ~0 → ~0 tokens" in out
-    assert "  auto after call 1: 16,341 → ~16,341 tokens" in out  # right after the measured call
-    assert "  auto after call 1: ~16,341 → ~16,434 tokens" in out  # after another compaction's estimate
+    assert "Compactions so far (automatic or not: not recorded)\n" in out  # a rollout does not say
+    assert "  compaction before the first call: ~0 → ~0 tokens" in out
+    assert "  compaction after call 1: 16,341 → ~16,341 tokens" in out  # right after the measured call
+    assert "  compaction after call 1: ~16,341 → ~16,434 tokens" in out  # after another compaction's estimate
     data = json.loads(_run("context", str(files["codex"]), "--json")[0])
     assert [c["before_measured"] for c in data["compactions"]] == [False, True, False, False, False, False, False]
     grok, _ = _run("context", str(files["grok-build"]), env=NARROW)

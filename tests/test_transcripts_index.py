@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from ctxviz.cli import main
-from ctxviz.transcripts.index import INDEX_NAME, cache_folder
+from ctxviz.transcripts.index import INDEX_FORMAT, INDEX_NAME, cache_folder
 
 SAMPLES = Path(__file__).resolve().parent / "fixtures" / "claude-code"
 SPOTTER = SAMPLES / "spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
@@ -70,7 +70,7 @@ def test_a_corrupt_index_is_rebuilt_not_trusted(corpus: Path, damage: bytes) -> 
     assert _sessions() == EXPECTED
     corpus.write_bytes(damage)
     assert _sessions() == EXPECTED
-    assert json.loads(corpus.read_bytes())["format"] == "ctxviz.sessions-index/1"
+    assert json.loads(corpus.read_bytes())["format"] == INDEX_FORMAT
 
 
 def test_a_row_of_the_wrong_shape_is_not_used(corpus: Path) -> None:

@@ -7,12 +7,18 @@ from typing import NoReturn
 
 import click
 
+from ctxviz.errors import FOLDER_GIVEN
+
 EXIT_OK, EXIT_BAD_INPUT = 0, 1  # click itself exits 2 on a usage error
 
 
 def fail(message: str) -> NoReturn:
     """Report bad input (a located, plain message — never a traceback) and exit 1."""
-    click.echo(message.rstrip("\n"), err=True)
+    message = message.rstrip("\n")
+    context = click.get_current_context(silent=True)
+    if FOLDER_GIVEN in message and context is not None and any(p.name == "latest" for p in context.command.params):
+        message += " (or use --session / --latest)"  # only where this command has them
+    click.echo(message, err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 

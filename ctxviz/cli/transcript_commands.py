@@ -198,6 +198,10 @@ def sessions(
     Looks in each agent's folders: ~/.claude, ~/.config/claude and CLAUDE_CONFIG_DIR (Claude Code),
     CODEX_HOME or ~/.codex, GEMINI_CLI_HOME or ~/.gemini, XDG_DATA_HOME/opencode or
     ~/.local/share/opencode, PI_CODING_AGENT_DIR or ~/.pi/agent, GROK_HOME or ~/.grok.
+
+    In the table, cmp counts the compactions: "2a" is two automatic ones, "1m" one /compact, "1?" one whose
+    transcript does not say which (Codex, pi). A "~" before
+    peak and last marks estimates, for agents whose transcripts record no token usage.
     """
     from ctxviz.errors import InputError
     from ctxviz.transcripts.every_agent import collect
@@ -242,6 +246,10 @@ def sessions(
         _say(f"ctxviz: {which} no token usage, not listed: {found.without_usage[0]}{' …' if count > 1 else ''}")
 
 
+# The cmp column's marks: automatic, /compact, and compactions whose transcript does not say (Codex, pi).
+_TRIGGER_MARKS = (("auto", "a"), ("manual", "m"), ("unknown", "?"))
+
+
 def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
     from rich.console import Console
     from rich.table import Table
@@ -277,9 +285,8 @@ def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
             models_width = max(_MODELS_MIN, left - project_width)
             table.add_column("models", no_wrap=True, min_width=_MODELS_MIN, max_width=models_width, overflow="ellipsis")
     for r in rows:
-        auto = sum(1 for c in r.compactions if c.trigger == "auto")
-        manual = len(r.compactions) - auto
-        compactions = " ".join(p for p in (f"{auto}a" if auto else "", f"{manual}m" if manual else "") if p)
+        counts = [(sum(1 for c in r.compactions if c.trigger == trigger), mark) for trigger, mark in _TRIGGER_MARKS]
+        compactions = " ".join(f"{count}{mark}" for count, mark in counts if count)
         estimated = "" if r.measured else "~"  # peak and last are estimates for agents without usage
         table.add_row(  # Text cells: a transcript's text is never read as Rich markup
             r.agent,

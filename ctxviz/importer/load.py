@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ctxviz.errors import InputError
+from ctxviz.errors import FOLDER_GIVEN, InputError
 from ctxviz.importer.session import Session, Tools, build_session
 from ctxviz.transcripts.chain import active_chain
 from ctxviz.transcripts.discover import subagent_files
@@ -67,7 +67,7 @@ def load_session(path: Path) -> Loaded:
     records no API call; a damaged subagent file is left out."""
     path = Path(path)
     if path.is_dir():
-        raise InputError(f"{path}: a folder; give a session's .jsonl file (or use --session / --latest)")
+        raise InputError(f"{path}: {FOLDER_GIVEN} .jsonl file")
     session, problems, count, readable = _read_chain(path)
     if not session.calls:
         raise _nothing_to_import(path, count, readable)

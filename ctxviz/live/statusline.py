@@ -27,17 +27,29 @@ _COLOURS = {"ok": "\x1b[32m", "warning": "\x1b[33m", "over": "\x1b[31m"}
 _RESET = "\x1b[0m"
 USAGE = """Usage: ctxviz statusline [--format TEXT] [--no-color] [--debug]
 
-  One line for Claude Code's statusLine: reads the JSON Claude Code passes on stdin, prints the
-  context of the session's last API call (the figure `ctxviz context` gives), what is left before
-  auto-compaction, and the largest item in the window.
+  One line for Claude Code's statusLine: reads the JSON Claude Code passes on
+  stdin, prints the context of the session's last API call (the figure
+  `ctxviz context` gives), what is left before auto-compaction, and the
+  largest item in the window.
 
 Options:
-  --format TEXT  Fields in braces: {fields}.
+{fields}
                  Parts between " · " whose fields are empty are left out.
-                 Default: "{default}"
+                 Default:
+                 "{default}"
   --no-color     No colours (also when NO_COLOR is set).
-  --debug        On a problem, say on stderr why the fallback line was printed.
+  --debug        On a problem, say on stderr why the fallback line was
+                 printed.
 """
+
+
+def usage() -> str:
+    """``--help``'s text within 79 columns: the list of fields is wrapped, not written on one line."""
+    import textwrap
+
+    fields = textwrap.fill(f"Fields in braces: {', '.join(FIELDS)}.", width=79, initial_indent="  --format TEXT  ",
+                           subsequent_indent=" " * 17, break_on_hyphens=False)  # fmt: skip
+    return USAGE.format(fields=fields, default=DEFAULT_FORMAT)
 
 
 class StatuslineError(Exception):
@@ -229,7 +241,7 @@ def run(args: list[str]) -> int:
         elif arg.startswith("--format="):
             template = arg.removeprefix("--format=")
         elif arg in ("-h", "--help"):
-            sys.stdout.write(USAGE.format(fields=", ".join(FIELDS), default=DEFAULT_FORMAT))
+            sys.stdout.write(usage())
             return 0
         else:
             unknown.append(f"unknown option {arg!r} (see --help)")

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
-from ctxviz.kinds import StepKind
+from ctxviz.kinds import EventKind, StepKind
 from ctxviz.profiles import AGENT_NAMES, UnknownAgent
 from ctxviz.scenario.model import Scenario, event_kind
 from ctxviz.timeline import COMPACTION_STEP_KINDS, Step, Timeline
@@ -163,14 +163,18 @@ def compare(
         runs = tuple(run_one(scenario, spec, settings, source_path) for spec in specs)
     kinds: dict[type, str] = {}  # event_kind reads a model's fields: once per event type, not per event
     events = tuple(
-        EventInfo(n, kinds.get(type(event)) or kinds.setdefault(type(event), event_kind(event) or "event"),
-                  _event_label(runs[0], n))
+        EventInfo(n, kind, _event_label(runs[0], n, kind))
         for n, event in enumerate(scenario.events)
-    )  # fmt: skip
+        for kind in (kinds.get(type(event)) or kinds.setdefault(type(event), event_kind(event) or "event"),)
+    )
     return Comparison(scenario.name, source_path, scenario.summary, events, runs)
 
 
-def _event_label(run: Run, event: int) -> str:
+def _event_label(run: Run, event: int, kind: str) -> str:
+    """The first run's label for the event, except a reply's: each agent names its own ("Claude's
+    reply", "Codex's reply"), and the event column is shared by every run."""
+    if kind == EventKind.REPLY:
+        return "reply"
     group = run.steps_of(event)
     return run.timeline.steps[group[0]].label if group else ""
 

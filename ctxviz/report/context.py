@@ -126,13 +126,16 @@ def _compactions(timeline: Timeline, index: int) -> RenderableType:
     if not found:
         return Text("No compactions so far.", style="dim")
     lines = Text("Compactions so far", style="bold")
+    if any(c["trigger"] == "unknown" for c in found):  # said once: the lines must fit 80 columns
+        lines.append(" (automatic or not: not recorded)", style="dim")
     transcript = timeline.source.kind == "transcript"
     calls = bool(api_call_indices(timeline))
     for c in found:
         where = f"at step {c['step']}"
         if transcript and calls:
             where = f"after call {c['at_call']}" if c["at_call"] else "before the first call"
-        lines.append(f"\n  {c['trigger']} {where}: ")
+        # a transcript that does not say (Codex, pi): "auto" would be a guess, and the header says so once
+        lines.append(f"\n  {'compaction' if c['trigger'] == 'unknown' else c['trigger']} {where}: ")
         before = "~" if transcript and not c["before_measured"] else ""
         estimated = "" if c["after_measured"] else "~"
         lines.append(f"{before}{c['before']:,} → {estimated}{c['after']:,} tokens")

@@ -66,7 +66,7 @@ def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]
     """Each compaction up to ``index``: trigger, the call it followed, the size before (the boundary's
     own preTokens for a transcript, else the size at the step before) and after. A size after that is
     estimated says so, with the next call's measured size when there is one."""
-    from ctxviz.transcripts import pre_tokens_in
+    from ctxviz.transcripts import compaction_trigger, pre_tokens_in
 
     found: list[dict[str, object]] = []
     for i in timeline.compaction_indices():
@@ -77,7 +77,7 @@ def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]
         following = _next_call(timeline, i)
         found.append(
             {
-                "trigger": "auto" if step.kind == StepKind.AUTO_COMPACT else "manual",
+                "trigger": compaction_trigger(step.kind, step.notes),
                 "at_call": calls_before(timeline, i),
                 "step": i,
                 "pre_tokens": pre_tokens,

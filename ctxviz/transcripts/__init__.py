@@ -29,6 +29,18 @@ def pre_tokens_note(pre_tokens: int) -> str:
     return f"at {pre_tokens:,} tokens (preTokens)"
 
 
+# A compaction whose transcript does not say whether it was automatic or /compact (Codex, pi) keeps the
+# auto-compact step kind and this note: every view reads the note and says "not recorded", not "auto".
+TRIGGER_NOT_RECORDED_NOTE = "the transcript does not record whether this compaction was automatic or /compact"
+
+
+def compaction_trigger(kind: str, notes: Iterable[str]) -> str:
+    """A compaction step's trigger: "auto", "manual", or "unknown" when its transcript does not say."""
+    if TRIGGER_NOT_RECORDED_NOTE in notes:
+        return "unknown"
+    return "auto" if kind == "auto-compact" else "manual"
+
+
 def pre_tokens_in(notes: Iterable[str]) -> int | None:
     """The compaction boundary's preTokens, from its step's notes (None when it recorded none)."""
     for note in notes:
@@ -37,4 +49,11 @@ def pre_tokens_in(notes: Iterable[str]) -> int | None:
     return None
 
 
-__all__ = ["AFTER_ESTIMATED_NOTE", "open_transcript", "pre_tokens_in", "pre_tokens_note"]
+__all__ = [
+    "AFTER_ESTIMATED_NOTE",
+    "TRIGGER_NOT_RECORDED_NOTE",
+    "compaction_trigger",
+    "open_transcript",
+    "pre_tokens_in",
+    "pre_tokens_note",
+]

@@ -22,6 +22,7 @@ from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Visibility
+from ctxviz.transcripts import TRIGGER_NOT_RECORDED_NOTE
 
 UNRECORDED_LABEL = "input the transcript does not record"
 SPLIT_NOTE = "split among the new items by estimated size (chars/4)"
@@ -46,7 +47,7 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Compaction:
-    trigger: str  # "auto" or "manual"
+    trigger: str  # "auto", "manual" or "unknown" (the transcript does not say)
     pre_tokens: int | None = None  # as the agent recorded it
     post_tokens: int | None = None  # as the agent recorded it (None: estimated until the next call)
     post_measured: bool = True  # False when the agent's own figure after is itself an estimate
@@ -188,13 +189,17 @@ def _compact(state: _State, event: Compaction) -> None:
     for item, tokens in zip(new, sizes, strict=True):
         added.append(state.add(item, tokens))
         fates.append(Fate(item.label, item.kind, "kept", tokens, "the compaction's new context"))
-    auto = event.trigger == "auto"
+    what = {"auto": "auto-compaction", "manual": "manual compaction"}.get(event.trigger, "compaction")
     after = f" after call {state.calls}" if state.calls else ""
-    notes = [f"{'auto-compaction' if auto else 'manual compaction'}{after}"
+    notes = [f"{what}{after}"
              + (f" at {event.pre_tokens:,} tokens (as recorded)" if event.pre_tokens is not None else "")]  # fmt: skip
     if post is None:
         notes.append("size after the compaction estimated until the next call measures it")
-    kind, label = (StepKind.AUTO_COMPACT, "auto-compaction") if auto else (StepKind.COMPACT, "compaction")
+    if event.trigger not in ("auto", "manual"):
+        notes.append(TRIGGER_NOT_RECORDED_NOTE)
+    # a compaction of unknown trigger stays an auto-compact step (no step kind is neither); its note says so
+    kind = StepKind.COMPACT if event.trigger == "manual" else StepKind.AUTO_COMPACT
+    label = "auto-compaction" if event.trigger == "auto" else "compaction"
     state.step(kind, label, added, removed, measured=measured, notes=[*notes, *event.notes], fates=fates)
     state.pending = []
 

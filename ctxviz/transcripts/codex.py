@@ -206,8 +206,7 @@ class _Parse:
         summary = None
         if summary_text and not any(i.kind == BlockKind.SUMMARY and i.label == "compaction summary" for i in restored):
             summary = Item(BlockKind.SUMMARY, "compaction summary", estimate(len(summary_text)), origin=origin)
-        note = "the rollout does not say whether this compaction was automatic or /compact"
-        compaction = Compaction("auto", summary=summary, restored=tuple(restored), notes=(note,))
+        compaction = Compaction("unknown", summary=summary, restored=tuple(restored))
         if self.open_compaction is not None and self.open_compaction[1]:
             at = self.open_compaction[0]
             self.events[at] = compaction  # its event came first: the same compaction
@@ -225,7 +224,7 @@ class _Parse:
         elif kind == "context_compacted":
             if self.open_compaction is None:  # the event that accompanies a compacted item is not a second one
                 note = "recorded as an event only: what the new context holds is not in the rollout"
-                self.events.append(Compaction("auto", notes=(note,)))
+                self.events.append(Compaction("unknown", notes=(note,)))
                 self.open_compaction = (len(self.events) - 1, True)
         elif kind == "task_started" and self.window is None:
             self.window = count(payload.get("model_context_window")) or None

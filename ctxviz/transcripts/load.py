@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ctxviz.allocation import without_cycle_collection
-from ctxviz.errors import InputError
+from ctxviz.errors import FOLDER_GIVEN, InputError
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.discover import COMPACTION_PREFIX, compaction_files, subagent_files
 from ctxviz.transcripts.lines import numbered_lines
@@ -102,7 +102,7 @@ def read_transcript(path: Path) -> Reading:
 
 def _read(path: Path) -> Reading:
     if path.is_dir():
-        raise InputError(f"{path}: a folder; give a session's .jsonl file (or use --session / --latest)")
+        raise InputError(f"{path}: {FOLDER_GIVEN} .jsonl file")
     parsed = parse_file(path)
     entries = main_entries(parsed)
     if not any(e.used is not None for e in entries):

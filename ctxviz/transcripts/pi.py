@@ -46,7 +46,6 @@ _KNOWN = frozenset({"session", "message", "model_change", "thinking_level_change
 _NOT_SENT = frozenset({"model_change", "thinking_level_change", "custom", "label", "session_info",
                        "context_transform", "ephemeral", "session"})  # fmt: skip
 _EDIT_TOOLS = frozenset({"edit", "write"})
-_TRIGGER_UNKNOWN = "pi does not record whether this compaction was automatic or /compact"
 
 
 def _text(content: object) -> str:
@@ -182,8 +181,8 @@ def _events(state: _Parse) -> _Session:
                 before.append(pre if isinstance(pre, int) else None)
                 summary_item = Item(BlockKind.SUMMARY, "compaction summary", estimate(len(summary)), origin=origin)
                 keep = frozenset(str(k) for k in kept if k is not None)
-                events.append(Compaction("auto", pre if isinstance(pre, int) else None, summary=summary_item, keep=keep,
-                                         notes=(_TRIGGER_UNKNOWN,)))  # fmt: skip
+                events.append(Compaction("unknown", pre if isinstance(pre, int) else None, summary=summary_item,
+                                         keep=keep))  # fmt: skip
             elif kind == "branch_summary":
                 text = str(entry.get("summary") or "")
                 events.append(Item(BlockKind.SUMMARY, "branch summary", estimate(len(text)), origin=origin))

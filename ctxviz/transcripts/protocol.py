@@ -42,7 +42,7 @@ class SessionRef:
 
 @dataclass(frozen=True, slots=True)
 class Compaction:
-    trigger: str  # "auto" or "manual"
+    trigger: str  # "auto", "manual" or "unknown" (the transcript does not say)
     pre_tokens: int | None  # the size before, as the agent recorded it (None: not recorded)
     at_call: int  # the calls before it
 

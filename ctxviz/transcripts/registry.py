@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ctxviz.errors import InputError
+from ctxviz.errors import FOLDER_GIVEN, InputError
 from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
 from ctxviz.transcripts.codex import CodexReader
 from ctxviz.transcripts.cursor import CursorReader
@@ -49,7 +49,7 @@ def open_session(path: Path) -> tuple[Reader, SessionRef]:
     Claude Code reader, whose messages explain what it found instead."""
     path = Path(path)
     if path.is_dir():
-        raise InputError(f"{path}: a folder; give a session's file (or use --session / --latest)")
+        raise InputError(f"{path}: {FOLDER_GIVEN} file")
     reader = reader_for(path) or _BY_NAME["claude-code"]
     return reader, ref_for(reader.name, path)
 

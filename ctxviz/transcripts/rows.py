@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from ctxviz.errors import InputError
 from ctxviz.kinds import StepKind
 from ctxviz.timeline import Timeline
+from ctxviz.transcripts import compaction_trigger
 from ctxviz.transcripts.protocol import Compaction, NoUsage, SessionRef, SessionSummary
 
 
@@ -63,7 +64,7 @@ def summary_row(
         if step.kind == StepKind.API_CALL:
             calls.append(step.used)
         elif step.kind in (StepKind.AUTO_COMPACT, StepKind.COMPACT):
-            trigger = "auto" if step.kind == StepKind.AUTO_COMPACT else "manual"
+            trigger = compaction_trigger(step.kind, step.notes)
             compactions.append(Compaction(trigger, next(sizes, None), len(calls)))
     sizes_seen = calls or [s.used for s in timeline.steps]
     return SessionSummary(
