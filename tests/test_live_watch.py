@@ -162,13 +162,22 @@ def test_a_sidechain_in_the_session_file_opens_in_watch(tmp_path: Path) -> None:
             with file.open("ab") as out:
                 out.write(b"".join(lines[3:]))
             app.poll()
-            await pilot.pause()
-            screen = _screen(app)
-            with_child = [s.index for s in screen.timeline.steps if s.child is not None]
+
+            def children() -> list[int]:
+                return [s.index for s in _screen(app).timeline.steps if s.child is not None]
+
+            for _ in range(100):  # the new picture is swapped in once drawn: longer on a loaded machine
+                await pilot.pause(0.05)
+                if len(children()) == 2:
+                    break
+            with_child = children()
             assert len(with_child) == 2
-            screen.index = with_child[0]
+            _screen(app).index = with_child[0]
             await pilot.press("enter")
-            await pilot.pause()
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, TimelineScreen) and app.screen.is_child:
+                    break
             child = app.screen
             assert isinstance(child, TimelineScreen) and child.is_child
             assert child.timeline.peak == 14_654
