@@ -130,10 +130,16 @@ def test_agent_without_subagents_does_the_work_inline() -> None:
     assert only.used == STARTUP_200K + 60 + 1_000 + 300
 
 
-def test_a_model_the_agent_does_not_run_gives_its_default() -> None:
-    tl = timeline("model: gpt-5.4\n")
+def test_another_agents_model_gives_this_agents_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    # no agent runs zz-* models: zz-model-1 is an unknown model, kept, its window a guess
+    tl = timeline("model: zz-model-1\n")
+    assert (tl.model, tl.window) == ("zz-model-1", 200_000)
+    assert tl.notices == ("unknown model 'zz-model-1': assumed a 200,000-token window",)
+    # once an agent runs zz-* models, claude-code runs its own default instead
+    monkeypatch.setitem(PROFILES, "zz-agent", dataclasses.replace(PROFILE, name="zz-agent", model_prefixes=("zz-",)))
+    tl = timeline("model: zz-model-1\n")
     assert (tl.model, tl.window) == ("claude-sonnet-4-6", 200_000)
-    assert tl.notices == ("claude-code does not run gpt-5.4: its default model claude-sonnet-4-6 is used",)
+    assert tl.notices == ("claude-code does not run zz-model-1: its default model claude-sonnet-4-6 is used",)
 
 
 def test_no_model_means_the_agents_default() -> None:

@@ -11,6 +11,7 @@ from itertools import count
 from ctxviz.engine.globs import matches
 from ctxviz.engine.recorder import Recorder
 from ctxviz.kinds import BlockKind, StepKind, Touch
+from ctxviz.profiles import PROFILES
 from ctxviz.profiles.base import Background, Profile, SessionState, Triggered
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import FileEntry, Hook, RuleEntry, Scenario
@@ -46,7 +47,11 @@ class EngineSession:
         self.source = source
         self.notices = notices  # said in the timeline, after what the replay finds
         self.subagent_type = subagent_type
-        self.spec = profile.model_window(scenario.model, scenario.window)
+        # another agent's model (one some other profile runs) → this agent's default; a name no agent
+        # knows is kept, with a guessed window and a notice
+        model = scenario.model
+        foreign = model is not None and not profile.runs(model) and any(p.runs(model) for p in PROFILES.values())
+        self.spec = profile.model_window(model, scenario.window, foreign=foreign)
         self.window = self.spec.window
         self.thresholds: Thresholds = profile.thresholds.thresholds(
             self.window, self.spec.max_output, scenario.autocompact, scenario.autocompact_pct
