@@ -1,6 +1,7 @@
 """Compaction: what survives when the history is replaced. ``SummaryAndRecentFiles`` is Claude Code's
-(MECHANICS.md §4): a summary, then up to N recent files re-read, invoked skills, the plan, the instruction
-files and the skill listing re-injected, each with its fate and the reason."""
+(docs/numbers.md, "What a compaction keeps"): a summary, then up to N recent files re-read, invoked
+skills, the plan, the instruction files and the skill listing re-injected, each with its fate and the
+reason."""
 
 from __future__ import annotations
 
