@@ -65,3 +65,24 @@ def test_a_compaction_calls_the_summary_new_and_never_drops_0_tokens() -> None:
     assert all(f.tokens > 0 for f in fates if f.fate == "dropped")
     left_out = sorted(f.label for f in fates if f.fate == "not-restored")
     assert left_out == ["Skill: perf", "docs/architecture.md", "src/db/migrations.py", "src/ui/app.ts"]
+
+
+def test_every_fate_has_a_meaning_in_the_glossary() -> None:
+    from typing import get_args, get_type_hints
+
+    from ctxviz import glossary
+    from ctxviz.timeline import Fate
+
+    assert set(glossary.FATES) == set(get_args(get_type_hints(Fate)["fate"]))
+
+
+def test_what_came_back_counts_the_skill_left_out_as_not_restored() -> None:
+    from ctxviz.tui.renderables.compaction import survival
+
+    timeline = open_timeline("compaction-deep-dive")
+    (index,) = timeline.compaction_indices()
+    rows = {row.what: (row.tokens, row.detail) for row in survival(timeline, index)}
+    assert rows["Invoked skills"] == (
+        24_000,
+        "6 back, ≤ 5,000 each, ≤ 25,000 in all; 2 cut to its start; 1 not restored (oldest)",
+    )

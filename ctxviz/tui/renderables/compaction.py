@@ -60,7 +60,7 @@ def survival(timeline: Timeline, index: int) -> list[Row]:
         if cut:
             detail += f"; {cut} cut to its start"
         if skills_dropped:
-            detail += f"; {skills_dropped} dropped (oldest)"
+            detail += f"; {skills_dropped} not restored (oldest)"
         rows.append(Row("Invoked skills", sum(f.tokens for f in skills), detail))
     count, memory = tokens_of(fate="reinjected", kinds=("memory-file", "auto-memory"))
     if count:
