@@ -86,3 +86,10 @@ def test_what_came_back_counts_the_skill_left_out_as_not_restored() -> None:
         24_000,
         "6 back, ≤ 5,000 each, ≤ 25,000 in all; 2 cut to its start; 1 not restored (oldest)",
     )
+
+
+def test_another_agents_transcript_calls_its_summary_new() -> None:
+    pi = Path(__file__).resolve().parent / "fixtures/other-agents/pi/agent-sessions_small.jsonl"
+    timeline = open_transcript(pi)
+    first = timeline.steps[timeline.compaction_indices()[0]]
+    assert [(f.kind, f.fate) for f in first.fates if f.kind == "summary"] == [("summary", "new")]

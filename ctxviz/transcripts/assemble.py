@@ -186,8 +186,8 @@ def _compact(state: _State, event: Compaction) -> None:
     measured = measured and event.post_measured
     for item, tokens in zip(new, sizes, strict=True):
         added.append(state.add(item, tokens))
-        fate = "new" if item is event.summary else "kept"
-        fates.append(Fate(item.label, item.kind, fate, tokens, "the compaction's new context"))
+        why = "the compaction's new context"
+        fates.append(Fate(item.label, item.kind, "new" if item is event.summary else "kept", tokens, why))
     auto = event.trigger == "auto"
     after = f" after call {state.calls}" if state.calls else ""
     notes = [f"{'auto-compaction' if auto else 'manual compaction'}{after}"
