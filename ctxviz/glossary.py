@@ -60,7 +60,7 @@ FATES: Mapping[str, str] = {
     "dropped": "Gone; it comes back only if the trigger that loaded it happens again.",
     "summarised": "Replaced by the summary: only what the summary says about it remains.",
     "new": "Written by the compaction itself: the summary that starts the new history.",
-    "not back": "Summarised with the rest (its tokens are counted there) and not brought back after it.",
+    "not-restored": "Summarised with the rest (its tokens are counted there) and not brought back after it.",
 }
 
 # One sentence per block kind: what this piece of content is. The startup steps use these as notes.
@@ -134,14 +134,10 @@ JARGON: tuple[Entry, ...] = (
         "disable-model-invocation",
         "A skill setting: Claude cannot start the skill itself, so it is not in the listing; only you can run it.",
     ),
-    Entry("trailer", "About 60 tokens a subagent's answer carries: its id and how many tokens and tools it used."),
     Entry("preTokens", "In a real transcript: how full the context was when a compaction started."),
     Entry("reinjected", "Put back after a compaction, read fresh from disk (CLAUDE.md, rules, the skill listing)."),
     Entry(
         "spilled preview", "A tool result too big for the context: saved to a file; Claude sees its first 2,000 bytes."
-    ),
-    Entry(
-        "decision frozen", "Once a result has been cut to a preview, it stays a preview for the rest of the session."
     ),
     Entry("additionalContext", "The field a hook's JSON answer uses to add text to Claude's context."),
     Entry("stub", "The short answer Read gives for a file it already read and that has not changed since."),
@@ -153,13 +149,11 @@ JARGON: tuple[Entry, ...] = (
 
 # The words in a note that call for an explanation (lower case), for each jargon entry.
 _TRIGGERS: Mapping[str, tuple[str, ...]] = {
-    "deferred (MCP)": ("deferred",),
+    "deferred (MCP)": ("deferred", "names only"),
     "disable-model-invocation": ("disable-model-invocation", "disable_model_invocation"),
-    "trailer": ("trailer",),
     "preTokens": ("pretokens",),
     "reinjected": ("reinjected", "re-injected"),
     "spilled preview": ("preview",),
-    "decision frozen": ("decision frozen",),
     "additionalContext": ("additionalcontext",),
     "stub": ("stub",),
 }
@@ -180,12 +174,11 @@ def fate_meaning(fate: str) -> str:
 
 
 def display_fate(fate: str, kind: str, tokens: int = 1) -> str:
-    """The word shown for a compaction fate: the summary is not restored from anywhere, it is new; a
-    piece "dropped" with 0 tokens was summarised already (its tokens are counted there) and is only
-    not brought back."""
+    """The word shown for a compaction fate. Timelines saved before "new" and "not-restored" existed
+    called the summary "restored" (or "kept") and a piece left out after it "dropped" with 0 tokens."""
     if kind == "summary":
         return "new"
-    return "not back" if fate == "dropped" and tokens == 0 else fate
+    return "not-restored" if fate == "dropped" and tokens == 0 else fate
 
 
 # by plain string too: a transcript's or a JSON timeline's kinds need not be the enums

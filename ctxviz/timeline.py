@@ -68,7 +68,9 @@ class Fate(msgspec.Struct, frozen=True):
 
     label: str
     kind: str
-    fate: Literal["kept", "reinjected", "restored", "truncated", "referenced", "dropped", "summarised"]
+    fate: Literal[
+        "kept", "reinjected", "restored", "truncated", "referenced", "dropped", "summarised", "new", "not-restored"
+    ]
     tokens: int
     why: str
 

@@ -126,15 +126,16 @@ def test_compaction_deep_dive() -> None:
     assert fates["src/db/models.py"] == ("restored", 3_100)
     assert fates["src/api/handlers.py"] == ("referenced", 40)  # 6,800 > 5,000
     assert fates["src/core/utils.py"] == ("restored", 2_400)
-    for dropped in ("src/db/migrations.py", "src/ui/app.ts", "docs/architecture.md"):
-        assert fates[dropped][0] == "dropped"
+    for left_out in ("src/db/migrations.py", "src/ui/app.ts", "docs/architecture.md"):
+        assert fates[left_out] == ("not-restored", 0)  # summarised with the history: its tokens counted there
     # skills, most recent first, 5,000 each (start kept), 25,000 in all:
     # docs 2k, security 8k→5k, release 5k, testing 4k, api-design 3k, migrate 9k→5k = 24k;
     # perf 6k→5k would make 29k > 25k: the oldest is dropped
     assert fates["Skill: docs"] == ("reinjected", 2_000)
     assert fates["Skill: security"] == ("truncated", 5_000)
     assert fates["Skill: migrate"] == ("truncated", 5_000)
-    assert fates["Skill: perf"][0] == "dropped"
+    assert fates["Skill: perf"] == ("not-restored", 0)
+    assert fates["Summary"][0] == "new"
     startup = t.used_at(step_of(t, "startup", "Skill descriptions"))
     listing = next(b.tokens for b in t.blocks if b.kind == "skill-listing")
     restored = 40 + 4_200 + 400 + 600 + 3_100 + 350 + 40 + 2_400  # files + api/db rules + nested CLAUDE.md

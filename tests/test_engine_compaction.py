@@ -204,7 +204,7 @@ def test_skill_bodies_truncated_to_5000_keeping_most_recent_within_25000() -> No
     assert bodies == [3_000, 4_000, 4_000, 4_000, 4_000, 5_000]
     f = fates(c)
     assert f["skill-body:Skill: s1"] == ("truncated", 5_000)
-    assert f["skill-body:Skill: s0"][0] == "dropped"
+    assert f["skill-body:Skill: s0"] == ("not-restored", 0)
     # the listing is rebuilt: seven names with empty descriptions
     assert added_tokens(tl, c.index, "skill-listing") == math.ceil(7 * (2 + P.skill_entry_overhead_chars) / 4)
 

@@ -36,3 +36,21 @@ def test_imports_resolve_relative_to_the_importer_and_skip_missing_files() -> No
     )
     labels = [b.label for b in blocks_of_kind(tl, "memory-file")]
     assert labels == ["src/api/conventions.md", "src/api/CLAUDE.md", "CLAUDE.md"]
+
+
+def test_each_imported_file_says_which_file_imported_it_on_its_own_step() -> None:
+    tl = timeline(
+        "setup:\n"
+        "  memory:\n"
+        "    CLAUDE.md: {text: 'Read @docs/style.md first.'}\n"
+        "    src/api/CLAUDE.md: {text: 'See @./conventions.md'}\n"
+        "files:\n"
+        "  docs/style.md: 400\n"
+        "  src/api/conventions.md: 250\n"
+    )
+    notes = {s.label: s.notes for s in tl.steps if s.kind == "startup"}
+    assert notes["docs/style.md"] == ("CLAUDE.md imports docs/style.md (@docs/style.md): loaded before it",)
+    assert notes["src/api/conventions.md"] == (
+        "src/api/CLAUDE.md imports src/api/conventions.md (@./conventions.md): loaded before it",
+    )
+    assert notes["CLAUDE.md"] == ()

@@ -125,7 +125,7 @@ def test_compaction_keeps_recent_user_messages_up_to_20000_and_the_summary():
     fates = {(f.label, f.fate): f.tokens for f in step.fates}
     assert fates[("first", "truncated")] == 9_000
     assert fates[("second", "kept")] == 6_000
-    assert fates[("Summary", "restored")] == 4_000
+    assert fates[("Summary", "new")] == 4_000
     live = [b.kind for b in tl.state_at(step.index) if b.category == "Messages"]
     assert "reply" not in live and "tool-output" not in live and "tool-call" not in live
 

@@ -77,7 +77,7 @@ def test_g_opens_the_glossary_with_this_timelines_numbers(default: Timeline) -> 
         text = plain(app.screen.body(), 110)
         assert "auto-compact 167,000" in text and "warning 147,000" in text
         assert "Autocompact buffer 33,000" in text
-        assert "disable-model-invocation" in text and "decision frozen" in text
+        assert "disable-model-invocation" in text and "spilled preview" in text
         await pilot.press("escape")
         assert isinstance(app.screen, TimelineScreen)
 

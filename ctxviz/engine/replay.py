@@ -161,9 +161,9 @@ def subagent(session: EngineSession, event: SubagentEvent, spilled: bool) -> han
     result = spec.returns.tokens + trailer
     work = child.category_totals_at(child.last)[M] - spec.prompt.tokens - spec.returns.tokens
     back = (
-        f" and a {trailer}-token trailer (agentId, usage) come back"
+        f" and a {trailer}-token footer with its id and usage come back"
         if trailer
-        else f" comes back (no trailer for {spec.type})"
+        else f" comes back (no footer for {spec.type})"
     )
     why = (
         f"{work:,} tokens of the subagent's work stayed in its own window (peak {child.peak:,}); "

@@ -17,6 +17,12 @@ from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import FileEntry, Hook, RuleEntry, Scenario
 from ctxviz.timeline import Block, Category, Fate, Source, Thresholds, Timeline, Visibility
 
+# how a hook's output reaches the context, in a note's words
+_HOW_HOOKS_ADD = {
+    "additionalContext": "its output returned as additionalContext, which enters the context",
+    "stdout": "its output printed to stdout, which enters the context",
+}
+
 M = Category.MESSAGES
 
 
@@ -268,7 +274,7 @@ class EngineSession:
             return
         tokens, why = self.hook_size(hook)
         self.add(M, BlockKind.HOOK_OUTPUT, f"Hook: {hook.name} ({trigger})", tokens, "hidden")
-        self.note(why or f"hook {hook.name} ({trigger}) added {fmt(tokens)} tokens via {hook.via}")
+        self.note(why or f"hook {hook.name} ({trigger}) added {fmt(tokens)} tokens: {_HOW_HOOKS_ADD[hook.via]}")
 
     def session_start_hooks(self, source: str) -> None:
         for hook in self.hooks("SessionStart", source):

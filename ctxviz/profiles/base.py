@@ -158,7 +158,7 @@ class StartupPolicy(Protocol):
 
 
 class InstructionPolicy(Protocol):
-    def startup_files(self, session: Session) -> list[tuple[str, int]]:
+    def startup_files(self, session: Session) -> Iterable[tuple[str, int]]:
         """The instruction files loaded at startup as (path, tokens), in load order, chosen by name from
         ``session.scenario.setup.memory`` (CLAUDE.md, AGENTS.md, GEMINI.md, …: only the names this agent
         reads), after any caps (e.g. a total byte budget); a note for each file skipped or cut."""

@@ -53,7 +53,7 @@ class ClaudeCodeNumbers:
     """Every number of the claude-code profile. Sizes are tokens unless the name says chars/bytes/lines."""
 
     chars_per_token: int = number(CHARS_PER_TOKEN, _SRC, "tokens.ts roughTokenCountEstimation")
-    # §1 window and thresholds
+    # window and thresholds (docs/numbers.md, "The window and its lines")
     models: dict[str, ModelSpec] = number(_MODELS, _SRC, "context.ts getContextWindowForModel, getModelMaxOutputTokens")
     default_model: str = number("claude-sonnet-4-6", _DOCS, "the default model of a Pro/Max plan")
     unknown_model: ModelSpec = number(_200K_32K, _SRC, "context.ts: defaults for an unknown model")
@@ -62,7 +62,8 @@ class ClaudeCodeNumbers:
     autocompact_buffer: int = number(13_000, _SRC, "autoCompact.ts AUTOCOMPACT_BUFFER_TOKENS")
     warning_buffer: int = number(20_000, _SRC, "autoCompact.ts WARNING_THRESHOLD_BUFFER_TOKENS")
     blocking_buffer: int = number(3_000, _SRC, "autoCompact.ts MANUAL_COMPACT_BUFFER_TOKENS")
-    # §2 startup (DOCS illustrative sizes; tools from real /context output, 13.5k–20.5k)
+    # startup ("What loads before your first message"; DOCS illustrative sizes; tools from real /context
+    # output, 13.5k–20.5k)
     system_prompt: int = number(4_200, _DOCS, "context-window docs, illustrative size")
     environment: int = number(280, _DOCS, "context-window docs, illustrative size")
     tools: int = number(13_500, _GUESS, "real /context output shows 13.5k–20.5k")
@@ -87,7 +88,7 @@ class ClaudeCodeNumbers:
     skill_listing_budget_fraction: float = number(0.01, _SRC, "1% of the window, in chars")
     skill_description_max_chars: int = number(1_536, _SRC, "since 2.1.105")
     skill_entry_overhead_chars: int = number(4, _SRC, '"- " and ": " around name and description')
-    # §3 work
+    # work ("What the work adds")
     tool_call: int = number(60, _GUESS, "one tool call's envelope")
     read_max_lines: int = number(2_000, _SRC, "FileReadTool MAX_LINES_TO_READ")
     read_max_tokens: int = number(25_000, _SRC, "FileReadTool DEFAULT_MAX_OUTPUT_TOKENS")
@@ -119,7 +120,7 @@ class ClaudeCodeNumbers:
     subagent_trailerless_types: tuple[str, ...] = number(("Explore", "Plan"), _SRC, "ONE_SHOT_BUILTIN_AGENT_TYPES")
     background_launch: int = number(40, _GUESS, "the background-start notice")
     notification: int = number(60, _GUESS, "a task notification")
-    # §4 compaction (compact.ts POST_COMPACT_* constants)
+    # compaction ("What a compaction keeps"; compact.ts POST_COMPACT_* constants)
     summary_tokens: int = number(4_000, _GUESS, "a typical summary")
     summary_max_tokens: int = number(20_000, _SRC, "COMPACT_MAX_OUTPUT_TOKENS")
     restore_max_files: int = number(5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE")

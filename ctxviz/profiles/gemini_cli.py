@@ -234,7 +234,7 @@ class SnapshotAndRecent:
         fates += drop(session, older, lambda kind: "older history: folded into the <state_snapshot>")
         fates.append(add_summary(session, tokens, "<state_snapshot>", f"the state snapshot ({shown(n, 'summary')})"))
         session.add(Category.MESSAGES, BlockKind.REPLY, "Got it. Thanks for the additional context!", ack, "hidden")
-        fates.append(Fate("Acknowledgement", BlockKind.REPLY, "restored", ack, "the model's fixed answer"))
+        fates.append(Fate("Acknowledgement", BlockKind.REPLY, "new", ack, "the model's fixed answer"))
         kept = sum(b.tokens for b in newer)
         fates += kept_fates(newer, f"the newest {n.preserve_percent}% of the history, kept verbatim")
         session.note(

@@ -204,7 +204,7 @@ def kept_fates(blocks: Sequence[Block], why: str) -> list[Fate]:
 
 def add_summary(session: Session, tokens: int, label: str, why: str) -> Fate:
     session.add(M, BlockKind.SUMMARY, label, tokens, "brief")
-    return Fate("Summary", BlockKind.SUMMARY, "restored", tokens, why)
+    return Fate("Summary", BlockKind.SUMMARY, "new", tokens, why)
 
 
 def reset_reads(session: Session) -> None:

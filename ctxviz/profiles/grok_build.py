@@ -320,7 +320,7 @@ class KeepAnchors:
             Fate(
                 "State reminder",
                 BlockKind.NOTIFICATION,
-                "restored",
+                "new",
                 reminder,
                 f"{len(edited)} edited file path(s), no content ({shown(n, 'state_reminder')} around them)",
             )

@@ -21,12 +21,12 @@ def open_transcript(path: Path) -> Timeline:
 
 # A transcript's compaction step keeps the boundary's own "before" figure (preTokens) in its first note:
 # these two read and write it, so that every view shows that one figure, not the last call's.
-_PRE_TOKENS = re.compile(r"at ([\d,]+) tokens \(preTokens\)")
+_PRE_TOKENS = re.compile(r"([\d,]+) tokens before it")
 AFTER_ESTIMATED_NOTE = "size after compaction estimated until the next call measures it"
 
 
 def pre_tokens_note(pre_tokens: int) -> str:
-    return f"at {pre_tokens:,} tokens (preTokens)"
+    return f"{pre_tokens:,} tokens before it"
 
 
 # A compaction whose transcript does not say whether it was automatic or /compact (Codex, pi) keeps the

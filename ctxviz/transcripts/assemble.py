@@ -188,7 +188,8 @@ def _compact(state: _State, event: Compaction) -> None:
     measured = measured and event.post_measured
     for item, tokens in zip(new, sizes, strict=True):
         added.append(state.add(item, tokens))
-        fates.append(Fate(item.label, item.kind, "kept", tokens, "the compaction's new context"))
+        why = "the compaction's new context"
+        fates.append(Fate(item.label, item.kind, "new" if item is event.summary else "kept", tokens, why))
     what = {"auto": "auto-compaction", "manual": "manual compaction"}.get(event.trigger, "compaction")
     after = f" after call {state.calls}" if state.calls else ""
     notes = [f"{what}{after}"

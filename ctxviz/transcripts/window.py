@@ -1,4 +1,5 @@
-"""The window a session ran in, decided from the models its calls name (MECHANICS.md §1)."""
+"""The window a session ran in, decided from the models its calls name (docs/numbers.md, "The window
+and its lines")."""
 
 from __future__ import annotations
 

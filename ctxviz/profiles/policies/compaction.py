@@ -1,6 +1,7 @@
 """Compaction: what survives when the history is replaced. ``SummaryAndRecentFiles`` is Claude Code's
-(MECHANICS.md §4): a summary, then up to N recent files re-read, invoked skills, the plan, the instruction
-files and the skill listing re-injected, each with its fate and the reason."""
+(docs/numbers.md, "What a compaction keeps"): a summary, then up to N recent files re-read, invoked
+skills, the plan, the instruction files and the skill listing re-injected, each with its fate and the
+reason."""
 
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ class SummaryAndRecentFiles:
         tokens, capped = self.summary.of(summary)
         label = "Summary of the conversation" + (f" (focus: {focus})" if focus else "")
         session.add(M, BlockKind.SUMMARY, label, tokens, "brief")
-        fates.append(Fate("Summary", BlockKind.SUMMARY, "restored", tokens, capped or "the new start of the history"))
+        fates.append(Fate("Summary", BlockKind.SUMMARY, "new", tokens, capped or "the new start of the history"))
         session.note(f"{history:,} tokens of history replaced by a {tokens:,}-token summary")
         if capped:
             session.note(capped)
@@ -143,7 +144,7 @@ class SummaryAndRecentFiles:
             size = session.file_size(path).tokens
             if n >= self.max_files:
                 why = f"only the {self.max_files} most recent files are re-read"
-                fates.append(Fate(path, BlockKind.FILE_READ, "dropped", 0, why))
+                fates.append(Fate(path, BlockKind.FILE_READ, "not-restored", 0, why))
                 continue
             referenced = size > self.max_tokens_per_file
             tokens = self.file_reference if referenced else size
@@ -155,7 +156,7 @@ class SummaryAndRecentFiles:
                     if total + tokens > self.total_tokens
                     else "would put the context back over the threshold"
                 )
-                fates.append(Fate(path, BlockKind.FILE_READ, "dropped", 0, why))
+                fates.append(Fate(path, BlockKind.FILE_READ, "not-restored", 0, why))
                 continue
             total += tokens
             if referenced:
@@ -188,7 +189,7 @@ class SummaryAndRecentFiles:
                     if total + tokens > self.skills_total_tokens
                     else "would put the context back over the threshold"
                 )
-                fates.append(Fate(f"Skill: {name}", BlockKind.SKILL_BODY, "dropped", 0, why))
+                fates.append(Fate(f"Skill: {name}", BlockKind.SKILL_BODY, "not-restored", 0, why))
                 continue
             total += tokens
             session.add(M, BlockKind.SKILL_BODY, f"Skill: {name} (re-injected)", tokens, "hidden")

@@ -50,8 +50,10 @@ class ImportingMemory:
             if "/" in path and path.rsplit("/", 1)[1] in self.nested_names and not path.startswith(self.config_folder)
         ]
 
-    def startup_files(self, session: Session) -> list[tuple[str, int]]:
-        return [(path, entry.memory_size.tokens) for path, entry in self._files(session)]
+    def startup_files(self, session: Session) -> Iterator[tuple[str, int]]:
+        """Lazily, so that the note saying why an imported file loads lands on that file's own step."""
+        for path, entry in self._files(session):
+            yield path, entry.memory_size.tokens
 
     def _files(self, session: Session) -> Iterator[tuple[str, FileEntry | RuleEntry]]:
         setup, order = session.scenario.setup, self.load_order
@@ -74,16 +76,19 @@ class ImportingMemory:
         known: dict[str, FileEntry] = {**session.scenario.files, **setup.memory}
         seen: set[str] = set()
 
-        def imports_of(path: str, entry: FileEntry | RuleEntry) -> list[str]:
-            written = [resolve_import(path, t) for t in entry.written_imports]
+        def imports_of(path: str, entry: FileEntry | RuleEntry) -> dict[str, str]:
+            """Each import's scenario path, with the ``@…`` it is written as."""
+            written = {resolve_import(path, t): t for t in entry.written_imports}
             # a written @import of a file the scenario does not list is skipped, as Claude Code skips a
             # missing file; an `imports:` entry was checked when the scenario loaded
             listed: tuple[str, ...] = getattr(entry, "imports", ())
-            return list(dict.fromkeys([*listed, *(t for t in written if t in known)]))
+            return {t: t for t in listed} | {target: t for target, t in written.items() if target in known}
 
-        def expand(path: str, entry: FileEntry | RuleEntry, depth: int) -> Iterator[tuple[str, FileEntry | RuleEntry]]:
+        def expand(
+            path: str, entry: FileEntry | RuleEntry, depth: int, why: str | None = None
+        ) -> Iterator[tuple[str, FileEntry | RuleEntry]]:
             seen.add(path)
-            for target in imports_of(path, entry):
+            for target, as_written in imports_of(path, entry).items():
                 if target in seen:
                     continue
                 if depth + 1 > self.import_max_depth:
@@ -92,7 +97,10 @@ class ImportingMemory:
                         f"deeper than {self.import_max_depth} levels of imports"
                     )
                     continue
-                yield from expand(target, known[target], depth + 1)
+                imported = f"{path} imports {target} (@{as_written}): loaded before it"
+                yield from expand(target, known[target], depth + 1, imported)
+            if why:
+                session.note(why)
             yield path, entry
 
         for _, _, first, top in sorted(entries, key=lambda e: (e[0], e[1])):

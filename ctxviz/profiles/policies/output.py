@@ -46,7 +46,8 @@ class SpillToFile:
             tokens,
             spilled=True,
             why=f"{label}: kept as a {self.preview_bytes:,}-byte preview ({tokens:,} tokens) instead of "
-            f"{size.tokens:,}: {reason}; the full output is saved to disk (decision frozen)",
+            f"{size.tokens:,}: {reason}; the full output is saved to disk, and the result stays a preview for "
+            "the rest of the session",
         )
 
 

@@ -124,7 +124,11 @@ class SkillListingRule:
                 f"{self.chars_per_token} chars a token): {', '.join(names_only)} listed by name only (least used first)"
             )
         if unlisted:
-            why.append(f"not listed (disable-model-invocation): {', '.join(unlisted)}")
+            one = len(unlisted) == 1
+            why.append(
+                f"{', '.join(unlisted)} {'is' if one else 'are'} not in the listing: only you can start "
+                f"{'it' if one else 'them'} (disable-model-invocation)"
+            )
         tokens = math.ceil(total / self.chars_per_token)
         return Listing(tokens, tuple(s.name for s in listed), tuple(names_only), unlisted, tuple(why))
 
@@ -243,7 +247,8 @@ class StandardStartup:
                 tokens = server.tools * self.mcp_deferred_tokens_per_tool
                 label = f"MCP {server.server}: {server.tools} tools (deferred: names only)"
                 session.note(
-                    f"deferred: {server.tools} tool names × {self.mcp_deferred_tokens_per_tool}; schemas load on use"
+                    f"names only: {server.tools} tools × {self.mcp_deferred_tokens_per_tool} tokens; a tool's full "
+                    "description loads when Claude first uses it"
                 )
             else:
                 tokens = server.schemas.tokens if server.schemas else server.tools * self.mcp_schema_tokens_per_tool

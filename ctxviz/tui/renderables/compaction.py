@@ -53,14 +53,14 @@ def survival(timeline: Timeline, index: int) -> list[Row]:
         names = ", ".join(b.label.rsplit("/", 1)[-1] for b in rules) or "none"
         rows.append(Row("Rules back with their files", sum(b.tokens for b in rules), names))
     skills = [f for f in fates if f.kind == "skill-body" and f.fate in ("reinjected", "truncated")]
-    skills_dropped, _ = tokens_of(fate="dropped", kinds=("skill-body",))
+    skills_dropped, _ = tokens_of(fate="not-restored", kinds=("skill-body",))
     if skills or skills_dropped:
         cut = sum(1 for f in skills if f.fate == "truncated")
         detail = f"{len(skills)} back, ≤ 5,000 each, ≤ 25,000 in all"
         if cut:
             detail += f"; {cut} cut to its start"
         if skills_dropped:
-            detail += f"; {skills_dropped} dropped (oldest)"
+            detail += f"; {skills_dropped} not restored (oldest)"
         rows.append(Row("Invoked skills", sum(f.tokens for f in skills), detail))
     count, memory = tokens_of(fate="reinjected", kinds=("memory-file", "auto-memory"))
     if count:

@@ -23,7 +23,7 @@ _FATE_STYLES = {
     "summarised": "magenta",
     "new": "bold cyan",
     "dropped": "red",
-    "not back": "dim",
+    "not-restored": "dim",
     "restored": "cyan",
     "truncated": "yellow",
     "referenced": "yellow",
@@ -159,7 +159,7 @@ def _fates_table(step: Step, narrow: bool) -> RenderableType:
         for fate in fates[:_MAX_ROWS]:
             shown = display_fate(fate.fate, fate.kind, fate.tokens)
             tokens = f"{fate.tokens:,}" if fate.tokens else "—"  # counted in its group's row already
-            head = Text.assemble((f"{shown:<10}", _FATE_STYLES.get(shown, "")), f" {tokens:>7}  ", fate.label)
+            head = Text.assemble((f"{shown:<12}", _FATE_STYLES.get(shown, "")), f" {tokens:>7}  ", fate.label)
             lines += [head, Padding(Text(fate.why, style="dim"), (0, 0, 0, 2))]
         if len(fates) > _MAX_ROWS:
             lines.append(Text(f"… and {len(fates) - _MAX_ROWS} more"))
