@@ -6,7 +6,7 @@ Prints the YAML load, the runs (simulation of every profile and the event alignm
 JSON writing (each best of --repeat, in-process), and ``ctxviz compare --json`` / ``--table`` end to end
 (including Python's start-up), wall and CPU. Goal (issue 7): 10,000 events under all 8 profiles in
 ≤ 4 s. On a loaded machine the wall figures grow with the load; the CPU figure is the steadier one, and
-``farm-bench`` gives paired runs of the end-to-end command.
+Paired whole-process runs (A and B alternated) give the end-to-end figure.
 """
 
 from __future__ import annotations

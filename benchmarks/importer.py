@@ -4,7 +4,7 @@
 
 Prints the best and median in-process time of each phase (read + draft + calibrate, then the replay and
 comparison) and of both together. Goal (issue 9): import + fidelity of a 3 MB session ≤ 1.5 s. For the
-whole command with its start-up, time ``ctxviz fidelity SESSION`` with ``farm-bench`` (paired runs on a
+whole command with its start-up, time ``ctxviz fidelity SESSION`` with paired whole-process runs (on a
 busy machine: quote the median).
 """
 

@@ -3,7 +3,7 @@
 
 The session is the 3 MB spotter transcript from tests/fixtures, written into a temporary file in
 parts while the app runs headless (Textual's Pilot). The statusline's own speed is measured from the
-outside with farm-bench (see the README's "Live" section for the command).
+outside with paired whole-process runs (see the README's "Live" section for the command).
 
     python benchmarks/live.py [--runs 20]
 """

@@ -1,7 +1,7 @@
 """Helpers for the engine tests: build a Timeline from an inline YAML scenario and look at its steps.
 
 Sizes are counted with chars/4 (``CharsPerToken``) so that ``{text: ...}`` sizes are exact by hand:
-``ceil(len(text) / 4)``. Every expected number in the tests is computed from MECHANICS.md and the
+``ceil(len(text) / 4)``. Every expected number in the tests is computed from the rules in docs/numbers.md and the
 ``claude-code`` profile's parameters, never copied from the engine's output.
 """
 

@@ -1,5 +1,5 @@
 """The built-in scenarios are fixtures: each is checked against numbers worked out by hand from the
-docs' figures and MECHANICS.md — never copied from the engine's output."""
+docs' figures and the rules in docs/numbers.md — never copied from the engine's output."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""MECHANICS.md §4: compaction and /clear, exact numbers from the rules and the claude-code profile."""
+"""Compaction and /clear (docs/numbers.md): exact numbers from the rules and the claude-code profile."""
 
 from __future__ import annotations
 
@@ -263,10 +263,10 @@ def test_spilled_output_stays_spilled() -> None:
 
 
 def test_order_after_compaction() -> None:
-    # The order Claude Code builds the post-compact messages in (2.1.88 compact.ts buildPostCompactMessages,
-    # research/FACTS-claude-code.md §5.3): summary, recent files, background tasks, plan, invoked skills,
-    # re-announced listings, then SessionStart compact hooks. MECHANICS §4's table lists the same
-    # mechanisms in another order; the totals are the same either way.
+    # The order Claude Code builds the post-compact messages in (2.1.88 compact.ts buildPostCompactMessages):
+    # summary, recent files, background tasks, plan, invoked skills, re-announced listings, then
+    # SessionStart compact hooks. The docs list the same mechanisms in another order; the totals are the
+    # same either way.
     tl = timeline(
         """
         setup:

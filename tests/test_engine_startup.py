@@ -1,4 +1,4 @@
-"""MECHANICS.md §2: startup, exact numbers from the rules and the claude-code profile's parameters."""
+"""Start-up (docs/numbers.md): startup, exact numbers from the rules and the claude-code profile's parameters."""
 
 from __future__ import annotations
 
@@ -178,7 +178,7 @@ def test_imports_four_levels_all_loaded() -> None:
 
 
 def test_imported_files_come_before_the_importer() -> None:
-    # FACTS-claude-code.md: imported files are listed before the importing file as separate entries
+    # Claude Code lists imported files are listed before the importing file as separate entries
     tl = timeline(_import_chain(2))
     assert memory_labels(tl) == ["docs/i2.md", "docs/i1.md", "CLAUDE.md"]
 

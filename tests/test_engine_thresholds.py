@@ -1,4 +1,4 @@
-"""MECHANICS.md §1: window and thresholds, exact numbers from the rules and the profile's parameters."""
+"""Window and thresholds (docs/numbers.md): exact numbers from the rules and the profile's parameters."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""MECHANICS.md §3: work events, exact numbers from the rules and the claude-code profile's parameters.
+"""Work events (docs/numbers.md): work events, exact numbers from the rules and the claude-code profile's parameters.
 
 With an empty setup the startup is 4,200 + 280 + 13,500 = 17,980 (STARTUP_200K).
 """

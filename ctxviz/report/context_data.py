@@ -93,7 +93,7 @@ def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]
 
 
 def context_dict(timeline: Timeline, index: int, *, top_items: int = 10) -> dict[str, object]:
-    """``ctxviz context --json``: the format DESIGN.md gives (``ctxviz.context/1``)."""
+    """``ctxviz context --json``: the format docs/json.md documents (``ctxviz.context/1``)."""
     step = timeline.steps[index]
     return {
         "format": CONTEXT_FORMAT,

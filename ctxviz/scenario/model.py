@@ -1,4 +1,4 @@
-"""The scenario format (DESIGN.md "Scenario format") as pydantic models. Pure: sizes that need counting or
+"""The scenario format (docs/scenarios.md) as pydantic models. Pure: sizes that need counting or
 reading are resolved through the validation context the loader supplies."""
 
 from __future__ import annotations

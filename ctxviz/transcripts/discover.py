@@ -2,7 +2,7 @@
 leads out of the folder being searched is never followed, and a symlink loop is skipped like a missing
 file (``Path.resolve`` raises RuntimeError on a loop in Python 3.11–3.12, OSError later).
 
-Layout (FACTS-claude-code.md §9): ``<root>/projects/<encoded cwd>/<session>.jsonl``, subagents in
+Layout: ``<root>/projects/<encoded cwd>/<session>.jsonl``, subagents in
 ``<session>/subagents/agent-<id>.jsonl`` (older: ``agent-<id>.jsonl`` beside the session file).
 """
 

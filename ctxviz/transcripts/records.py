@@ -15,7 +15,7 @@ EMPTY = Raw()  # an absent (or null) bulky field: length 0
 
 SYNTHETIC_MODEL = "<synthetic>"  # Claude Code's locally made assistant records (errors): not API calls
 
-# Record types Claude Code writes that carry nothing for the window (FACTS-claude-code.md §9).
+# Record types Claude Code writes that carry nothing for the window (see docs/numbers.md, "Reading a real transcript").
 IGNORED_TYPES = frozenset(
     {
         "progress", "summary", "file-history-snapshot", "queue-operation", "custom-title", "ai-title",
