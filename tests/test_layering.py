@@ -1,5 +1,6 @@
 """The layering the project keeps (the README's Development section): the engine, the scenario model, the
-timeline and the profiles import no Textual and no Rich; ``ctxviz --help`` never imports Textual. Each check runs in a fresh interpreter."""
+timeline and the profiles import no Textual and no Rich; ``ctxviz --help`` never imports Textual. Each
+check runs in a fresh interpreter."""
 
 from __future__ import annotations
 
