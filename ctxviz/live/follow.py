@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxviz.kinds import BlockKind
-from ctxviz.timeline import Block, Source, Thresholds, Timeline
+from ctxviz.timeline import Block, Thresholds, Timeline
 from ctxviz.transcripts.build import BuildState, StepBuilder
 from ctxviz.transcripts.chain import REORDERED_NOTE, active_chain
 from ctxviz.transcripts.parse import Entry, Piece
@@ -236,8 +236,7 @@ class Follower:
         """The timeline so far (None before the first call); not available in lean mode."""
         if self.lean:
             raise ValueError("a lean follower keeps no history")
-        from ctxviz.transcripts.reader import AGENT, TOKENIZER
-        from ctxviz.transcripts.window import session_window
+        from ctxviz.transcripts.reader import session_timeline
 
         builder = self.builder
         if self.open_compaction is not None:
@@ -250,19 +249,8 @@ class Follower:
             Block(b.id, b.category, b.kind, b.label, b.tokens, b.entered, state.left.get(b.id), b.visibility)
             for b in state.blocks
         )
-        steps = tuple(state.steps)
-        window = session_window(self.models, max(s.used for s in steps))
-        return Timeline(
-            source=Source("transcript", name, path, summary),
-            agent=AGENT,
-            model=window.model,
-            window=window.window,
-            thresholds=window.thresholds,
-            steps=steps,
-            blocks=blocks,
-            tokenizer=TOKENIZER,
-            notices=tuple(notices) + window.notices,
-        )
+        return session_timeline(state.steps, blocks, self.models, name=name, path=path, summary=summary,
+                                notices=notices)  # fmt: skip
 
 
 def _trial(builder: StepBuilder) -> StepBuilder:

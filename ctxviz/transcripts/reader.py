@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ctxviz.timeline import Source, Timeline
+from ctxviz.timeline import Block, Source, Step, Timeline
 from ctxviz.transcripts.build import build_steps
 from ctxviz.transcripts.chain import active_chain
 from ctxviz.transcripts.parse import Entry, Parsed
@@ -41,6 +41,24 @@ def timeline_of(
         if entry.used is not None and entry.model and entry.message_id not in seen:
             seen.add(entry.message_id or "")
             models.append(entry.model)
+    return session_timeline(
+        steps, blocks, models, name=name, path=path, summary=summary, notices=notices, chain_notes=chain_notes
+    )
+
+
+def session_timeline(
+    steps: Sequence[Step],
+    blocks: Sequence[Block],
+    models: Sequence[str],
+    *,
+    name: str,
+    path: str | None,
+    summary: str | None = None,
+    notices: Sequence[str] = (),
+    chain_notes: Sequence[str] = (),
+) -> Timeline:
+    """A Claude Code session's Timeline from its steps and blocks (whole-file read or live follower alike):
+    the window its models name; the notices given, then the window's, then the chain's."""
     window = session_window(models, max((s.used for s in steps), default=0))
     return Timeline(
         source=Source("transcript", name, path, summary),
@@ -48,8 +66,8 @@ def timeline_of(
         model=window.model,
         window=window.window,
         thresholds=window.thresholds,
-        steps=steps,
-        blocks=blocks,
+        steps=tuple(steps),
+        blocks=tuple(blocks),
         tokenizer=TOKENIZER,
         notices=tuple(notices) + window.notices + tuple(chain_notes),
     )
