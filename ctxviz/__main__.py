@@ -1,4 +1,3 @@
-from ctxviz.cli import main
-from ctxviz.process import run_program
+from ctxviz.live.entry import main
 
-run_program(main)
+main()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ctxviz.cli import main
+from ctxviz.cli import COMMAND_MODULES, load_command, main
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SPOTTER = FIXTURES / "claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
@@ -118,9 +118,9 @@ def _readme_command_rows() -> list[tuple[str, set[str]]]:
 
 def test_the_readme_command_table_names_every_command_and_only_real_options() -> None:
     rows = _readme_command_rows()
-    assert {name for name, _ in rows} == {"", *main.commands}  # "": the bare `ctxviz`
+    assert {name for name, _ in rows} == {"", *COMMAND_MODULES}  # "": the bare `ctxviz`
     for name, options in rows:
-        command = main.commands.get(name, main)
+        command = load_command(name) or main
         known = {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)}
         assert options <= known, (name, options - known)
 
@@ -174,3 +174,32 @@ def test_the_readme_lists_every_built_in_scenario() -> None:
     section = readme.split("## Built-in scenarios", 1)[1].split("\n## ", 1)[0]
     listed = re.findall(r"^\| `([a-z0-9-]+)`", section, flags=re.MULTILINE)
     assert sorted(listed) == sorted(path.stem for path in builtin_scenarios())
+
+
+def test_every_command_is_loaded_from_the_module_the_table_names_and_no_command_is_missing() -> None:
+    import importlib
+    import pkgutil
+
+    import ctxviz.cli
+
+    defined = {}
+    for module in pkgutil.iter_modules(ctxviz.cli.__path__):
+        if module.name.endswith("_commands"):
+            for command in importlib.import_module(f"ctxviz.cli.{module.name}").COMMANDS:
+                defined[command.name] = module.name
+    assert defined == COMMAND_MODULES
+    assert all(load_command(name).name == name for name in COMMAND_MODULES)  # type: ignore[union-attr]
+    assert load_command("no-such-command") is None
+
+
+def test_a_command_imports_no_other_command_module() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from click.testing import CliRunner; from ctxviz.cli import main; "
+        "CliRunner().invoke(main, ['sessions', '--help']); "
+        "print(sorted(m for m in sys.modules if m.startswith('ctxviz.cli.')))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "['ctxviz.cli.common', 'ctxviz.cli.transcript_commands']"

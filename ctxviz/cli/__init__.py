@@ -1,27 +1,55 @@
-"""The ``ctxviz`` command. Each subcommand module imports its heavy parts (Textual, the engine, the
-transcript reader) inside the command body, so ``ctxviz --help`` stays fast and never imports Textual."""
+"""The ``ctxviz`` command. A subcommand's module is imported only when that command runs (``--help``
+imports them all to list them), and each imports its heavy parts (Textual, the engine, the transcript
+reader) inside the command body: ``ctxviz sessions`` never pays for ``compare``'s or ``serve``'s imports."""
 
 from __future__ import annotations
+
+import importlib
 
 import click
 
 from ctxviz import __version__
-from ctxviz.cli import (
-    agent_commands,
-    compare_commands,
-    import_commands,
-    live_commands,
-    scenario_commands,
-    serve_commands,
-    transcript_commands,
-    tui_commands,
-)
 from ctxviz.tokens import TOKENIZER_CHOICES
+
+# command → the module under ctxviz.cli that defines it (in that module's COMMANDS list)
+COMMAND_MODULES: dict[str, str] = {
+    "run": "scenario_commands",
+    "validate": "scenario_commands",
+    "scenarios": "scenario_commands",
+    "schema": "scenario_commands",
+    "context": "transcript_commands",
+    "sessions": "transcript_commands",
+    "play": "tui_commands",
+    "screenshot": "tui_commands",
+    "agents": "agent_commands",
+    "compare": "compare_commands",
+    "import": "import_commands",
+    "fidelity": "import_commands",
+    "watch": "live_commands",
+    "statusline": "live_commands",
+    "serve": "serve_commands",
+}
+
+
+def load_command(name: str) -> click.Command | None:
+    module_name = COMMAND_MODULES.get(name)
+    if module_name is None:
+        return None
+    commands: list[click.Command] = importlib.import_module(f"ctxviz.cli.{module_name}").COMMANDS
+    return next(command for command in commands if command.name == name)
 
 
 class _Group(click.Group):
-    """``--tokenizer`` is an option of the group, but people write it after the subcommand too
+    """Commands are loaded by name on first use (click's lazy-group pattern).
+
+    ``--tokenizer`` is an option of the group, but people write it after the subcommand too
     (``ctxviz run x --tokenizer chars4``): lift it to the front before click parses."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return load_command(cmd_name)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         lifted: list[str] = []
@@ -57,19 +85,6 @@ def main(ctx: click.Context, tokenizer: str) -> None:
     """
     ctx.obj = {"tokenizer": tokenizer}
     if ctx.invoked_subcommand is None:
-        ctx.invoke(tui_commands.play)
+        from ctxviz.cli.tui_commands import play
 
-
-COMMAND_MODULES = (
-    scenario_commands,
-    transcript_commands,
-    tui_commands,
-    agent_commands,
-    compare_commands,
-    import_commands,
-    live_commands,
-    serve_commands,
-)
-for module in COMMAND_MODULES:
-    for command in module.COMMANDS:
-        main.add_command(command)
+        ctx.invoke(play)
