@@ -56,3 +56,20 @@ def test_validate_and_the_table_from_the_program_are_whole(tmp_path: Path) -> No
     assert program("validate", str(good)).returncode == 0
     table = program("run", "explore-context-window")
     assert table.returncode == 0 and b"Free space" in table.stdout and b"Autocompact buffer" in table.stdout
+
+
+def test_sessions_from_the_program_prints_every_row_writes_its_index_and_says_what_it_skipped(tmp_path: Path) -> None:
+    project = tmp_path / "config" / "projects" / "-home-u-app"
+    project.mkdir(parents=True)
+    fixture = ROOT / "tests/fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+    (project / "s1.jsonl").write_bytes(fixture.read_bytes() + b'{"type": "from-the-future"}\n')
+    env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "config"), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}  # fmt: skip
+    command = [sys.executable, "-m", "ctxviz", "sessions", "--json", "-v"]
+    finished = subprocess.run(command, capture_output=True, cwd=ROOT, timeout=120, env=env)
+    env["PYTHONPATH"] = str(ROOT)
+    in_process = CliRunner(env=env).invoke(main, ["sessions", "--json", "-v"])
+    assert finished.returncode == 0 and in_process.exit_code == 0
+    assert finished.stdout == in_process.stdout_bytes and finished.stdout.endswith(b"]\n")
+    assert b"record type 'from-the-future' not known to ctxviz, skipped" in finished.stderr
+    assert (tmp_path / "cache" / "ctxviz" / "sessions-index.json").is_file()

@@ -204,9 +204,12 @@ def sessions(
     peak and last marks estimates, for agents whose transcripts record no token usage.
     """
     from ctxviz.errors import InputError
+    from ctxviz.process import one_shot
     from ctxviz.transcripts.every_agent import collect
     from ctxviz.transcripts.protocol import SessionSummary
     from ctxviz.transcripts.select import local_day
+
+    one_shot()  # prints the rows and ends: no teardown of what was read
 
     def progress(results: Iterator[SessionSummary | InputError], total: int) -> Iterable[SessionSummary | InputError]:
         if as_json or total < _PROGRESS_FROM or not sys.stderr.isatty():

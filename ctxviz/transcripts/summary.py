@@ -342,20 +342,15 @@ def _summarize_or_error(job: tuple[Path, Path | None]) -> SessionSummary | Input
 
 
 def summarize_all(files: Sequence[SessionFile]) -> Iterator[SessionSummary | InputError]:
-    """Each file's summary (or why it could not be read), in order. Many large files are shared among
-    worker processes, one per CPU: the work is per file and independent."""
+    """Each file's summary (or why it could not be read), in order. Many large files are shared with
+    forked copies of this process, one per CPU: the work is per file and independent."""
+    from ctxviz.parallel import map_in_shares
+
     jobs = [(f.path, f.project_dir) for f in files]
     workers = min(os.cpu_count() or 1, len(jobs))
-    if workers < 2 or len(jobs) < _PARALLEL_FILES or sum(f.size for f in files) < _PARALLEL_BYTES:
-        yield from map(_summarize_or_error, jobs)
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        yield from pool.map(_summarize_or_error, jobs, chunksize=max(1, len(jobs) // (workers * 4)))
+    if len(jobs) < _PARALLEL_FILES or sum(f.size for f in files) < _PARALLEL_BYTES:
+        workers = 1
+    yield from map_in_shares(_summarize_or_error, jobs, [f.size for f in files], workers)
 
 
 __all__ = ["Compaction", "FileNumbers", "SessionSummary", "count_subagents", "summarize", "summarize_all",
