@@ -60,7 +60,11 @@ _DECODE_LINES = msgspec.json.Decoder(_Record).decode_lines
 _DECODE_TOOLS = msgspec.json.Decoder(list[_Tool] | str | None).decode
 UNLINKED = -1
 COMPACTION = -1
-_KEPT = ("user", "assistant", "system", "attachment")  # conversational records
+# each record type ctxviz knows: conversational (True) or carrying nothing for the window (False)
+_CONVERSATIONAL: dict[str | None, bool] = {
+    **dict.fromkeys(IGNORED_TYPES, False),
+    **dict.fromkeys(("user", "assistant", "system", "attachment"), True),
+}
 _WARMUP = b'"Warmup"'
 
 
@@ -213,19 +217,33 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
     subagents: set[str] = set()
     measured: set[str] = set()
     unmeasured: set[str] = set()
-    # hot loop (every record of every session): names bound locally
-    keep = _KEPT
+    # hot loop (every record of every session): names bound locally. Most records are "progress"
+    # records: linked into the tree, nothing else, so they take the shortest way through.
+    conversational_kinds = _CONVERSATIONAL
     for number, record in records:
         message = record.message
         kind = record.type or (message.role if message is not None else None)
-        conversational = kind in keep
-        if not conversational and kind not in IGNORED_TYPES:
+        conversational = conversational_kinds.get(kind)
+        if conversational is None:
             problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
             continue
-        if session is None:
-            session, cwd = record.sessionId, cwd or record.cwd
-        elif cwd is None:
-            cwd = record.cwd
+        if session is None or cwd is None:
+            if session is None:
+                session, cwd = record.sessionId, cwd or record.cwd
+            else:
+                cwd = record.cwd
+        uuid, stamp = record.uuid, record.timestamp
+        if stamp:  # the earliest and the latest, whatever order the lines were written in
+            if started is None or stamp < started:
+                started = stamp
+            if ended is None or stamp > ended:
+                ended = stamp
+        if not conversational:
+            if uuid:
+                (side if record.isSidechain else main).links.add(
+                    uuid, record.parentUuid, record.logicalParentUuid, False, False
+                )
+            continue
         call = compact = None
         if kind == "assistant":
             if message is not None and message.model != SYNTHETIC_MODEL:
@@ -244,14 +262,7 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
         elif kind == "system" and record.subtype == "compact_boundary":
             meta = record.compactMetadata or CompactMetadata()
             compact = (meta.trigger or "auto", meta.preTokens)
-        uuid, stamp = record.uuid, record.timestamp
-        if uuid or conversational:
-            (side if record.isSidechain else main).add(uuid, record, conversational, call, compact)
-        if stamp:  # the earliest and the latest, whatever order the lines were written in
-            if started is None or stamp < started:
-                started = stamp
-            if ended is None or stamp > ended:
-                ended = stamp
+        (side if record.isSidechain else main).add(uuid, record, True, call, compact)
     chain = main if main.conversational or not side.conversational else side
     usage, models, found = chain.numbers()
     return FileNumbers(safe_or_none(session), safe_or_none(cwd), started, ended,
