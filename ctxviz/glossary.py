@@ -142,7 +142,9 @@ JARGON: tuple[Entry, ...] = (
     Entry("additionalContext", "The field a hook's JSON answer uses to add text to Claude's context."),
     Entry("stub", "The short answer Read gives for a file it already read and that has not changed since."),
     Entry(
-        "estimated / measured", "Measured totals come from a real API response; everything else is counted by ctxviz."
+        "estimated / measured",
+        "Measured totals come from a real API response; everything else is counted by ctxviz. A ~ marks an"
+        " estimate: in a real session, one item's share of a call's measured growth (by its size in characters / 4).",
     ),
 )
 

@@ -192,10 +192,30 @@ def test_at_80x24_the_window_view_never_scrolls_sideways_and_keeps_whole_numbers
     drive(default, script, size=(80, 24))
 
 
+def test_a_real_session_s_window_view_marks_every_block_size_as_an_estimate() -> None:
+    from ctxviz.transcripts.load import read_transcript
+
+    spotter = Path(__file__).parent / "fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+    timeline = read_transcript(spotter).timeline
+    titles: dict[int, str] = {}
+
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        await pilot.press("end", "3")
+        table = app.screen.query_one("#blocks-table", DataTable)
+        sizes = [str(table.get_row_at(n)[0]) for n in range(table.row_count)]
+        assert sizes[:2] == ["~26,413", "~9,603"] and all(size.startswith("~") for size in sizes)
+        titles[app.size.width] = str(app.screen.query_one("#blocks-title", Label).render())
+
+    drive(timeline, script, size=(80, 24))
+    drive(timeline, script, size=(160, 30))
+    assert titles[80] == "In window after step 139: 218 blocks, 106k tokens · by size · ~ estimated"
+    assert titles[160].endswith("sorted by size · ~ each block's estimated share of its call's measured growth")
+
+
 def test_the_columns_shrink_by_priority() -> None:
     assert [key for key, _, _ in fit_columns(120)] == ["tokens", "pct", "label", "kind", "seen", "since"]
     assert [key for key, _, _ in fit_columns(50)] == ["tokens", "label", "seen", "since"]
-    assert dict((k, w) for k, _, w in fit_columns(78))["label"] == 78 - (7 + 5 + 9 + 7) - 2 * 5
+    assert dict((k, w) for k, _, w in fit_columns(78))["label"] == 78 - (8 + 5 + 9 + 7) - 2 * 5
     assert shorten("src/api/middleware.ts", 12) == "…ddleware.ts"
     assert shorten("Built-in tool definitions", 12) == "Built-in to…"
 

@@ -23,7 +23,7 @@ _CELL_PADDING = 2  # DataTable pads each cell by one on either side
 _MIN_LABEL = 24
 # (key, header, width) in display order; the label's width is whatever the others leave
 _COLUMNS = (
-    ("tokens", "tokens", 7),
+    ("tokens", "tokens", 8),
     ("pct", "%", 5),
     ("label", "what", 0),
     ("kind", "kind", 16),
@@ -31,6 +31,9 @@ _COLUMNS = (
     ("since", "since", 7),  # the step it entered at (up to 999,999)
 )
 _DROP_ORDER = ("kind", "pct")  # what goes first when the width is short
+
+
+_APPROX_NOTES = (" · ~ each block's estimated share of its call's measured growth", " · ~ estimated")
 
 
 def fit_columns(width: int) -> list[tuple[str, str, int]]:
@@ -89,9 +92,11 @@ class BlocksView(Vertical):
         table = self._table()
         table.clear()
         widths = {key: width for key, _, width in self._columns}
+        # a transcript measures each call's total only: a block's share of it is an estimate (chars/4)
+        approx = "~" if self._timeline.source.kind == "transcript" else ""
         for block in live:
             cells: dict[str, str | Text] = {
-                "tokens": Text(f"{block.tokens:,}", justify="right"),
+                "tokens": Text(f"{approx}{block.tokens:,}", justify="right"),
                 "pct": Text(f"{percent(block.tokens, window):.1f}", justify="right"),
                 "label": shorten(block.label, widths["label"]),
                 "kind": segment_of(block).label,
@@ -101,7 +106,12 @@ class BlocksView(Vertical):
             table.add_row(*(cells[key] for key in widths))
         total = sum(b.tokens for b in live)
         scope = f"{SEGMENT_BY_KEY[segment].label} in the window" if segment else "In the window"
-        self.query_one("#blocks-title", Label).update(
-            f"{scope} after step {index}: {len(live)} block{'s' * (len(live) != 1)}, {humanize(total)} tokens"
-            f" · sorted by {sort}"
-        )
+        blocks = f"{len(live)} block{'s' * (len(live) != 1)}, {humanize(total)} tokens"
+        title = f"{scope} after step {index}: {blocks} · sorted by {sort}"
+        if approx:  # said as fully as the width allows (the glossary, g, says it all)
+            short = (
+                f"{scope.replace('In the window', 'In window')} after step {index}: {blocks} · by {sort} · ~ estimated"
+            )
+            candidates = [title + note for note in _APPROX_NOTES] + [short]
+            title = next((t for t in candidates if len(t) <= self.size.width - 2), title)
+        self.query_one("#blocks-title", Label).update(title)
