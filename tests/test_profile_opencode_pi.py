@@ -14,8 +14,12 @@ PI = 625 + 1_200  # the small prompt (~2,500 chars / 4) + four tool definitions 
 def test_opencode_trigger_is_context_minus_max_output_minus_reserve():
     tl = run("opencode", "events: []")
     assert tl.thresholds.autocompact == 200_000 - 32_000 - 20_000 == 148_000
+    # opus 4.6 can write 64,000 tokens, but opencode asks for at most OUTPUT_TOKEN_MAX = 32,000
     opus = run("opencode", "model: claude-opus-4-6\nevents: []")
-    assert opus.thresholds.autocompact == 200_000 - 64_000 - 20_000 == 116_000
+    assert opus.thresholds.autocompact == 200_000 - 32_000 - 20_000 == 148_000
+    assert opus.thresholds.blocking == 200_000 - 32_000
+    haiku_3 = run("opencode", "model: claude-3-5-haiku\nevents: []")  # 8,192 output: below both caps
+    assert haiku_3.thresholds.autocompact == 200_000 - 8_192 - 8_192 == 183_616
 
 
 def test_opencode_reads_the_first_of_agents_md_claude_md_with_a_header():

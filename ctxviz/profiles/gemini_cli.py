@@ -4,7 +4,7 @@ output to a file with a head-and-tail preview, and compresses at half of its 1M 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import (
@@ -257,7 +257,8 @@ def build(n: GeminiNumbers) -> Profile:
         reply_label="Gemini's reply",
         numbers=n,
         build=build,
-        models={"gemini-2.5-pro": model, "gemini-2.5-flash": model},
+        # tokenLimits.ts: 2,097,152 for gemini-1.5-pro, 1,048,576 (the default) for the others
+        models={"gemini-2.5-pro": model, "gemini-2.5-flash": model, "gemini-1.5-pro": replace(model, window=2_097_152)},
         default_model=n.default_model,
         model_prefixes=("gemini-",),
         unknown_model=model,

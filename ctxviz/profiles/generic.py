@@ -46,17 +46,23 @@ def shown(numbers: Any, name: str, unit: str = "tokens") -> str:
 # --- thresholds ----------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class OutputReserveTrigger:
-    """Compaction at context − max output − min(reserve cap, max output) (opencode's ``usable``)."""
+    """Compaction at context − output − min(reserve cap, output) (opencode's ``usable``), where output
+    is the model's max output capped at ``output_cap`` (what the agent asks the model for at most)."""
 
     reserve_cap: int
+    output_cap: int
+
+    def output(self, max_output: int) -> int:
+        return min(max_output, self.output_cap)
 
     def usable(self, window: int, max_output: int) -> int:
-        return window - max_output - min(self.reserve_cap, max_output)
+        output = self.output(max_output)
+        return window - output - min(self.reserve_cap, output)
 
     def thresholds(
         self, window: int, max_output: int, autocompact: bool | int = True, autocompact_pct: float | None = None
     ) -> Thresholds:
-        blocking = window - max_output  # the rest of the window is the answer's
+        blocking = window - self.output(max_output)  # the rest of the window is the answer's
         if autocompact is False:
             return Thresholds(None, blocking, blocking, 0, COMPACT_BUFFER)
         base = window if autocompact is True else min(window, autocompact)
@@ -66,7 +72,8 @@ class OutputReserveTrigger:
         return Thresholds(trigger, trigger, blocking, window - trigger, AUTOCOMPACT_BUFFER)
 
     def formula(self) -> str:
-        return f"window − max output − min({self.reserve_cap:,}, max output)"
+        output = f"min(max output, {self.output_cap:,})"
+        return f"window − {output} − min({self.reserve_cap:,}, that)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,9 @@ class OpencodeNumbers:
         "as claude-code", "assumed", "its provider catalog: the same windows as claude-code's table, we assume"
     )
     reserve_cap: int = number(20_000, "source", f"{_SRC}/session/overflow.ts @31e22f65")
+    output_cap: int = number(
+        32_000, "source", f"{_SRC}/provider/transform.ts OUTPUT_TOKEN_MAX: max output is min(the model's, this)"
+    )
     system_prompt: int = number(2_053, "source", f"{_SRC}/session/prompt/anthropic.txt @06a2ad5b: 8,209 chars / 4")
     tools: int = number(8_000, "assumed", "tool definitions not measured")
     environment: int = number(60, "assumed", "<env>: cwd, git, platform, date; not measured")
@@ -251,7 +254,7 @@ class PruneThenSummarise:
 def build(n: OpencodeNumbers) -> Profile:
     from ctxviz.profiles.claude_code import PROFILE as CLAUDE_CODE  # opencode runs the same models
 
-    trigger = OutputReserveTrigger(n.reserve_cap)
+    trigger = OutputReserveTrigger(n.reserve_cap, n.output_cap)
     return Profile(
         name="opencode",
         title="opencode",

@@ -44,9 +44,6 @@ OVERHEAD_LABEL = "instructions and tool schemas: not recorded in the rollout"
 _TOP_TYPES = frozenset({"session_meta", "turn_context", "response_item", "compacted", "event_msg"})
 _IGNORED_TOP = frozenset({"world_state", "inter_agent_communication_metadata"})  # bookkeeping, not context
 _NOT_SENT = frozenset({"ghost_snapshot"})  # response items kept for undo, never sent to the model
-_DEFAULT_WINDOW = 258_400  # what Codex reports for its default 272,000 window (95% usable)
-_USABLE_PERCENT = 95  # Codex reports 95% of the model's window as model_context_window
-_AUTOCOMPACT_PERCENT = 90  # auto-compaction at 90% of the model's window unless configured
 
 
 def _texts(content: object) -> str:
@@ -291,11 +288,13 @@ def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
 
 
 def thresholds(window: int) -> Thresholds:
-    """Auto-compaction at 90% of the model's window, which Codex reports as 95% of it."""
+    """Auto-compaction at 90% of the model's window, which Codex reports as 95% of it (the codex
+    profile's numbers)."""
+    from ctxviz.profiles.codex import NUMBERS
     from ctxviz.timeline import Thresholds
 
-    full = round(window * 100 / _USABLE_PERCENT)
-    autocompact = min(window, full * _AUTOCOMPACT_PERCENT // 100)
+    full = round(window * 100 / NUMBERS.effective_percent)
+    autocompact = min(window, full * NUMBERS.autocompact_percent // 100)
     return Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
 
 
@@ -316,7 +315,9 @@ def build(state: _Parse, path: Path) -> Timeline:
     notices = list(skipped_notice(state.problems))
     window = state.window
     if window is None:
-        window = _DEFAULT_WINDOW
+        from ctxviz.profiles.codex import NUMBERS
+
+        window = NUMBERS.window * NUMBERS.effective_percent // 100  # what Codex reports for its default model
         notices.append(f"the rollout records no model_context_window: the window {window:,} is a guess")
     limits = thresholds(window)
     notices.append(f"auto-compaction assumed at {limits.autocompact:,} (Codex's default, 90% of the model's "

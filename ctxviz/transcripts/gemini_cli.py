@@ -42,9 +42,6 @@ AGENT = "gemini-cli"
 OVERHEAD_LABEL = "system prompt, GEMINI.md and tool declarations: not recorded in the chat"
 _SENT_TYPES = frozenset({"user", "gemini", "model"})
 _SHOWN_ONLY = frozenset({"info", "error", "warning"})  # shown to the person, never sent to the model
-_DEFAULT_WINDOW = 1_048_576  # gemini-cli's token limit for Gemini models (tokenLimits.ts)
-_WINDOWS = {"gemini-1.5-pro": 2_097_152}
-_COMPRESSION_SHARE = 0.5  # gemini-cli compresses at 50% of the model's limit (compressionThreshold)
 
 
 def _text(content: object) -> str:
@@ -196,11 +193,12 @@ def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
 
 
 def window_of(model: str) -> tuple[int, bool]:
-    """The model's token limit in gemini-cli, and whether it is known (not a guess)."""
-    for prefix, window in _WINDOWS.items():
-        if model.startswith(prefix):
-            return window, True
-    return _DEFAULT_WINDOW, model.startswith("gemini-")
+    """The model's token limit in gemini-cli (the gemini-cli profile's table), and whether it is known:
+    a Gemini model the table does not list gets gemini-cli's own default limit, which is no guess."""
+    from ctxviz.profiles.gemini_cli import PROFILE
+
+    spec = PROFILE.model_window(model, foreign=False)
+    return spec.window, spec.known or PROFILE.runs(model)
 
 
 def build(state: _Parse, path: Path) -> tuple[Timeline, list[str]]:
@@ -219,7 +217,9 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, list[str]]:
         notices.append(f"model {model!r} is not a Gemini model gemini-cli knows: the window {window:,} is a guess")
     if session.missing_tokens:
         notices.append(f"{session.missing_tokens} gemini replies without token counts (not counted as calls)")
-    autocompact = int(window * _COMPRESSION_SHARE)
+    from ctxviz.profiles.gemini_cli import NUMBERS
+
+    autocompact = window * NUMBERS.compress_percent // 100
     limits = Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
     timeline = Timeline(
         source=Source("transcript", str(state.meta.get("sessionId") or path.stem), str(path), _project(state, path)),

@@ -44,8 +44,6 @@ AGENT = "grok-build"
 UPDATES = "updates.jsonl"
 HISTORY = "chat_history.jsonl"
 SYSTEM_PROMPT_TOKENS = 1_296  # the interactive template renders to 5,183 chars; grok counts bytes/4
-_FALLBACK_WINDOW = 256_000  # grok-build's window when its model catalog has none
-_AUTOCOMPACT_PERCENT = 85
 _UPDATE_METHODS = frozenset({"session/update", "_x.ai/session/update"})
 _UNKNOWN = "grok-build records no per-call usage: sizes are estimates (bytes/4) of what its log holds"
 
@@ -245,6 +243,7 @@ def _json(path: Path) -> dict[str, Any]:
 
 
 def build(state: _Parse, folder: Path) -> Timeline:
+    from ctxviz.profiles.grok_build import NUMBERS
     from ctxviz.timeline import Source, Thresholds, Timeline
     from ctxviz.transcripts.assemble import Checkpoint, Compaction, assemble
     from ctxviz.transcripts.rows import skipped_notice
@@ -257,12 +256,12 @@ def build(state: _Parse, folder: Path) -> Timeline:
     window = state.window or signals.get("contextWindowTokens")
     notices = [*skipped_notice(state.problems), _UNKNOWN]
     if not isinstance(window, int) or window <= 0:
-        window = _FALLBACK_WINDOW
+        window = NUMBERS.window  # grok-build's window when its model catalog has none
         notices.append(f"the session records no window: {window:,} (grok-build's fallback) is a guess")
     used = signals.get("contextTokensUsed")
     if isinstance(used, int):
         notices.append(f"grok-build's latest recorded context size (signals.json): {used:,} tokens")
-    autocompact = window * _AUTOCOMPACT_PERCENT // 100
+    autocompact = window * NUMBERS.autocompact_percent // 100
     info = obj(meta.get("info"))
     model = meta.get("current_model_id")
     cwd = info.get("cwd")

@@ -34,8 +34,6 @@ if TYPE_CHECKING:
 
 AGENT = "opencode"
 OVERHEAD_LABEL = "system prompt, AGENTS.md and tool definitions: not recorded in the storage"
-# opencode compacts at the window minus the output reserve (at most 32,000) minus a 20,000 buffer.
-_RESERVED = 32_000 + 20_000
 _ID = re.compile(r"[\w.-]+")
 _QUIET_PARTS = frozenset({"step-start", "snapshot", "patch", "agent", "retry", "subtask"})  # no content sent
 
@@ -214,6 +212,7 @@ def build(
     where: Path, session: Mapping[str, Any], store: Store, problems: list[str], notices: tuple[str, ...] = ()
 ) -> tuple[Timeline, _Build]:
     """Pure but for ``store``: the Timeline of one session."""
+    from ctxviz.profiles.opencode import PROFILE
     from ctxviz.timeline import Source, Thresholds, Timeline
     from ctxviz.transcripts.assemble import Call, assemble
     from ctxviz.transcripts.rows import nothing_measured, skipped_notice
@@ -240,9 +239,12 @@ def build(
     steps, blocks = assemble(state.events, OVERHEAD_LABEL)
     model = state.models[-1] if state.models else MODEL_NOT_RECORDED
     window, window_notice = profile_window(AGENT, model)
-    autocompact = max(0, window - _RESERVED)
+    # the opencode profile's trigger, with the model's max output from its table
+    trigger = PROFILE.thresholds
+    output = PROFILE.model_window(model.rsplit("/", 1)[-1], foreign=False).max_output
+    autocompact = max(0, trigger.thresholds(window, output).autocompact or 0)
     told = [*notices, *skipped_notice(problems), window_notice,
-               f"auto-compaction assumed at {autocompact:,} (window − 32,000 output − 20,000 buffer)"]  # fmt: skip
+               f"auto-compaction assumed at {autocompact:,} ({trigger.formula()})"]  # fmt: skip
     if state.missing:
         told.append(
             f"{counted(state.missing, 'assistant message', 'assistant messages')} without tokens (not counted as calls)"

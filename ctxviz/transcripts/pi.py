@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 
 AGENT = "pi"
 OVERHEAD_LABEL = "system prompt, AGENTS.md and tool definitions: not recorded in the session"
-RESERVE_TOKENS = 16_384  # pi compacts when the context passes the window minus this reserve
 _KNOWN = frozenset({"session", "message", "model_change", "thinking_level_change", "compaction", "branch_summary",
                     "custom", "custom_message", "label", "session_info", "context_transform", "ephemeral"})  # fmt: skip
 _NOT_SENT = frozenset({"model_change", "thinking_level_change", "custom", "label", "session_info",
@@ -226,7 +225,9 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, _Session]:
         notices.append(
             f"{counted(session.other_branches, 'entry', 'entries')} on other branches of the session tree not shown"
         )
-    autocompact = max(0, window - RESERVE_TOKENS)
+    from ctxviz.profiles.pi import NUMBERS
+
+    autocompact = max(0, window - NUMBERS.reserve)  # pi compacts past the window minus its reserve
     limits = Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
     timeline = Timeline(
         source=Source("transcript", str(state.header.get("id") or path.stem), str(path), state.header.get("cwd")),
