@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.transcripts import protocol
 from ctxviz.transcripts.jsonl import first_records, kind_of
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 
@@ -15,18 +14,7 @@ if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
 
 AGENT = "claude-code"
-if TYPE_CHECKING:
-    from ctxviz.transcripts.session_row import SessionSummary as ClaudeSummary
-
 _CHAT_TYPES = frozenset({"user", "assistant", "system", "attachment", "summary"})
-
-
-def as_row(row: ClaudeSummary) -> SessionSummary:
-    """The Claude Code reader's own summary as the row every agent shares."""
-    compactions = tuple(protocol.Compaction(c.trigger, c.pre_tokens, c.at_call) for c in row.compactions)
-    return SessionSummary(AGENT, row.session, row.project, row.file, row.started, row.ended, row.models,
-                          row.calls, row.first, row.peak, row.last, compactions, row.subagents, row.bytes,
-                          row.problems, unmeasured_calls=row.unmeasured_calls)  # fmt: skip
 
 
 class ClaudeCodeReader:
@@ -57,7 +45,7 @@ class ClaudeCodeReader:
     def summarise(self, ref: SessionRef) -> SessionSummary:
         from ctxviz.transcripts.summary import summarize
 
-        return as_row(summarize(ref.path))
+        return summarize(ref.path)
 
     def read(self, ref: SessionRef) -> Reading:
         from ctxviz.transcripts.load import read_transcript

@@ -9,9 +9,8 @@ from datetime import date
 from pathlib import Path
 
 from ctxviz.errors import InputError
+from ctxviz.transcripts.claude_adapter import AGENT as CLAUDE
 from ctxviz.transcripts.protocol import NoUsage, SessionRef, SessionSummary
-
-CLAUDE = "claude-code"
 
 
 @dataclass
@@ -29,7 +28,6 @@ Progress = Callable[[Iterator[SessionSummary | InputError], int], Iterable[Sessi
 def _claude(
     roots: list[Path], project: str | None, since: date | None, progress: Progress | None, use_index: bool
 ) -> Iterable[SessionSummary | InputError]:
-    from ctxviz.transcripts.claude_adapter import as_row
     from ctxviz.transcripts.discover import session_files
     from ctxviz.transcripts.index import summaries
     from ctxviz.transcripts.select import project_matches
@@ -37,8 +35,7 @@ def _claude(
     files = [f for f in session_files(roots) if project_matches(f, project)]
     if since is not None:  # a file last written before --since cannot hold a session active after it
         files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
-    found = summaries(files, roots, use_index=use_index)  # the summary index: unchanged files are not read
-    rows = (row if isinstance(row, InputError) else as_row(row) for row in found)
+    rows = summaries(files, roots, use_index=use_index)  # the summary index: unchanged files are not read
     return progress(rows, len(files)) if progress is not None else rows
 
 

@@ -23,7 +23,7 @@ from ctxviz.transcripts.discover import SessionFile
 from ctxviz.transcripts.session_row import SessionSummary
 
 # Bump when what a summary holds or how it is worked out changes: rows of another format are not reused.
-INDEX_FORMAT = "ctxviz.sessions-index/2"
+INDEX_FORMAT = "ctxviz.sessions-index/3"
 INDEX_NAME = "sessions-index.json"
 
 Key = tuple[int, int, int]  # size, mtime_ns, the subagents folder's mtime_ns (0 when none)

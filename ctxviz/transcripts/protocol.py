@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ctxviz.errors import InputError
+from ctxviz.transcripts.session_row import Compaction as Compaction  # the row every reader makes
+from ctxviz.transcripts.session_row import SessionSummary as SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -38,59 +40,6 @@ class SessionRef:
     session: str
     size: int = 0
     mtime: float = 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Compaction:
-    trigger: str  # "auto", "manual" or "unknown" (the transcript does not say)
-    pre_tokens: int | None  # the size before, as the agent recorded it (None: not recorded)
-    at_call: int  # the calls before it
-
-
-@dataclass(frozen=True, slots=True)
-class SessionSummary:
-    """One row of ``ctxviz sessions``. ``measured`` is False when peak and last are estimates (an agent
-    that records no per-call usage)."""
-
-    agent: str
-    session: str
-    project: str
-    file: str
-    started: str | None
-    ended: str | None
-    models: tuple[str, ...]
-    calls: int
-    first: int
-    peak: int
-    last: int
-    compactions: tuple[Compaction, ...]
-    subagents: int
-    bytes: int
-    problems: tuple[str, ...] = ()
-    measured: bool = True
-    parent: str | None = None  # the session that started this one, when it is a subagent's own
-    unmeasured_calls: int = 0  # calls whose usage is missing: not in calls, peak or last
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "agent": self.agent,
-            "session": self.session,
-            "project": self.project,
-            "file": self.file,
-            "started": self.started,
-            "ended": self.ended,
-            "models": list(self.models),
-            "calls": self.calls,
-            "peak": self.peak,
-            "last": self.last,
-            "measured": self.measured,
-            "compactions": [
-                {"trigger": c.trigger, "pre_tokens": c.pre_tokens, "at_call": c.at_call} for c in self.compactions
-            ],
-            "subagents": self.subagents,
-            "bytes": self.bytes,
-            "unmeasured_calls": self.unmeasured_calls,
-        }
 
 
 @dataclass(frozen=True, slots=True)

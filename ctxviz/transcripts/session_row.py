@@ -1,5 +1,5 @@
-"""One session's row in ``ctxviz sessions`` (and ``--json``), apart from the reading that makes it, so
-that a run served from the summary index imports nothing that reads transcripts."""
+"""One session's row in ``ctxviz sessions`` (and ``--json``), for every agent, apart from the reading
+that makes it, so that a run served from the summary index imports nothing that reads transcripts."""
 
 from __future__ import annotations
 
@@ -9,13 +9,17 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Compaction:
-    trigger: str
-    pre_tokens: int | None
-    at_call: int  # the calls before it (1-based number of the last one)
+    trigger: str  # "auto", "manual" or "unknown" (the transcript does not say)
+    pre_tokens: int | None  # the size before, as the agent recorded it (None: not recorded)
+    at_call: int  # the calls before it
 
 
 @dataclass(frozen=True, slots=True)
 class SessionSummary:
+    """One row of ``ctxviz sessions``. ``measured`` is False when peak and last are estimates (an agent
+    that records no per-call usage)."""
+
+    agent: str
     session: str
     project: str
     file: str
@@ -29,11 +33,14 @@ class SessionSummary:
     compactions: tuple[Compaction, ...]
     subagents: int
     bytes: int
-    problems: tuple[str, ...]
-    unmeasured_calls: int = 0  # calls without usage: not in calls, peak or last
+    problems: tuple[str, ...] = ()
+    measured: bool = True
+    parent: str | None = None  # the session that started this one, when it is a subagent's own
+    unmeasured_calls: int = 0  # calls whose usage is missing: not in calls, peak or last
 
     def as_json(self) -> dict[str, object]:
         return {
+            "agent": self.agent,
             "session": self.session,
             "project": self.project,
             "file": self.file,
@@ -43,6 +50,7 @@ class SessionSummary:
             "calls": self.calls,
             "peak": self.peak,
             "last": self.last,
+            "measured": self.measured,
             "compactions": [
                 {"trigger": c.trigger, "pre_tokens": c.pre_tokens, "at_call": c.at_call} for c in self.compactions
             ],
@@ -73,12 +81,13 @@ class SessionSummary:
         }
 
     def well_typed(self) -> bool:
-        texts = (self.session, self.project, self.file)
+        texts = (self.agent, self.session, self.project, self.file)
         numbers = (self.calls, self.first, self.peak, self.last, self.subagents, self.bytes, self.unmeasured_calls)
-        optional = (self.started, self.ended)
+        optional = (self.started, self.ended, self.parent)
         return (
             all(isinstance(t, str) for t in (*texts, *self.models, *self.problems))
             and all(type(n) is int for n in numbers)
+            and type(self.measured) is bool
             and all(t is None or isinstance(t, str) for t in optional)
             and all(isinstance(c.trigger, str) and type(c.at_call) is int for c in self.compactions)
             and all(c.pre_tokens is None or type(c.pre_tokens) is int for c in self.compactions)
