@@ -77,7 +77,7 @@ def test_a_row_of_the_wrong_shape_is_not_used(corpus: Path) -> None:
     assert _sessions() == EXPECTED
     index = json.loads(corpus.read_bytes())
     for row in index["rows"].values():
-        row[3]["calls"] = "many"  # the key still matches: the row itself is checked
+        row["row"]["calls"] = "many"  # the key still matches: the row itself is checked
     corpus.write_text(json.dumps(index), encoding="utf-8")
     assert _sessions() == EXPECTED
 
@@ -121,3 +121,43 @@ def test_the_cache_folder_is_platformdirs_own(monkeypatch: pytest.MonkeyPatch, x
 
     monkeypatch.setenv("XDG_CACHE_HOME", xdg)
     assert user_cache_folder() == Path(platformdirs.user_cache_dir("ctxviz", appauthor=False))
+
+
+def test_another_agent_s_row_is_kept_while_its_one_file_is_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    from collections import Counter
+
+    from agent_homes import empty_home, every_agent
+
+    from ctxviz.transcripts.registry import READERS
+
+    files = every_agent(empty_home(tmp_path, monkeypatch))
+
+    def rows() -> list[tuple[str, str, int, int]]:
+        result = CliRunner().invoke(main, ["sessions", "--json"])
+        assert result.exit_code == 0, result.output
+        return [(r["agent"], r["session"], r["calls"], r["peak"]) for r in json.loads(result.stdout)]
+
+    first = rows()
+    assert len(first) == 6
+    read: Counter[str] = Counter()
+    for reader in READERS:
+        summarise = type(reader).summarise
+
+        def counting(self, ref, summarise=summarise):  # type: ignore[no-untyped-def]
+            read[self.name] += 1
+            return summarise(self, ref)
+
+        monkeypatch.setattr(type(reader), "summarise", counting)
+    assert rows() == first
+    # Codex and pi keep a session in one file: kept. The others are read again every time (a gemini-cli
+    # chat's subagents, an opencode session's messages, a grok-build folder live in other files).
+    assert read == {"gemini-cli": 1, "opencode": 1, "grok-build": 1}
+    read.clear()
+    codex = files["codex"]
+    codex.write_bytes(codex.read_bytes() + b"{not json\n")  # written since: read again, damage reported
+    os.utime(codex, (2_000_000_000, 2_000_000_000))
+    assert rows() == first
+    assert read["codex"] == 1 and read["pi"] == 0

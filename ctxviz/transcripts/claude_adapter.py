@@ -42,6 +42,9 @@ class ClaudeCodeReader:
 
         return [SessionRef(AGENT, f.path, f.session, f.size, f.mtime) for f in session_files(roots)]
 
+    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
+        return (ref.path, ref.path.parent / ref.path.stem)  # the session's file and its subagents folder
+
     def summarise(self, ref: SessionRef) -> SessionSummary:
         from ctxviz.transcripts.summary import summarize
 

@@ -375,6 +375,9 @@ class CodexReader:
     def timeline(self, ref: SessionRef) -> Timeline:
         return self.read(ref).timeline
 
+    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
+        return (ref.path,)  # a rollout is one file
+
     def summarise(self, ref: SessionRef) -> SessionSummary:
         from ctxviz.transcripts.rows import summary_row
 

@@ -47,6 +47,9 @@ class CursorReader:
                     found.append(SessionRef(AGENT, file, file.stem, size, mtime))
         return found
 
+    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
+        return ()  # nothing to keep: a Cursor transcript records no usage
+
     def summarise(self, ref: SessionRef) -> SessionSummary:
         raise NoUsage(f"{ref.path}: {WHY}")
 

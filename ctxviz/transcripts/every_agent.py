@@ -7,10 +7,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ctxviz.errors import InputError
 from ctxviz.transcripts.claude_adapter import AGENT as CLAUDE
 from ctxviz.transcripts.protocol import NoUsage, SessionRef, SessionSummary
+
+if TYPE_CHECKING:
+    from ctxviz.transcripts.index import SummaryIndex
 
 
 @dataclass
@@ -26,7 +30,7 @@ Progress = Callable[[Iterator[SessionSummary | InputError], int], Iterable[Sessi
 
 
 def _claude(
-    roots: list[Path], project: str | None, since: date | None, progress: Progress | None, use_index: bool
+    roots: list[Path], project: str | None, since: date | None, progress: Progress | None, index: SummaryIndex
 ) -> Iterable[SessionSummary | InputError]:
     from ctxviz.transcripts.discover import session_files
     from ctxviz.transcripts.index import summaries
@@ -35,7 +39,7 @@ def _claude(
     files = [f for f in session_files(roots) if project_matches(f, project)]
     if since is not None:  # a file last written before --since cannot hold a session active after it
         files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
-    rows = summaries(files, roots, use_index=use_index)  # the summary index: unchanged files are not read
+    rows = summaries(files, index)  # the summary index: unchanged files are not read
     return progress(rows, len(files)) if progress is not None else rows
 
 
@@ -50,22 +54,28 @@ def collect(
     progress: Progress | None = None,
     use_index: bool = True,
 ) -> Rows:
-    """Every session's row (sessions without a measured call are left out, and counted)."""
-    from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
+    """Every session's row (sessions without a measured call are left out, and counted). One summary
+    index serves every agent; it is written back once all rows are in."""
+    from ctxviz.transcripts.index import open_index, reader_row
     from ctxviz.transcripts.registry import READERS, discover, discover_under, reader_named
 
-    names = [reader_named(a).name for a in agents] if agents else [r.name for r in READERS]
+    readers = [reader_named(a) for a in agents] if agents else list(READERS)
+    names = [r.name for r in readers]
+    extra_roots = list(extra_roots)
+    roots = [root for reader in readers for root in reader.roots(env, home)]  # never written inside one
+    index = open_index([*roots, *(Path(r) for r in extra_roots)], use_index=use_index)
     found = Rows()
     results: list[SessionSummary | InputError] = []
     if CLAUDE in names:
-        results.extend(_claude(ClaudeCodeReader().roots(env, home), project, since, progress, use_index))
+        results.extend(_claude(reader_named(CLAUDE).roots(env, home), project, since, progress, index))
     refs = discover(env, home, [n for n in names if n != CLAUDE])
     refs += discover_under(extra_roots, names)
     for ref in refs:
         try:
-            results.append(reader_named(ref.agent).summarise(ref))
+            results.append(reader_row(reader_named(ref.agent), ref, index))
         except InputError as error:
             results.append(error)
+    index.save()
     wanted = project.lower() if project else None
     seen: set[tuple[str, str]] = set()  # (file, session): a database file holds many sessions
     for row in results:

@@ -282,6 +282,9 @@ class GeminiCliReader:
     def timeline(self, ref: SessionRef) -> Timeline:
         return self.read(ref).timeline
 
+    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
+        return ()  # its subagents sit in a folder named by the id inside the chat: known only by reading it
+
     def summarise(self, ref: SessionRef) -> SessionSummary:
         from ctxviz.transcripts.rows import is_time, summary_row
 

@@ -333,6 +333,9 @@ class GrokBuildReader:
     def timeline(self, ref: SessionRef) -> Timeline:
         return self.read(ref).timeline
 
+    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
+        return ()  # a session is a folder of files
+
     def summarise(self, ref: SessionRef) -> SessionSummary:
         from ctxviz.transcripts.rows import from_millis, is_time, summary_row
 

@@ -380,6 +380,9 @@ class OpencodeReader:
     def timeline(self, ref: SessionRef) -> Timeline:
         return self.read(ref).timeline
 
+    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
+        return ()  # a session is spread over message and part files (or a database's rows)
+
     def summarise(self, ref: SessionRef) -> SessionSummary:
         from ctxviz.transcripts.rows import from_millis, summary_row
 

@@ -279,6 +279,9 @@ class PiReader:
     def timeline(self, ref: SessionRef) -> Timeline:
         return self.read(ref).timeline
 
+    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
+        return (ref.path,)  # a session, all its branches, is one file
+
     def summarise(self, ref: SessionRef) -> SessionSummary:
         from ctxviz.transcripts.rows import is_time, summary_row
 

@@ -76,6 +76,12 @@ class Reader(Protocol):
         """The ``sessions`` row, reading no more than the numbers need."""
         ...
 
+    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
+        """The files and folders whose size and modification time decide the ``sessions`` row: while none
+        of them changes, the summary index keeps the row. Empty when that cannot be said cheaply (the row
+        is then worked out on every run)."""
+        ...
+
     def read(self, ref: SessionRef) -> Reading:
         """The session's Timeline with the problems met."""
         ...
