@@ -1,5 +1,7 @@
 """Builds a Timeline step by step. A block enters with ``left=None``; when it leaves, it is replaced by a
-copy that records the step (a block itself never changes)."""
+copy that records the step (a block itself never changes). The engine's session is a Recorder (a base
+class, not a member: its window operations run 60,000 times for 10,000 events, and a forwarding call
+each cost about 10 ms)."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ class Recorder:
     def pending(self) -> bool:
         return bool(self._added or self._removed or self._notes)
 
-    def close_step(
+    def record_step(
         self,
         kind: str,
         label: str,
@@ -71,7 +73,7 @@ class Recorder:
         self._added, self._removed, self._notes = [], [], []
         return step
 
-    def finish(
+    def build_timeline(
         self, *, source: Source, agent: str, model: str, window: int, thresholds: Thresholds, notices: tuple[str, ...]
     ) -> Timeline:
         return Timeline(

@@ -15,7 +15,7 @@ from ctxviz.profiles import PROFILES
 from ctxviz.profiles.base import Background, Profile, SessionState, Triggered
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import FileEntry, Hook, RuleEntry, Scenario
-from ctxviz.timeline import Block, Category, Fate, Source, Thresholds, Timeline, Visibility
+from ctxviz.timeline import Category, Fate, Source, Thresholds, Timeline, Visibility
 
 # how a hook's output reaches the context, in a note's words
 _HOW_HOOKS_ADD = {
@@ -35,8 +35,9 @@ def short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-class EngineSession:
-    """Implements ``ctxviz.profiles.base.Session`` for the policies, and the engine's own bookkeeping."""
+class EngineSession(Recorder):
+    """Implements ``ctxviz.profiles.base.Session`` for the policies, and the engine's own bookkeeping; the
+    window itself (``add``, ``remove``, ``note``, ``live``, ``used``) is the Recorder's."""
 
     def __init__(
         self,
@@ -62,7 +63,7 @@ class EngineSession:
         self.thresholds: Thresholds = profile.thresholds.thresholds(
             self.window, self.spec.max_output, scenario.autocompact, scenario.autocompact_pct
         )
-        self.rec = Recorder()
+        super().__init__()
         self.state = SessionState()
         self._order = count()
         self.event_index: int | None = None  # the scenario event being replayed (None: startup, automatic)
@@ -84,34 +85,10 @@ class EngineSession:
         self.scoped_rules = chosen(scoped) if chosen is not None else scoped
         self._hooks = {}
 
-    # --- the window -----------------------------------------------------------------------------------
-    @property
-    def used(self) -> int:
-        return self.rec.used
-
+    # --- the window (add, remove, note, live, is_live, pending and used are the Recorder's) -------------
     @property
     def files(self) -> Mapping[str, FileEntry]:
         return self.scenario.files
-
-    def add(
-        self, category: Category, kind: BlockKind, label: str, tokens: int, visibility: Visibility = "hidden"
-    ) -> int:
-        return self.rec.add(category, kind, label, tokens, visibility)
-
-    def remove(self, block_id: int) -> None:
-        self.rec.remove(block_id)
-
-    def note(self, text: str) -> None:
-        self.rec.note(text)
-
-    def live(self) -> list[Block]:
-        return self.rec.live()
-
-    def is_live(self, block_id: int) -> bool:
-        return self.rec.is_live(block_id)
-
-    def pending(self) -> bool:
-        return self.rec.pending()
 
     def close_step(
         self,
@@ -123,7 +100,7 @@ class EngineSession:
         automatic: bool = False,
     ) -> None:
         event = None if automatic or kind is StepKind.STARTUP else self.event_index
-        self.rec.close_step(kind, label, note=note, child=self.child, fates=fates, event=event)
+        self.record_step(kind, label, note=note, child=self.child, fates=fates, event=event)
         self.child = None
 
     def order(self) -> int:
@@ -316,7 +293,7 @@ class EngineSession:
         if self.spec.notice:
             notices.append(self.spec.notice)
         notices += self.notices
-        return self.rec.finish(
+        return self.build_timeline(
             source=self.source,
             agent=self.profile.name,
             model=self.spec.model,
