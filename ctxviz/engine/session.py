@@ -24,6 +24,8 @@ _HOW_HOOKS_ADD = {
 }
 
 M = Category.MESSAGES
+# for one path: (rule, tokens, the glob that matches) and (nested instruction file, tokens, its folder)
+_Reach = tuple[tuple[tuple[str, int, str], ...], tuple[tuple[str, int, str], ...]]
 
 
 def fmt(tokens: int) -> str:
@@ -74,9 +76,10 @@ class EngineSession(Recorder):
         self.nested: list[tuple[str, str]]  # (folder, path) of each nested instruction file
         self.scoped_rules: dict[str, RuleEntry]
         self._hooks: dict[tuple[str, str], tuple[Hook, ...]]
+        self._reach: dict[str, _Reach]  # by path: what touching it may load (see triggered_by)
         if parent is not None:  # a subagent works on the same project: share what was derived from it
             self.nested, self.scoped_rules, self._hooks = parent.nested, parent.scoped_rules, parent._hooks
-            self._created, self._versions = parent._created, parent._versions
+            self._created, self._versions, self._reach = parent._created, parent._versions, parent._reach
             return
         self.nested = profile.instructions.nested(scenario.files)
         scoped = {p: r for p, r in scenario.setup.rules.items() if r.paths}
@@ -84,6 +87,7 @@ class EngineSession(Recorder):
         chosen = getattr(profile.instructions, "scoped_rules", None)
         self.scoped_rules = chosen(scoped) if chosen is not None else scoped
         self._hooks = {}
+        self._reach = {}
 
     # --- the window (add, remove, note, live, is_live, pending and used are the Recorder's) -------------
     @property
@@ -156,22 +160,38 @@ class EngineSession(Recorder):
 
     def triggered_by(self, path: str, how: str) -> list[Triggered]:
         """The path-scoped rules and nested instruction files that touching ``path`` would load now."""
+        reach = self._reach.get(path)
+        if reach is None:
+            reach = self._reach[path] = self._reach_of(path)
+        rules, nested = reach
         found: list[Triggered] = []
+        if rules or nested:
+            state = self.state
+            for rule_path, tokens, hit in rules:
+                if rule_path not in state.loaded_rules:
+                    found.append(Triggered(BlockKind.RULE, rule_path, tokens, f"{path} ({how}) matches {hit}"))
+            for memory_path, tokens, nested_dir in nested:
+                if memory_path not in state.loaded_nested:
+                    why = f"{path} ({how}) is in {nested_dir}/"
+                    found.append(Triggered(BlockKind.NESTED_MEMORY, memory_path, tokens, why))
+        return found
+
+    def _reach_of(self, path: str) -> _Reach:
+        """The rules whose globs match ``path`` (with the glob that does) and the nested instruction files
+        of its folders (with the folder): fixed for a replay, so worked out once per path (a read, edit
+        or write asks each time, and matching every rule's globs was most of a read's cost)."""
+        rules: list[tuple[str, int, str]] = []
         for rule_path, rule in self.scoped_rules.items():
-            if rule_path in self.state.loaded_rules:
-                continue
             hit = next((g for g in rule.paths if matches(g, path)), None)
             if hit is not None:
-                tokens = rule.memory_size.tokens
-                found.append(Triggered(BlockKind.RULE, rule_path, tokens, f"{path} ({how}) matches {hit}"))
+                rules.append((rule_path, rule.memory_size.tokens, hit))
+        nested: list[tuple[str, int, str]] = []
         directory = path.rsplit("/", 1)[0] if "/" in path else ""
         for nested_dir, memory_path in self.nested:
             inside = directory == nested_dir or directory.startswith(nested_dir + "/")
-            if inside and memory_path not in self.state.loaded_nested and memory_path != path:
-                tokens = self.scenario.files[memory_path].memory_size.tokens
-                why = f"{path} ({how}) is in {nested_dir}/"
-                found.append(Triggered(BlockKind.NESTED_MEMORY, memory_path, tokens, why))
-        return found
+            if inside and memory_path != path:
+                nested.append((memory_path, self.scenario.files[memory_path].memory_size.tokens, nested_dir))
+        return tuple(rules), tuple(nested)
 
     def triggers(self, path: str, how: str) -> None:
         """Load what ``path`` triggers, once until compaction."""
