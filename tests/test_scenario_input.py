@@ -170,7 +170,7 @@ def test_memory_html_block_comments_are_stripped() -> None:
 @pytest.mark.parametrize(
     ("text", "quick"),
     [
-        ("name: t\nn: [1, 0x1F, 1.5, .inf, ~, 'q', yes, No, 2001-12-14, !!str 3, !!binary aGVsbG8=]\n", True),
+        ("n: [1, 0, 007, 1_000, -3, 0x1F, 1.5, .inf, ~, 'q', yes, No, 2001-12-14, !!str 3, !!binary aGVsbG8=]\n", True),
         ("1: a\ntrue: b\n~: c\n2001-12-14: d\n!!str 5: e\n", True),
         ("a: {b: [{c: [[], {}]}, x]}\nd: !custom {e: 1}\nf: !!str [g]\n", True),
         ("a: 1\nb: {x: 1, x: 2}\n", False),  # a duplicate key

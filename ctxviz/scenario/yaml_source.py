@@ -21,6 +21,7 @@ _BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoade
 _STR_TAG: str = _BaseLoader.DEFAULT_SCALAR_TAG  # "tag:yaml.org,2002:str"
 _MAP_TAG: str = _BaseLoader.DEFAULT_MAPPING_TAG
 _SEQ_TAG: str = _BaseLoader.DEFAULT_SEQUENCE_TAG
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 class _Loader(_BaseLoader):  # type: ignore[valid-type,misc]
@@ -204,6 +205,12 @@ def _build_tree(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits) ->
 
     def scalar_value(node: yaml.Node) -> Any:
         tag = node.tag
+        if tag == _INT_TAG:
+            text = node.value
+            # a plain decimal (most numbers: reply: 700) is what int() reads; PyYAML's constructor would
+            # first look for a sign, "_", a base prefix, a leading 0 (octal) and "1:30" (base 60)
+            if text.isdigit() and text.isascii() and (text[0] != "0" or text == "0"):
+                return int(text)
         if tag.rsplit(":", 1)[-1] not in _SCALAR_TAGS:
             raise _Unusual
         return constructors[tag](loader, node)
