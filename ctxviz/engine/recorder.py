@@ -5,7 +5,7 @@ each cost about 10 ms)."""
 
 from __future__ import annotations
 
-import msgspec
+from msgspec.structs import replace
 
 from ctxviz.timeline import Block, Category, Fate, Source, Step, Thresholds, Timeline, Visibility
 
@@ -30,7 +30,7 @@ class Recorder:
 
     def remove(self, block_id: int) -> None:
         block = self._live.pop(block_id)
-        self._blocks[block_id] = msgspec.structs.replace(block, left=len(self._steps))
+        self._blocks[block_id] = replace(block, left=len(self._steps))
         self._removed.append(block_id)
         self.used -= block.tokens
 
