@@ -7,20 +7,34 @@ Prints, per size: YAML load + validation, simulation, JSON writing (in-process, 
 `run --json` end to end beyond start-up ≤ 0.5 s at 10,000 events and ≤ 5 s at 100,000, cost linear in
 events. On a shared machine, compare two versions with paired runs rather than this.
 
-Measured 2026-12-01 on a shared 2-core machine (load average 2.4–4.5 from other work, so every figure
-is noisy), whole `ctxviz --tokenizer chars4 run X --json` processes, A and B alternated, medians:
+Measured 2026-12-01 on a shared 2-core machine. First round (load average 2.4–4.5 from other work),
+whole `ctxviz --tokenizer chars4 run X --json` processes, A and B alternated, medians:
 
     events   before (cpu / wall)   after (cpu / wall)   after/before (paired cpu)   load
     10,000   0.733 s / 0.743 s     0.603 s / 0.610 s    0.83                        2.9 → 2.5
    100,000   5.55 s / 7.41 s       4.50 s / 6.14 s      0.77                        4.4 → 3.4
 
-Start-up (`python -c "import ctxviz.cli"`) was 0.065 s cpu / 0.066 s wall then, so beyond start-up
-10,000 events went from about 0.68 s to 0.54 s wall; this script's own last column read 0.630 s
-before and 0.512 s after. Peak memory grew 5 % (92.6 → 97.3 MiB; 100k: 592 → 634 MiB): with the
-cyclic collector off for the whole command, the little cyclic garbage of imports stays until exit.
-Where the 10,000-event run's time goes now (cpu): importing the engine, the profiles and the
-pydantic scenario model 0.19 s, loading the YAML 0.17 s (libyaml composing 0.08, building plain
-data 0.05, pydantic validation 0.045, checks 0.016), simulating 0.13 s, writing JSON 0.04 s.
+That left 10,000 events at about 0.55 s beyond start-up on a quiet machine. Second round (lazy
+profile registry, quicker YAML tags and tree walk, the session as its own recorder, per-path rule
+matching, last-step totals without the per-step tables, enum members hoisted out of per-event code).
+Other work shared the cores without showing in the load average (0.7–1.3), so single runs varied
+up to 2×; versions were compared by instruction counts (valgrind's
+callgrind, PYTHONHASHSEED=0, which the load does not change) and by alternated whole processes:
+
+    events   instructions, whole run   beyond start-up (0.24 G)   best wall, whole run     paired cpu
+     1,000   1.58 G → 1.34 G           0.82                       —                        —
+    10,000   3.80 G → 2.99 G           0.77                       0.60 s → 0.50 s (of 15)  0.77–0.81
+   100,000   —                         —                          5.23 s → 4.24 s (of 3)   0.69
+
+This script's last column read 0.45–0.47 s at 10,000 events and 0.19–0.21 s at 1,000 in its calmer
+runs (0.51 s and 0.23–0.25 s before the second round, the same day); a single 100,000-event run in
+the busiest spell read 7.0 s. Peak memory at 10,000 events went from 97.3 to 90.3 MiB (fewer modules).
+Where the 10,000-event run's time goes now (in-process, best of 10 in that busy spell, when the
+version before read about a third more than it had on a quiet machine): importing
+the engine, the one profile and the pydantic scenario model 0.15 s (pydantic building the model's
+schema about 0.05 s of it, dataclass creation about 0.03 s), loading the YAML 0.15 s (libyaml
+composing 0.06, building plain data 0.02, pydantic validation 0.045, checks 0.015), simulating
+0.12 s, writing JSON 0.035 s.
 """
 
 from __future__ import annotations

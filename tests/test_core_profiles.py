@@ -31,6 +31,24 @@ def test_registry_and_unknown_agent() -> None:
     assert str(raised.value) == f"unknown agent 'emacs'; expected one of {', '.join(AGENT_NAMES)}"
 
 
+def test_registry_imports_only_the_profiles_used() -> None:
+    # a run needs one profile: the others' modules stay unimported (they cost start-up time)
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from ctxviz.sources import open_timeline; open_timeline(tokenizer='chars4'); "
+        "print(sorted(m for m in sys.modules if m.startswith('ctxviz.profiles.')))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert "'ctxviz.profiles.claude_code'" in loaded
+    assert not any(
+        f"'ctxviz.profiles.{m}'" in loaded
+        for m in ("codex", "cursor", "gemini_cli", "grok_build", "opencode", "paimon", "pi")
+    )
+    assert all(PROFILES[name].name == name for name in AGENT_NAMES)
+
+
 def test_every_number_has_a_provenance() -> None:
     rows = provenance(CLAUDE_CODE)
     assert set(rows) == {f.name for f in dataclasses.fields(CLAUDE_CODE)}

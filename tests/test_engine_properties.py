@@ -104,6 +104,8 @@ SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[Healt
 def test_accounting(events: list, extra: dict) -> None:
     tl = build(events, extra)
     for t in timelines(tl):
+        # the last step's totals, summed on their own when the per-step tables are not needed
+        assert t._last_totals == (t._tables[0][-1] if t.steps else (0,) * len(t._last_totals))
         running = 0
         for step in t.steps:
             i = step.index

@@ -165,3 +165,31 @@ def test_memory_html_block_comments_are_stripped() -> None:
     memory = scenario.setup.memory["CLAUDE.md"]
     assert memory.memory_size.tokens == len("keep this\nand this\n") // 4 + 1
     assert memory.size.tokens > memory.memory_size.tokens  # a Read of the file would still see the comment
+
+
+@pytest.mark.parametrize(
+    ("text", "quick"),
+    [
+        ("n: [1, 0, 007, 1_000, -3, 0x1F, 1.5, .inf, ~, 'q', yes, No, 2001-12-14, !!str 3, !!binary aGVsbG8=]\n", True),
+        ("1: a\ntrue: b\n~: c\n2001-12-14: d\n!!str 5: e\n", True),
+        ("a: {b: [{c: [[], {}]}, x]}\nd: !custom {e: 1}\nf: !!str [g]\n", True),
+        ("a: 1\nb: {x: 1, x: 2}\n", False),  # a duplicate key
+        ("b: {<<: {x: 1}, y: 2}\n", False),  # a merge key
+        ("a: !!python/name:os.system x\n", False),  # an unsupported tag
+        ("? [a]\n: 1\n", False),  # a key that is not a scalar
+        ("- a\n", False),
+    ],
+)
+def test_the_quick_walk_gives_what_the_full_walk_gives(text: str, quick: bool) -> None:
+    # a document without anchors takes a quicker walk than _build's; what it does not handle it leaves to
+    # _build, so the data and every error stay the same
+    from ctxviz.scenario import yaml_source as y
+
+    for limits in (YamlLimits(), YamlLimits(max_depth=2), YamlLimits(max_nodes=6)):
+        loader = y._Loader(text)
+        root = loader.get_single_node()
+        built = y._build_tree(loader, root, limits)
+        if limits == YamlLimits():
+            assert (built is not y._UNBUILT) == quick
+        if built is not y._UNBUILT:
+            assert repr(built) == repr(y._build(loader, root, limits, []))

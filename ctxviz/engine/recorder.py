@@ -1,9 +1,11 @@
 """Builds a Timeline step by step. A block enters with ``left=None``; when it leaves, it is replaced by a
-copy that records the step (a block itself never changes)."""
+copy that records the step (a block itself never changes). The engine's session is a Recorder (a base
+class, not a member: its window operations run 60,000 times for 10,000 events, and a forwarding call
+each cost about 10 ms)."""
 
 from __future__ import annotations
 
-import msgspec
+from msgspec.structs import replace
 
 from ctxviz.timeline import Block, Category, Fate, Source, Step, Thresholds, Timeline, Visibility
 
@@ -28,7 +30,7 @@ class Recorder:
 
     def remove(self, block_id: int) -> None:
         block = self._live.pop(block_id)
-        self._blocks[block_id] = msgspec.structs.replace(block, left=len(self._steps))
+        self._blocks[block_id] = replace(block, left=len(self._steps))
         self._removed.append(block_id)
         self.used -= block.tokens
 
@@ -44,7 +46,7 @@ class Recorder:
     def pending(self) -> bool:
         return bool(self._added or self._removed or self._notes)
 
-    def close_step(
+    def record_step(
         self,
         kind: str,
         label: str,
@@ -71,7 +73,7 @@ class Recorder:
         self._added, self._removed, self._notes = [], [], []
         return step
 
-    def finish(
+    def build_timeline(
         self, *, source: Source, agent: str, model: str, window: int, thresholds: Thresholds, notices: tuple[str, ...]
     ) -> Timeline:
         return Timeline(

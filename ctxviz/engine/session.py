@@ -15,7 +15,7 @@ from ctxviz.profiles import PROFILES
 from ctxviz.profiles.base import Background, Profile, SessionState, Triggered
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import FileEntry, Hook, RuleEntry, Scenario
-from ctxviz.timeline import Block, Category, Fate, Source, Thresholds, Timeline, Visibility
+from ctxviz.timeline import Category, Fate, Source, Thresholds, Timeline, Visibility
 
 # how a hook's output reaches the context, in a note's words
 _HOW_HOOKS_ADD = {
@@ -24,6 +24,11 @@ _HOW_HOOKS_ADD = {
 }
 
 M = Category.MESSAGES
+# members used on every event, as module constants: looking one up on its enum class costs ~75 ns on
+# Python 3.11 (EnumType's __getattr__ hook), several times an event
+_STARTUP, _FILE_READ, _TOOL_CALL, _READ = StepKind.STARTUP, BlockKind.FILE_READ, BlockKind.TOOL_CALL, Touch.READ
+# for one path: (rule, tokens, the glob that matches) and (nested instruction file, tokens, its folder)
+_Reach = tuple[tuple[tuple[str, int, str], ...], tuple[tuple[str, int, str], ...]]
 
 
 def fmt(tokens: int) -> str:
@@ -35,8 +40,9 @@ def short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-class EngineSession:
-    """Implements ``ctxviz.profiles.base.Session`` for the policies, and the engine's own bookkeeping."""
+class EngineSession(Recorder):
+    """Implements ``ctxviz.profiles.base.Session`` for the policies, and the engine's own bookkeeping; the
+    window itself (``add``, ``remove``, ``note``, ``live``, ``used``) is the Recorder's."""
 
     def __init__(
         self,
@@ -62,7 +68,7 @@ class EngineSession:
         self.thresholds: Thresholds = profile.thresholds.thresholds(
             self.window, self.spec.max_output, scenario.autocompact, scenario.autocompact_pct
         )
-        self.rec = Recorder()
+        super().__init__()
         self.state = SessionState()
         self._order = count()
         self.event_index: int | None = None  # the scenario event being replayed (None: startup, automatic)
@@ -73,9 +79,10 @@ class EngineSession:
         self.nested: list[tuple[str, str]]  # (folder, path) of each nested instruction file
         self.scoped_rules: dict[str, RuleEntry]
         self._hooks: dict[tuple[str, str], tuple[Hook, ...]]
+        self._reach: dict[str, _Reach]  # by path: what touching it may load (see triggered_by)
         if parent is not None:  # a subagent works on the same project: share what was derived from it
             self.nested, self.scoped_rules, self._hooks = parent.nested, parent.scoped_rules, parent._hooks
-            self._created, self._versions = parent._created, parent._versions
+            self._created, self._versions, self._reach = parent._created, parent._versions, parent._reach
             return
         self.nested = profile.instructions.nested(scenario.files)
         scoped = {p: r for p, r in scenario.setup.rules.items() if r.paths}
@@ -83,35 +90,12 @@ class EngineSession:
         chosen = getattr(profile.instructions, "scoped_rules", None)
         self.scoped_rules = chosen(scoped) if chosen is not None else scoped
         self._hooks = {}
+        self._reach = {}
 
-    # --- the window -----------------------------------------------------------------------------------
-    @property
-    def used(self) -> int:
-        return self.rec.used
-
+    # --- the window (add, remove, note, live, is_live, pending and used are the Recorder's) -------------
     @property
     def files(self) -> Mapping[str, FileEntry]:
         return self.scenario.files
-
-    def add(
-        self, category: Category, kind: BlockKind, label: str, tokens: int, visibility: Visibility = "hidden"
-    ) -> int:
-        return self.rec.add(category, kind, label, tokens, visibility)
-
-    def remove(self, block_id: int) -> None:
-        self.rec.remove(block_id)
-
-    def note(self, text: str) -> None:
-        self.rec.note(text)
-
-    def live(self) -> list[Block]:
-        return self.rec.live()
-
-    def is_live(self, block_id: int) -> bool:
-        return self.rec.is_live(block_id)
-
-    def pending(self) -> bool:
-        return self.rec.pending()
 
     def close_step(
         self,
@@ -122,8 +106,8 @@ class EngineSession:
         note: str | None = None,
         automatic: bool = False,
     ) -> None:
-        event = None if automatic or kind is StepKind.STARTUP else self.event_index
-        self.rec.close_step(kind, label, note=note, child=self.child, fates=fates, event=event)
+        event = None if automatic or kind is _STARTUP else self.event_index
+        self.record_step(kind, label, note=note, child=self.child, fates=fates, event=event)
         self.child = None
 
     def order(self) -> int:
@@ -158,7 +142,7 @@ class EngineSession:
     ) -> int | None:
         reads = self.profile.reads
         stub = reads.unchanged_stub
-        if stub is not None and path in self.state.current and not mention and kind is BlockKind.FILE_READ:
+        if stub is not None and path in self.state.current and not mention and kind is _FILE_READ:
             self.add(M, BlockKind.TOOL_OUTPUT, f"{path} (unchanged)", stub, "brief")
             self.note(f"{path} unchanged since the last read: a {stub}-token stub instead of the content")
             self.touch(path)
@@ -168,33 +152,49 @@ class EngineSession:
             self.add(M, BlockKind.TOOL_OUTPUT, f"{path} (too large)", outcome.tokens, "brief")
             self.note(outcome.why or "")
             return None
-        self.add(M, kind, label, outcome.tokens, "brief" if kind is BlockKind.FILE_READ else "hidden")
+        self.add(M, kind, label, outcome.tokens, "brief" if kind is _FILE_READ else "hidden")
         if outcome.why:
             self.note(outcome.why)
         self.state.current.add(path)
         self.touch(path)
-        if Touch.READ in self.profile.rule_triggers:
-            self.triggers(path, Touch.READ)
+        if _READ in self.profile.rule_triggers:
+            self.triggers(path, _READ)
         return outcome.tokens
 
     def triggered_by(self, path: str, how: str) -> list[Triggered]:
         """The path-scoped rules and nested instruction files that touching ``path`` would load now."""
+        reach = self._reach.get(path)
+        if reach is None:
+            reach = self._reach[path] = self._reach_of(path)
+        rules, nested = reach
         found: list[Triggered] = []
+        if rules or nested:
+            state = self.state
+            for rule_path, tokens, hit in rules:
+                if rule_path not in state.loaded_rules:
+                    found.append(Triggered(BlockKind.RULE, rule_path, tokens, f"{path} ({how}) matches {hit}"))
+            for memory_path, tokens, nested_dir in nested:
+                if memory_path not in state.loaded_nested:
+                    why = f"{path} ({how}) is in {nested_dir}/"
+                    found.append(Triggered(BlockKind.NESTED_MEMORY, memory_path, tokens, why))
+        return found
+
+    def _reach_of(self, path: str) -> _Reach:
+        """The rules whose globs match ``path`` (with the glob that does) and the nested instruction files
+        of its folders (with the folder): fixed for a replay, so worked out once per path (a read, edit
+        or write asks each time, and matching every rule's globs was most of a read's cost)."""
+        rules: list[tuple[str, int, str]] = []
         for rule_path, rule in self.scoped_rules.items():
-            if rule_path in self.state.loaded_rules:
-                continue
             hit = next((g for g in rule.paths if matches(g, path)), None)
             if hit is not None:
-                tokens = rule.memory_size.tokens
-                found.append(Triggered(BlockKind.RULE, rule_path, tokens, f"{path} ({how}) matches {hit}"))
+                rules.append((rule_path, rule.memory_size.tokens, hit))
+        nested: list[tuple[str, int, str]] = []
         directory = path.rsplit("/", 1)[0] if "/" in path else ""
         for nested_dir, memory_path in self.nested:
             inside = directory == nested_dir or directory.startswith(nested_dir + "/")
-            if inside and memory_path not in self.state.loaded_nested and memory_path != path:
-                tokens = self.scenario.files[memory_path].memory_size.tokens
-                why = f"{path} ({how}) is in {nested_dir}/"
-                found.append(Triggered(BlockKind.NESTED_MEMORY, memory_path, tokens, why))
-        return found
+            if inside and memory_path != path:
+                nested.append((memory_path, self.scenario.files[memory_path].memory_size.tokens, nested_dir))
+        return tuple(rules), tuple(nested)
 
     def triggers(self, path: str, how: str) -> None:
         """Load what ``path`` triggers, once until compaction."""
@@ -213,7 +213,7 @@ class EngineSession:
 
     # --- tools and hooks ------------------------------------------------------------------------------
     def tool_call(self, tool: str, label: str, extra: int = 0, visibility: Visibility = "brief") -> None:
-        self.add(M, BlockKind.TOOL_CALL, label, self.profile.tool_call + extra, visibility)
+        self.add(M, _TOOL_CALL, label, self.profile.tool_call + extra, visibility)
         for hook in self.hooks("PreToolUse", tool):
             self.hook_block(hook, f"PreToolUse:{tool}")
 
@@ -316,7 +316,7 @@ class EngineSession:
         if self.spec.notice:
             notices.append(self.spec.notice)
         notices += self.notices
-        return self.rec.finish(
+        return self.build_timeline(
             source=self.source,
             agent=self.profile.name,
             model=self.spec.model,

@@ -374,15 +374,16 @@ _KIND_KEYS = frozenset(kind.value for kind in EventKind if kind is not EventKind
 
 def event_kind(value: Any) -> str | None:
     """The kind key of an event mapping: the first key that names a kind (``note`` only if alone).
-    Runs once per event for the schema's union and once for the cross-reference checks: kept cheap."""
+    Runs once per event for the schema's union and once for the cross-reference checks: kept cheap, so
+    a mapping, the usual input, is tested first (``isinstance`` of a model class is the slower test)."""
+    if isinstance(value, dict):
+        for key in value:
+            if key in _KIND_KEYS:
+                return str(key)
+        return "note" if "note" in value else None
     if isinstance(value, BaseModel):
         return type(value).kind.value if isinstance(value, EventBase | NoteEvent) else None
-    if not isinstance(value, dict):
-        return None
-    for key in value:
-        if key in _KIND_KEYS:
-            return str(key)
-    return "note" if "note" in value else None
+    return None
 
 
 Event = Annotated[

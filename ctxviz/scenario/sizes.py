@@ -51,6 +51,8 @@ def _count(value: object) -> int:
 
 
 def to_measure(value: Any, info: ValidationInfo) -> Measure:
+    if value.__class__ is int and value >= 0:  # the usual form (``reply: 700``), as parse_tokens takes it
+        return Measure.of_tokens(value)
     if isinstance(value, Measure):
         return value
     if not isinstance(value, dict):

@@ -16,7 +16,41 @@ from typing import Any
 import yaml
 
 # libyaml's parser when PyYAML was built with it: composing is 6× faster than the pure-Python one
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_STR_TAG: str = _BaseLoader.DEFAULT_SCALAR_TAG  # "tag:yaml.org,2002:str"
+_MAP_TAG: str = _BaseLoader.DEFAULT_MAPPING_TAG
+_SEQ_TAG: str = _BaseLoader.DEFAULT_SEQUENCE_TAG
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+class _Loader(_BaseLoader):  # type: ignore[valid-type,misc]
+    """The composer asks ``resolve`` for the tag of every untagged node (50,000 calls for a 10,000-event
+    scenario), and PyYAML's answer for a plain scalar tries a list of regular expressions each time. That
+    answer depends only on the node's kind and, for a plain scalar, its text: so a quoted scalar is a str
+    and a collection has its default tag straight away, and a plain scalar's tag is worked out once per
+    text. The same tags by the same YAML 1.1 rules; composing takes 12 ms less (of 70)."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._plain_tags: dict[str, str] = {}
+        if self.yaml_path_resolvers:  # PyYAML's path resolvers see more than kind and text: ask it
+            self.resolve = super().resolve  # type: ignore[method-assign]
+
+    def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is yaml.ScalarNode:
+            if not implicit[0]:  # quoted, or tagged "!"
+                return _STR_TAG
+            tag = self._plain_tags.get(value)
+            if tag is None:
+                tag = self._plain_tags[value] = str(super().resolve(kind, value, implicit))
+            return tag
+        if kind is yaml.MappingNode:
+            return _MAP_TAG
+        if kind is yaml.SequenceNode:
+            return _SEQ_TAG
+        return str(super().resolve(kind, value, implicit))
+
 
 Path_ = tuple[str | int, ...]
 Positions = dict[Path_, tuple[int, int]]
@@ -75,7 +109,11 @@ def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> Document:
     if root is None:
         return Document(None, None)
     duplicates: list[Problem] = []
-    return Document(_build(loader, root, limits, duplicates), root, duplicates=duplicates)
+    # without an anchor (an "&") there can be no alias, so every node is reached once: the quick walk
+    data = _build_tree(loader, root, limits) if "&" not in text else _UNBUILT
+    if data is _UNBUILT:
+        data = _build(loader, root, limits, duplicates)
+    return Document(data, root, duplicates=duplicates)
 
 
 def _tab_at(text: str, line: int, column: int) -> bool:
@@ -86,7 +124,6 @@ def _tab_at(text: str, line: int, column: int) -> bool:
     return "\t" in lines[line][max(0, column - 1) : column + 1] or lines[line][: column + 1].strip(" ") == "\t"
 
 
-_STR_TAG = "tag:yaml.org,2002:str"
 _FLATTENED_TAGS = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")  # keys flatten_mapping rewrites
 
 
@@ -146,6 +183,85 @@ def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits, duplica
         return constructors[node.tag](loader, node)
 
     return build(root, 0, False)
+
+
+_UNBUILT = object()
+
+
+class _Unusual(Exception):
+    """Raised by the quick walk at anything it leaves to the full one."""
+
+
+def _build_tree(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits) -> Any:
+    """``_build`` for a document whose nodes are each reached once (no aliases): the same data, with no
+    bookkeeping of nodes already built, and with the checks made once per mapping or list rather than
+    once per value. Anything unusual (a value over a budget, a duplicate or merge key, a tag it does
+    not know, a key that is not a scalar) returns ``_UNBUILT`` so that ``_build`` reports it exactly
+    where it always did. Half the time of ``_build`` for a 10,000-event scenario (26 ms against 49)."""
+    constructors: dict[Any, Callable[[yaml.SafeLoader, yaml.Node], Any]] = loader.yaml_constructors
+    scalar, mapping, sequence = yaml.ScalarNode, yaml.MappingNode, yaml.SequenceNode
+    max_depth = limits.max_depth
+    nodes_left = limits.max_nodes - 1  # the root; each collection counts its items when it is entered
+
+    def scalar_value(node: yaml.Node) -> Any:
+        tag = node.tag
+        if tag == _INT_TAG:
+            text = node.value
+            # a plain decimal (most numbers: reply: 700) is what int() reads; PyYAML's constructor would
+            # first look for a sign, "_", a base prefix, a leading 0 (octal) and "1:30" (base 60)
+            if text.isdigit() and text.isascii() and (text[0] != "0" or text == "0"):
+                return int(text)
+        if tag.rsplit(":", 1)[-1] not in _SCALAR_TAGS:
+            raise _Unusual
+        return constructors[tag](loader, node)
+
+    def build(node: yaml.Node, depth: int) -> Any:  # a mapping or a list at ``depth``, its items at depth + 1
+        nonlocal nodes_left
+        items = node.value
+        kind = node.__class__
+        if items and depth >= max_depth:
+            raise _Unusual
+        depth += 1
+        if kind is mapping:
+            nodes_left -= 2 * len(items)
+            if nodes_left < 0:
+                raise _Unusual
+            result: dict[str, Any] = {}
+            for key_node, value_node in items:
+                if key_node.__class__ is not scalar:
+                    raise _Unusual
+                if key_node.tag == _STR_TAG:
+                    key = key_node.value
+                else:
+                    key = scalar_value(key_node)
+                    key = key if isinstance(key, str) else str(key)
+                if key in result:
+                    raise _Unusual
+                if value_node.__class__ is not scalar:
+                    result[key] = build(value_node, depth)
+                elif value_node.tag == _STR_TAG:
+                    result[key] = value_node.value
+                else:
+                    result[key] = scalar_value(value_node)
+            return result
+        if kind is sequence:
+            nodes_left -= len(items)
+            if nodes_left < 0:
+                raise _Unusual
+            return [
+                (item.value if item.tag == _STR_TAG else scalar_value(item))
+                if item.__class__ is scalar
+                else build(item, depth)
+                for item in items
+            ]
+        raise _Unusual
+
+    if nodes_left < 0 or max_depth < 0 or root.__class__ is not mapping:
+        return _UNBUILT
+    try:
+        return build(root, 0)
+    except _Unusual:
+        return _UNBUILT
 
 
 def _duplicate(mapping: yaml.MappingNode, key_node: yaml.Node, name: str) -> Problem:

@@ -27,6 +27,8 @@ _WHY_GONE = {
     BlockKind.PLAN: "the plan file comes back below",
     BlockKind.SUMMARY: "summarised again",
 }
+_SKILL_LISTING = BlockKind.SKILL_LISTING
+_DROPPED = frozenset((BlockKind.RULE, BlockKind.NESTED_MEMORY))
 _WHY_KEPT = {
     Category.SYSTEM_PROMPT: "not history: sent with every request",
     Category.SYSTEM_TOOLS: "not history: sent with every request",
@@ -66,16 +68,19 @@ class SummaryAndRecentFiles:
         history = 0
         summarised: list[tuple[str, int]] = []
         git_status = state.policy.get(GIT_STATUS_BLOCK)
+        remove = session.remove
+        # a long session's compaction removes hundreds of blocks: the kinds compared are module constants,
+        # as looking up an enum member costs more than the rest of a pass
         for block in session.live():
-            if block.category is M or block.kind == BlockKind.SKILL_LISTING:
+            if block.category is M or block.kind == _SKILL_LISTING:
                 if block.category is M:
                     history += block.tokens
-                session.remove(block.id)
-                if block.kind == BlockKind.SKILL_LISTING:
+                remove(block.id)
+                if block.kind == _SKILL_LISTING:
                     fates.append(
                         Fate(block.label, block.kind, "reinjected", block.tokens, "rebuilt from current skills")
                     )
-                elif block.kind in (BlockKind.RULE, BlockKind.NESTED_MEMORY):
+                elif block.kind in _DROPPED:
                     fates.append(
                         Fate(block.label, block.kind, "dropped", block.tokens, _WHY_GONE[BlockKind(block.kind)])
                     )
