@@ -83,6 +83,15 @@ def test_syntax_error_has_line_and_column() -> None:
     assert line.startswith("s.yaml:4:1: not valid YAML")
 
 
+@pytest.mark.parametrize("anchor", ["", "&a "])  # the quick walk (no anchors) and the full one
+def test_a_value_its_tag_cannot_hold_is_located_not_a_traceback(anchor: str) -> None:
+    assert errors_of(f"name: t\nsummary: {anchor}2001-13-45\nevents: []\n") == [
+        "s.yaml:2:10: not a valid timestamp: '2001-13-45' (month must be in 1..12)"
+    ]
+    [line] = errors_of(f"name: t\nwindow: {anchor}!!int 12x\nevents: []\n")
+    assert line.startswith("s.yaml:2:9: not a valid int: '12x'")
+
+
 def test_top_level_must_be_a_mapping() -> None:
     assert errors_of("- just\n- a list\n") == ["s.yaml:1:1: expected a mapping with at least `name:` and `events:`"]
 

@@ -124,6 +124,8 @@ def _tab_at(text: str, line: int, column: int) -> bool:
     return "\t" in lines[line][max(0, column - 1) : column + 1] or lines[line][: column + 1].strip(" ") == "\t"
 
 
+# what PyYAML's scalar constructors raise for a value their tag cannot hold
+_CONSTRUCTOR_ERRORS = (ValueError, TypeError, OverflowError, yaml.YAMLError)
 _FLATTENED_TAGS = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")  # keys flatten_mapping rewrites
 
 
@@ -161,7 +163,7 @@ def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits, duplica
                 return node.value
             if tag.rsplit(":", 1)[-1] not in _SCALAR_TAGS:
                 raise refuse(node, f"unsupported YAML tag {tag}")
-            return constructors[tag](loader, node)
+            return construct(node, tag)
         if isinstance(node, mapping):
             if any(key_node.tag in _FLATTENED_TAGS for key_node, _ in node.value):
                 loader.flatten_mapping(node)  # YAML merge keys (<<)
@@ -180,7 +182,15 @@ def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits, duplica
             return [build(item, depth + 1, aliased) for item in node.value]
         if node.tag.rsplit(":", 1)[-1] not in _SCALAR_TAGS:
             raise refuse(node, f"unsupported YAML tag {node.tag}")
-        return constructors[node.tag](loader, node)
+        return construct(node, node.tag)
+
+    def construct(node: yaml.Node, tag: str) -> Any:
+        try:
+            return constructors[tag](loader, node)
+        except _CONSTRUCTOR_ERRORS as error:  # 2001-13-45, !!binary "@@@": a located message, not a traceback
+            what = tag.rsplit(":", 1)[-1]
+            reason = getattr(error, "problem", None) or error
+            raise refuse(node, f"not a valid {what}: {node.value!r} ({reason})") from None
 
     return build(root, 0, False)
 
@@ -213,7 +223,10 @@ def _build_tree(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits) ->
                 return int(text)
         if tag.rsplit(":", 1)[-1] not in _SCALAR_TAGS:
             raise _Unusual
-        return constructors[tag](loader, node)
+        try:
+            return constructors[tag](loader, node)
+        except _CONSTRUCTOR_ERRORS:
+            raise _Unusual from None  # _build says where and why
 
     def build(node: yaml.Node, depth: int) -> Any:  # a mapping or a list at ``depth``, its items at depth + 1
         nonlocal nodes_left
