@@ -258,9 +258,7 @@ def build(n: CodexNumbers) -> Profile:
             chars_per_token=CHARS_PER_TOKEN,
         ),
         compaction=KeepUserMessages(n),
-        subagents=TaskSubagents(
-            types=("default",), prompt_tokens=n.system_prompt, trailer_tokens=0, lean_types=(), trailerless_types=()
-        ),
+        subagents=TaskSubagents(types=("default",), prompt_tokens=n.system_prompt),
         background_launch=n.tool_call,
         notification=n.notification,
     )

@@ -304,13 +304,7 @@ def build(n: GeminiNumbers) -> Profile:
         reads=GeminiRead(n),
         output=SaveWithHeadAndTail(n, shell),
         compaction=SnapshotAndRecent(n),
-        subagents=TaskSubagents(
-            types=("codebase_investigator", "generalist"),
-            prompt_tokens=n.subagent_prompt,
-            trailer_tokens=0,
-            lean_types=(),
-            trailerless_types=(),
-        ),
+        subagents=TaskSubagents(types=("codebase_investigator", "generalist"), prompt_tokens=n.subagent_prompt),
         background_launch=n.tool_call,
         notification=n.notification,
     )

@@ -395,13 +395,7 @@ def build(n: GrokNumbers) -> Profile:
         reads=GrokRead(n),
         output=GrokOutput(n, bash),
         compaction=KeepAnchors(n),
-        subagents=TaskSubagents(
-            types=("general-purpose", "explore", "plan"),
-            prompt_tokens=n.subagent_prompt,
-            trailer_tokens=0,
-            lean_types=(),
-            trailerless_types=(),
-        ),
+        subagents=TaskSubagents(types=("general-purpose", "explore", "plan"), prompt_tokens=n.subagent_prompt),
         background_launch=n.tool_call,
         notification=n.notification,
     )

@@ -311,13 +311,7 @@ def build(n: OpencodeNumbers) -> Profile:
         reads=TruncateAtLimits(max_lines=n.read_max_lines, max_bytes=n.read_max_bytes),
         output=SaveWithHead(n),
         compaction=PruneThenSummarise(n, trigger),
-        subagents=TaskSubagents(
-            types=("general", "explore"),
-            prompt_tokens=n.system_prompt,
-            trailer_tokens=0,
-            lean_types=(),
-            trailerless_types=(),
-        ),
+        subagents=TaskSubagents(types=("general", "explore"), prompt_tokens=n.system_prompt),
         background_launch=n.tool_call,
         notification=n.notification,
     )

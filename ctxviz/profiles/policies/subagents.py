@@ -8,13 +8,14 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class TaskSubagents:
     """A subagent runs in its own window with its own ``prompt_tokens`` system prompt; the parent gets its
-    answer plus a ``trailer`` (except for ``trailerless`` types); ``lean`` types skip instruction files."""
+    answer plus a ``trailer`` (except for ``trailerless`` types); ``lean`` types skip instruction files.
+    Only Claude Code is known to add a trailer or to have lean types: the defaults are none."""
 
     types: tuple[str, ...]
     prompt_tokens: int
-    trailer_tokens: int
-    lean_types: tuple[str, ...]
-    trailerless_types: tuple[str, ...]
+    trailer_tokens: int = 0
+    lean_types: tuple[str, ...] = ()
+    trailerless_types: tuple[str, ...] = ()
 
     def system_prompt(self, subagent_type: str) -> int:
         return self.prompt_tokens
