@@ -19,8 +19,9 @@ from typing import Any
 from ctxviz.engine import resolve_profile
 from ctxviz.errors import InputError
 from ctxviz.profiles import AGENT_NAMES, Profile, UnknownAgent, get_profile
+from ctxviz.scenario.event_model import BashEvent, NoteEvent, ParallelEvent, ToolEvent, event_kind
 from ctxviz.scenario.measure import Measure
-from ctxviz.scenario.model import BashEvent, NoteEvent, ParallelEvent, Scenario, ToolEvent, event_kind
+from ctxviz.scenario.model import Scenario
 from ctxviz.scenario.sizes import parse_tokens
 
 

@@ -7,8 +7,9 @@ import pytest
 from ctxviz.engine import simulate
 from ctxviz.errors import InputError
 from ctxviz.profiles import get_profile
+from ctxviz.scenario.event_model import NoteEvent
 from ctxviz.scenario.measure import Measure
-from ctxviz.scenario.model import NoteEvent, Scenario
+from ctxviz.scenario.model import Scenario
 from ctxviz.timeline import Timeline
 from ctxviz.whatif import SCENARIO_KEYS, Settings, apply, parse_settings, profile_numbers
 

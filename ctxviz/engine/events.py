@@ -7,8 +7,7 @@ from __future__ import annotations
 from ctxviz.engine.session import EngineSession, M, fmt, short
 from ctxviz.kinds import BlockKind, StepKind, Touch
 from ctxviz.profiles.base import Background
-from ctxviz.scenario.measure import Measure
-from ctxviz.scenario.model import (
+from ctxviz.scenario.event_model import (
     BashEvent,
     EditEvent,
     GlobEvent,
@@ -22,6 +21,7 @@ from ctxviz.scenario.model import (
     ToolEvent,
     WriteEvent,
 )
+from ctxviz.scenario.measure import Measure
 
 Outcome = tuple[StepKind, str]
 

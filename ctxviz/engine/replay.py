@@ -12,8 +12,7 @@ from ctxviz.engine.session import EngineSession, M, short
 from ctxviz.engine.subagents import child_events, child_scenario
 from ctxviz.kinds import BlockKind, EventKind, StepKind
 from ctxviz.profiles.base import Background, SessionState
-from ctxviz.scenario.measure import Measure
-from ctxviz.scenario.model import (
+from ctxviz.scenario.event_model import (
     BashEvent,
     ClearEvent,
     CompactEvent,
@@ -25,6 +24,7 @@ from ctxviz.scenario.model import (
     SubagentEvent,
     ToolEvent,
 )
+from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Source, Timeline
 
 # A handler adds what its event brings and returns the step's kind and label (the replay closes the

@@ -6,17 +6,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ctxviz.scenario.event_model import Event, PromptEvent, PromptSpec, ReadEvent, ReadSpec, ReplyEvent, SubagentSpec
 from ctxviz.scenario.measure import Measure
-from ctxviz.scenario.model import (
-    Event,
-    PromptEvent,
-    PromptSpec,
-    ReadEvent,
-    ReadSpec,
-    ReplyEvent,
-    Scenario,
-    SubagentSpec,
-)
+from ctxviz.scenario.model import Scenario
 
 
 def child_scenario(parent: Scenario, model: str | None) -> Scenario:

@@ -16,7 +16,8 @@ from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.kinds import EventKind, StepKind
 from ctxviz.profiles import AGENT_NAMES, UnknownAgent
-from ctxviz.scenario.model import Scenario, event_kind
+from ctxviz.scenario.event_model import event_kind
+from ctxviz.scenario.model import Scenario
 from ctxviz.timeline import COMPACTION_STEP_KINDS, Step, Timeline
 from ctxviz.whatif import Setting, Settings, apply
 

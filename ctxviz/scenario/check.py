@@ -16,7 +16,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from ctxviz.kinds import TOOL_EVENT_KINDS, EventKind
 from ctxviz.profiles import DEFAULT_AGENT, PROFILES, Profile, get_profile
-from ctxviz.scenario.model import Scenario, event_kind
+from ctxviz.scenario.event_model import event_kind
+from ctxviz.scenario.model import Scenario
 
 Location = tuple[str | int, ...]
 Problem = tuple[Location, str]

@@ -14,7 +14,8 @@ from ctxviz.errors import InputError
 from ctxviz.profiles import DEFAULT_AGENT, get_profile
 from ctxviz.scenario import advice
 from ctxviz.scenario.check import problems
-from ctxviz.scenario.model import EVENT_KINDS, Scenario
+from ctxviz.scenario.event_model import EVENT_KINDS
+from ctxviz.scenario.model import Scenario
 from ctxviz.scenario.sizes import ReadFile
 from ctxviz.scenario.yaml_source import Document, Path_, YamlError, YamlLimits, parse_yaml
 from ctxviz.tokens import TokenCounter

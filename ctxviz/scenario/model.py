@@ -4,34 +4,21 @@ reading are resolved through the validation context the loader supplies."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
-    Discriminator,
     Field,
     PrivateAttr,
-    Tag,
     WithJsonSchema,
     field_validator,
     model_validator,
 )
 
-from ctxviz.kinds import EventKind
+from ctxviz.scenario.event_model import Event
 from ctxviz.scenario.measure import Measure
-from ctxviz.scenario.mentions import Mention, parse_mentions
 from ctxviz.scenario.sizes import SIZE_KEYS, Size, parse_tokens
-
-Visibility = Literal["hidden", "brief", "full"]
-
-
-class Strict(BaseModel):
-    # defer_build: a part's own validator is built only if that part is validated on its own; loading a
-    # scenario builds the whole schema once, from the top (2% fewer instructions for a 1,000-event run)
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+from ctxviz.scenario.strict import Strict
 
 
 def _sized(value: Any) -> Any:
@@ -185,234 +172,6 @@ class Setup(Strict):
     hooks: tuple[Hook, ...] = ()
 
 
-# --- events ----------------------------------------------------------------------------------------
-def _shorthand(key: str) -> Callable[[Any], Any]:
-    """``read: src/x.py`` is short for ``read: {path: src/x.py}``."""
-
-    def expand(value: Any) -> Any:
-        return {key: value} if isinstance(value, str) else value
-
-    return expand
-
-
-class EventBase(Strict):
-    kind: ClassVar[EventKind]
-    note: str | None = None
-
-
-class PromptSpec(Strict):
-    text: str
-    size: Size  # the message's size; counted from the text unless given
-    visibility: Visibility = "full"
-
-    @property
-    def mentions(self) -> tuple[Mention, ...]:
-        """The ``@`` mentions in the text (each agent's mention policy decides what they send)."""
-        return parse_mentions(self.text)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _count_text(cls, value: Any) -> Any:
-        if isinstance(value, dict) and "size" not in value and isinstance(value.get("text"), str):
-            return {**value, "size": {"text": value["text"]}}
-        return value
-
-
-class PromptEvent(EventBase):
-    kind = EventKind.PROMPT
-    prompt: Annotated[PromptSpec, BeforeValidator(_shorthand("text"), json_schema_input_type=str | PromptSpec)]
-
-
-class ReplyEvent(EventBase):
-    kind = EventKind.REPLY
-    reply: Size
-
-
-class ReadSpec(Strict):
-    path: str
-
-
-class ReadEvent(EventBase):
-    kind = EventKind.READ
-    read: Annotated[ReadSpec, BeforeValidator(_shorthand("path"), json_schema_input_type=str | ReadSpec)]
-
-
-class EditSpec(Strict):
-    path: str
-    change: Size = Measure.of_tokens(200)  # old + new strings in the tool call
-    result: Size | None = None  # the tool's short answer (profile default)
-
-
-class EditEvent(EventBase):
-    kind = EventKind.EDIT
-    edit: Annotated[EditSpec, BeforeValidator(_shorthand("path"), json_schema_input_type=str | EditSpec)]
-
-
-class WriteSpec(Strict):
-    path: str
-    content: Size | None = None  # default: the file's size in files:
-
-
-class WriteEvent(EventBase):
-    kind = EventKind.WRITE
-    write: Annotated[WriteSpec, BeforeValidator(_shorthand("path"), json_schema_input_type=str | WriteSpec)]
-
-
-class SearchSpec(Strict):
-    pattern: str
-    matches: int | None = Field(default=None, ge=0)  # results before the tool's cap
-    output: Size | None = None  # the result's size, if given directly
-
-    @model_validator(mode="after")
-    def _one(self) -> SearchSpec:
-        if (self.matches is None) == (self.output is None):
-            raise ValueError("give exactly one of matches (a count) or output (a size)")
-        return self
-
-
-class GrepEvent(EventBase):
-    kind = EventKind.GREP
-    grep: SearchSpec
-
-
-class GlobEvent(EventBase):
-    kind = EventKind.GLOB
-    glob: SearchSpec
-
-
-class BashSpec(Strict):
-    command: str
-    output: Size = Measure.of_tokens(0)
-    background: bool = False
-    finishes_after: int = Field(default=1, ge=0)  # events until a background command's notification
-
-
-class BashEvent(EventBase):
-    kind = EventKind.BASH
-    bash: Annotated[BashSpec, BeforeValidator(_shorthand("command"), json_schema_input_type=str | BashSpec)]
-
-
-class ToolSpec(Strict):
-    name: str  # e.g. WebFetch, or an MCP tool: mcp__<server>__<tool>
-    call: Size = Measure.of_tokens(0)  # arguments, beyond the profile's tool-call overhead
-    output: Size = Measure.of_tokens(0)
-
-
-class ToolEvent(EventBase):
-    kind = EventKind.TOOL
-    tool: ToolSpec
-
-
-class SubagentSpec(Strict):
-    type: str = "general-purpose"  # Explore, Plan, general-purpose, or a custom agent's name
-    prompt: Size = Measure.of_tokens(100)  # the task prompt Claude writes
-    reads: tuple[str, ...] = ()
-    events: tuple[Event, ...] = ()
-    returns: Size = Measure.of_tokens(400)  # the final text the parent receives
-    model: str | None = None
-    background: bool = False
-    finishes_after: int = Field(default=1, ge=0)
-
-
-class SubagentEvent(EventBase):
-    kind = EventKind.SUBAGENT
-    subagent: SubagentSpec
-
-
-class SkillUse(Strict):
-    name: str
-    by: Literal["claude", "user"] = "claude"
-
-
-class SkillEvent(EventBase):
-    kind = EventKind.SKILL
-    skill: Annotated[SkillUse, BeforeValidator(_shorthand("name"), json_schema_input_type=str | SkillUse)]
-
-
-class PlanEvent(EventBase):
-    kind = EventKind.PLAN
-    plan: Size
-
-
-class CompactSpec(Strict):
-    focus: str | None = None
-    summary: Size | None = None  # default: the profile's summary size
-
-
-def _compact_focus(value: Any) -> Any:
-    """``compact:`` alone, ``compact: "focus text"`` or the full mapping."""
-    if value is None:
-        return {}
-    return {"focus": value} if isinstance(value, str) else value
-
-
-class CompactEvent(EventBase):
-    kind = EventKind.COMPACT
-    compact: Annotated[CompactSpec, BeforeValidator(_compact_focus, json_schema_input_type=str | None | CompactSpec)]
-
-
-class ClearEvent(EventBase):
-    kind = EventKind.CLEAR
-    clear: None = None
-
-
-class NoteEvent(Strict):
-    kind: ClassVar[EventKind] = EventKind.NOTE
-    note: str
-
-
-class ParallelEvent(EventBase):
-    """Tool calls made in one assistant message: their results share the per-message budget."""
-
-    kind = EventKind.PARALLEL
-    parallel: tuple[Event, ...]
-
-
-EVENT_KINDS: tuple[str, ...] = tuple(EventKind)
-
-
-_KIND_KEYS = frozenset(kind.value for kind in EventKind if kind is not EventKind.NOTE)
-
-
-def event_kind(value: Any) -> str | None:
-    """The kind key of an event mapping: the first key that names a kind (``note`` only if alone).
-    Runs once per event for the schema's union and once for the cross-reference checks: kept cheap, so
-    a mapping, the usual input, is tested first (``isinstance`` of a model class is the slower test)."""
-    if isinstance(value, dict):
-        for key in value:
-            if key in _KIND_KEYS:
-                return str(key)
-        return "note" if "note" in value else None
-    if isinstance(value, BaseModel):
-        return type(value).kind.value if isinstance(value, EventBase | NoteEvent) else None
-    return None
-
-
-Event = Annotated[
-    Annotated[PromptEvent, Tag("prompt")]
-    | Annotated[ReplyEvent, Tag("reply")]
-    | Annotated[ReadEvent, Tag("read")]
-    | Annotated[EditEvent, Tag("edit")]
-    | Annotated[WriteEvent, Tag("write")]
-    | Annotated[GrepEvent, Tag("grep")]
-    | Annotated[GlobEvent, Tag("glob")]
-    | Annotated[BashEvent, Tag("bash")]
-    | Annotated[ToolEvent, Tag("tool")]
-    | Annotated[SubagentEvent, Tag("subagent")]
-    | Annotated[SkillEvent, Tag("skill")]
-    | Annotated[PlanEvent, Tag("plan")]
-    | Annotated[CompactEvent, Tag("compact")]
-    | Annotated[ClearEvent, Tag("clear")]
-    | Annotated[ParallelEvent, Tag("parallel")]
-    | Annotated[NoteEvent, Tag("note")],
-    Discriminator(
-        event_kind,
-        custom_error_type="event_kind",
-        custom_error_message="expected an event: a mapping with one of the keys " + ", ".join(EVENT_KINDS),
-    ),
-]
-
-
 _PROFILE_SCHEMA = {
     "type": "object",
     "description": "Overrides of the agent profile's numbers, by name (see `ctxviz agents`).",
@@ -470,5 +229,4 @@ class Scenario(Strict):
         return _autocompact(value)
 
 
-for _model in (SubagentSpec, ParallelEvent, Scenario):
-    _model.model_rebuild()
+Scenario.model_rebuild()
