@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from ctxviz.cli import main
 from ctxviz.cli.transcript_commands import _size
-from ctxviz.transcripts.codex import _command
+from ctxviz.transcripts.codex_rollout import _command
 
 NARROW = {"COLUMNS": "80"}
 

@@ -1,20 +1,39 @@
 """The readers are pure parsing: importing them (and the registry that holds them) brings in no
-Textual, no Rich and no engine. Runs in a fresh interpreter."""
+Textual, no Rich and no engine. And a ``sessions`` run served from the summary index loads none of
+their parsing. Each runs in a fresh interpreter."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+from agent_homes import FIXTURES, OTHERS, copy_to
+
 ROOT = Path(__file__).resolve().parents[1]
+# What reads an agent's records into a timeline: the parsing module beside each reader.
+PARSING_MODULES = tuple(
+    f"ctxviz.transcripts.{name}"
+    for name in ("codex_rollout", "pi_session", "gemini_chat", "opencode_build", "grok_build_session")
+)
 READER_MODULES = (
     "ctxviz.transcripts.registry",
     "ctxviz.transcripts.every_agent",
     "ctxviz.transcripts.opencode_db",
     "ctxviz.transcripts.latest",
+    *PARSING_MODULES,
 )
+# What any reading needs: the records of a file, Claude Code's summariser, the timeline they make.
+READING_MODULES = (
+    "ctxviz.transcripts.jsonl",
+    "ctxviz.transcripts.summary",
+    "ctxviz.transcripts.assemble",
+    "ctxviz.timeline",
+)
+_AGENT_VARIABLES = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_DATA_HOME", "PI_CODING_AGENT_DIR",
+                    "GROK_HOME")  # fmt: skip
 
 
 def test_readers_import_no_faces_and_no_engine() -> None:
@@ -28,3 +47,41 @@ def test_readers_import_no_faces_and_no_engine() -> None:
                             timeout=60, check=False)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
+
+
+# ``sessions --json``, then the modules it loaded (on stderr, after the rows).
+_SESSIONS = """
+import sys
+from ctxviz.cli import main
+main(["sessions", "--json"], standalone_mode=False)
+print(",".join(sorted(m for m in sys.modules if m.startswith("ctxviz."))), file=sys.stderr)
+"""
+
+
+def _sessions(tmp_path: Path) -> tuple[list[str], set[str]]:
+    env = {name: value for name, value in os.environ.items() if name not in _AGENT_VARIABLES}
+    env.update(HOME=str(tmp_path / "home"), XDG_CACHE_HOME=str(tmp_path / "cache"),
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))  # fmt: skip
+    result = subprocess.run([sys.executable, "-c", _SESSIONS], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=60, check=False)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    rows = [f"{row['agent']} {row['session']}" for row in json.loads(result.stdout)]
+    return rows, set(result.stderr.strip().rsplit("\n", 1)[-1].split(","))
+
+
+def test_sessions_served_from_the_index_loads_no_reader_s_parsing(tmp_path: Path) -> None:
+    # Agents whose every session is one file: their rows are kept in the index while it is unchanged.
+    home = tmp_path / "home"
+    copy_to(FIXTURES / "claude-code" / "spotter-misc" / "short.jsonl",
+            home / ".claude" / "projects" / "-home-u-app" / "short.jsonl")  # fmt: skip
+    copy_to(OTHERS / "codex" / "agent-sessions_stage0_small.jsonl",
+            home / ".codex" / "sessions" / "2026" / "08" / "03" / "rollout-2026-08-03-a.jsonl")  # fmt: skip
+    copy_to(OTHERS / "pi" / "synthetic-branch-compaction.jsonl",
+            home / ".pi" / "agent" / "sessions" / "--tmp-demo--" / "2026-08-03_a.jsonl")  # fmt: skip
+    first, first_loaded = _sessions(tmp_path)  # reads every session, writes the index
+    assert len(first) == 3
+    assert {"ctxviz.transcripts.codex_rollout", "ctxviz.transcripts.pi_session"} <= first_loaded
+    rows, loaded = _sessions(tmp_path)
+    assert rows == first
+    assert "ctxviz.transcripts.codex" in loaded  # the readers themselves: they find the sessions
+    assert sorted(loaded & {*PARSING_MODULES, *READING_MODULES}) == []

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.transcripts.jsonl import first_records, kind_of
 from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
@@ -21,6 +20,8 @@ class ClaudeCodeReader:
     name = AGENT
 
     def detect(self, path: Path) -> bool:
+        from ctxviz.transcripts.jsonl import first_records, kind_of  # only detection reads a file's records
+
         for record in first_records(path):
             if "projectHash" in record:  # gemini-cli's chats also name a sessionId
                 return False

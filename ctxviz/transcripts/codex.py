@@ -1,352 +1,33 @@
-"""Codex rollouts: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`` (default ``~/.codex``).
-
-Each line is ``{timestamp, type, payload}``. What is read:
-- ``event_msg`` of type ``token_count``: one API call per distinct event (Codex repeats the last totals,
-  e.g. after a rate-limit update; a repeat is not a new call). The context at the call is
-  ``info.last_token_usage.input_tokens`` (cached input included); the window is the recorded
-  ``info.model_context_window``. ``info: null`` carries only rate limits.
-- ``response_item``: what entered the conversation (messages, reasoning, shell and tool calls and their
-  output, ``apply_patch``), sized chars/4 from the rollout; they share each call's measured growth.
-- ``compacted`` items and ``context_compacted`` events: compactions (one written right after the
-  other is the same compaction). The rollout does not say whether one was automatic or ``/compact``.
-What cannot be known: the size of the instructions and tool schemas (the first call's remainder), the
-true size of encrypted reasoning, and whether a compaction was automatic.
+"""Codex rollouts: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`` (default ``~/.codex``),
+one JSONL file per session, a subagent's too. What a rollout says is read in ``codex_rollout``, imported
+only when one is read: a ``sessions`` run served from the summary index never loads it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ctxviz.kinds import BlockKind
-from ctxviz.transcripts.jsonl import (
-    Record,
-    count,
-    each_record,
-    estimate,
-    first_records,
-    kind_of,
-    records,
-    text_size,
-)
-from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
+from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
-    from ctxviz.timeline import Thresholds, Timeline
-    from ctxviz.transcripts.assemble import Event, Item
+    from ctxviz.timeline import Timeline
+    from ctxviz.transcripts.codex_rollout import _Parse
 
 AGENT = "codex"
-OVERHEAD_LABEL = "instructions and tool schemas: not recorded in the rollout"
-_TOP_TYPES = frozenset({"session_meta", "turn_context", "response_item", "compacted", "event_msg"})
-_IGNORED_TOP = frozenset({"world_state", "inter_agent_communication_metadata"})  # bookkeeping, not context
-_NOT_SENT = frozenset({"ghost_snapshot"})  # response items kept for undo, never sent to the model
-
-
-def _texts(content: object) -> str:
-    """The text parts of a message's content (strings or ``{type, text}`` parts)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return ""
-
-
-def _first_line(text: str, limit: int = 60) -> str:
-    line = text.strip().split("\n", 1)[0]
-    return line[:limit]
-
-
-def _message(payload: Mapping[str, Any], origin: str) -> Item:
-    from ctxviz.timeline import Category
-    from ctxviz.transcripts.assemble import Item
-
-    role = payload.get("role")
-    text = _texts(payload.get("content"))
-    size = estimate(len(text))
-    if role == "developer":
-        return Item(BlockKind.SYSTEM_PROMPT, "developer instructions", size, Category.SYSTEM_PROMPT, origin)
-    if text.startswith("# AGENTS.md instructions"):
-        return Item(BlockKind.MEMORY_FILE, "AGENTS.md", size, Category.MEMORY_FILES, origin)
-    if text.startswith("<environment_context>"):
-        return Item(BlockKind.ENVIRONMENT, "environment context", size, Category.SYSTEM_PROMPT, origin)
-    if role == "user":
-        return Item(BlockKind.PROMPT, _first_line(text) or "prompt", size, origin=origin)
-    return Item(BlockKind.REPLY, _first_line(text) or "reply", size, origin=origin)
-
-
-def _command(arguments: object) -> str:
-    """A tool call's command, for its label (``{"command": [...]}`` or a JSON string of it)."""
-    if isinstance(arguments, str):
-        try:  # function_call arguments are a JSON text: the label shows its command, not its braces
-            decoded = json.loads(arguments)
-        except ValueError:
-            return _first_line(arguments, 50)
-        return _command(decoded) if isinstance(decoded, Mapping) else _first_line(arguments, 50)
-    if isinstance(arguments, Mapping):
-        command = arguments.get("command") or arguments.get("cmd")
-        if isinstance(command, list):
-            return _first_line(" ".join(str(c) for c in command), 50)
-        if isinstance(command, str):
-            return _first_line(command, 50)
-    return ""
-
-
-@dataclass
-class _Parse:
-    where: str
-    problems: list[str] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    session: str | None = None
-    cwd: str | None = None
-    models: list[str] = field(default_factory=list)
-    model: str | None = None
-    window: int | None = None
-    started: str | None = None
-    ended: str | None = None
-    subagents: int = 0
-    repeats: int = 0
-    turn_usage: int = 0
-    parent: str | None = None  # `codex exec --json` turn totals: usage, but no context size
-    zero_counts: int = 0
-    call_names: dict[str, str] = field(default_factory=dict)
-    last_totals: object = None
-    # The compaction not yet followed by a call: (its index in events, whether it came from the event).
-    open_compaction: tuple[int, bool] | None = None
-    seen_instructions: bool = False
-
-    def use_model(self, model: object) -> None:
-        if isinstance(model, str) and model:
-            self.model = model
-
-    def response_item(self, number: int, payload: Mapping[str, Any]) -> None:
-        from ctxviz.transcripts.assemble import Item
-
-        kind = payload.get("type")
-        origin = f"line:{number}"
-        if kind == "message":
-            self.events.append(_message(payload, origin))
-        elif kind == "reasoning":
-            text = _texts(payload.get("summary")) + _texts(payload.get("content"))
-            self.events.append(Item(BlockKind.REPLY, "reasoning", estimate(len(text)), origin=origin))
-        elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
-            name = str(payload.get("name") or "shell")
-            arguments = payload.get("arguments", payload.get("input", payload.get("action")))
-            label = f"{name} {_command(arguments)}".strip()
-            self.call_names[str(payload.get("call_id"))] = label
-            block_kind = BlockKind.EDIT if name == "apply_patch" else BlockKind.TOOL_CALL
-            self.events.append(Item(block_kind, label, estimate(text_size(arguments) + len(name)), origin=origin))
-        elif kind in ("function_call_output", "custom_tool_call_output"):
-            label = self.call_names.get(str(payload.get("call_id")), "tool output")
-            self.events.append(
-                Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(payload.get("output"))), origin=origin)
-            )
-        elif kind in ("web_search_call", "tool_search_call", "image_generation_call", "agent_message"):
-            self.events.append(Item(BlockKind.TOOL_CALL, str(kind).replace("_", " "), estimate(text_size(payload)),
-                                    origin=origin))  # fmt: skip
-        elif kind == "tool_search_output":
-            self.events.append(Item(BlockKind.TOOL_OUTPUT, "tool search", estimate(text_size(payload.get("tools"))),
-                                    origin=origin))  # fmt: skip
-        elif kind not in _NOT_SENT:
-            self.problems.append(f"{self.where}:{number}: response item {kind!r} not known to ctxviz, skipped")
-
-    def token_count(self, number: int, payload: Mapping[str, Any]) -> None:
-        from ctxviz.transcripts.assemble import Call
-
-        info = payload.get("info")
-        if info is None:
-            return  # a rate-limit update, no usage
-        last = info.get("last_token_usage") if isinstance(info, dict) else None
-        if not isinstance(last, dict) or count(last.get("input_tokens")) is None:
-            self.problems.append(f"{self.where}:{number}: token_count without last_token_usage.input_tokens, skipped")
-            return
-        totals = info.get("total_token_usage")
-        if totals is not None and totals == self.last_totals:
-            self.repeats += 1
-            return
-        self.last_totals = totals
-        if not any(v for v in last.values() if isinstance(v, int)):
-            self.zero_counts += 1
-            return
-        window = count(info.get("model_context_window"))
-        if window:
-            self.window = window
-        self.use_model(info.get("model"))
-        if self.model and self.model not in self.models:
-            self.models.append(self.model)
-        self.events.append(Call(last["input_tokens"]))
-        self.open_compaction = None
-
-    def compacted(self, number: int, payload: Mapping[str, Any]) -> None:
-        """A compaction. Its ``replacement_history`` (when written) is the new context, the summary
-        included; else only its ``message`` (the summary) is known to be in it."""
-        from ctxviz.transcripts.assemble import Compaction, Item
-
-        origin = f"line:{number}"
-        message = payload.get("message")
-        summary_text = message if isinstance(message, str) else ""
-        restored: list[Item] = []
-        history = payload.get("replacement_history")
-        for n, entry in enumerate(history if isinstance(history, list) else []):
-            if isinstance(entry, dict) and entry.get("type") == "message":
-                item = _message(entry, f"{origin}:{n}")
-                if summary_text and summary_text in _texts(entry.get("content")):
-                    item = Item(BlockKind.SUMMARY, "compaction summary", item.estimate, origin=item.origin)
-                restored.append(item)
-            elif isinstance(entry, dict):
-                restored.append(
-                    Item(BlockKind.SUMMARY, str(entry.get("type")), estimate(text_size(entry)), origin=origin)
-                )
-        summary = None
-        if summary_text and not any(i.kind == BlockKind.SUMMARY and i.label == "compaction summary" for i in restored):
-            summary = Item(BlockKind.SUMMARY, "compaction summary", estimate(len(summary_text)), origin=origin)
-        compaction = Compaction("unknown", summary=summary, restored=tuple(restored))
-        if self.open_compaction is not None and self.open_compaction[1]:
-            at = self.open_compaction[0]
-            self.events[at] = compaction  # its event came first: the same compaction
-        else:
-            self.events.append(compaction)
-            at = len(self.events) - 1
-        self.open_compaction = (at, False)
-
-    def event_msg(self, number: int, payload: Mapping[str, Any]) -> None:
-        from ctxviz.transcripts.assemble import Compaction
-
-        kind = payload.get("type")
-        if kind == "token_count":
-            self.token_count(number, payload)
-        elif kind == "context_compacted":
-            if self.open_compaction is None:  # the event that accompanies a compacted item is not a second one
-                note = "recorded as an event only: what the new context holds is not in the rollout"
-                self.events.append(Compaction("unknown", notes=(note,)))
-                self.open_compaction = (len(self.events) - 1, True)
-        elif kind == "task_started" and self.window is None:
-            self.window = count(payload.get("model_context_window")) or None
-        elif kind == "collab_agent_spawn_end":
-            self.subagents += 1
-        elif kind == "turn.completed":
-            self.turn_usage += 1
-
-    def record(self, number: int, record: Record) -> None:
-        from ctxviz.transcripts.rows import is_time
-
-        kind = record.get("type")
-        payload = record.get("payload")
-        if kind in _IGNORED_TOP:
-            return
-        if kind not in _TOP_TYPES:
-            self.problems.append(f"{self.where}:{number}: record type {kind!r} not known to ctxviz, skipped")
-            return
-        if not isinstance(payload, dict):
-            self.problems.append(f"{self.where}:{number}: {kind} record without a payload object, skipped")
-            return
-        stamp = record.get("timestamp")
-        if is_time(stamp):
-            self.started = self.started or stamp
-            self.ended = stamp
-        if kind == "session_meta":
-            if self.session is None:
-                self.session = payload.get("id") or payload.get("session_id")
-                self.cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
-                source = payload.get("source")
-                if isinstance(source, dict) and "subagent" in source:  # a subagent's own rollout
-                    parent = payload.get("parent_thread_id")
-                    self.parent = parent if isinstance(parent, str) else "unknown"
-            self.instructions(payload.get("base_instructions"), number)
-        elif kind == "turn_context":
-            self.use_model(payload.get("model"))
-            self.instructions(payload.get("base_instructions"), number)
-        elif kind == "response_item":
-            self.response_item(number, payload)
-        elif kind == "compacted":
-            self.compacted(number, payload)
-        else:
-            self.event_msg(number, payload)
-
-    def instructions(self, value: object, number: int) -> None:
-        """The base instructions, once: Codex sends them with every request, as ``instructions``."""
-        from ctxviz.timeline import Category
-        from ctxviz.transcripts.assemble import Item
-
-        text = value.get("text") if isinstance(value, dict) else value
-        if self.seen_instructions or not isinstance(text, str) or not text:
-            return
-        self.seen_instructions = True
-        size = estimate(len(text))
-        item = Item(BlockKind.SYSTEM_PROMPT, "base instructions", size, Category.SYSTEM_PROMPT, f"line:{number}")
-        self.events.append(item)
-
-
-def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
-    """Pure: a rollout's records → events and what the summary needs."""
-    state = _Parse(where)
-    each_record(lines, where, state.problems, state.record)
-    return state
-
-
-def thresholds(window: int) -> Thresholds:
-    """Auto-compaction at 90% of the model's window, which Codex reports as 95% of it (the codex
-    profile's numbers)."""
-    from ctxviz.profiles.codex import NUMBERS
-    from ctxviz.timeline import Thresholds
-
-    full = round(window * 100 / NUMBERS.effective_percent)
-    autocompact = min(window, full * NUMBERS.autocompact_percent // 100)
-    return Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
-
-
-def build(state: _Parse, path: Path) -> Timeline:
-    """Pure: the Timeline of a parsed rollout (``InputError`` when it recorded no usage)."""
-    from ctxviz.timeline import Source, Timeline
-    from ctxviz.transcripts.assemble import Call, assemble
-    from ctxviz.transcripts.rows import nothing_measured, skipped_notice
-
-    if not any(isinstance(e, Call) for e in state.events):
-        why = "no token_count events with usage"
-        if state.turn_usage:
-            why += " (its turn.completed usage is summed over a turn, not the context at a call)"
-        if state.zero_counts:
-            why += f" ({state.zero_counts} with all-zero usage)"
-        raise nothing_measured(path, AGENT, why)
-    steps, blocks = assemble(state.events, OVERHEAD_LABEL)
-    notices = list(skipped_notice(state.problems))
-    window = state.window
-    if window is None:
-        from ctxviz.profiles.codex import NUMBERS
-
-        window = NUMBERS.window * NUMBERS.effective_percent // 100  # what Codex reports for its default model
-        notices.append(f"the rollout records no model_context_window: the window {window:,} is a guess")
-    limits = thresholds(window)
-    notices.append(f"auto-compaction assumed at {limits.autocompact:,} (Codex's default, 90% of the model's "
-                   "window); a configured model_auto_compact_token_limit is not recorded")  # fmt: skip
-    if state.repeats:
-        notices.append(f"{state.repeats} repeated token_count events (same totals) counted once")
-    if state.zero_counts:
-        notices.append(
-            f"{counted(state.zero_counts, 'token_count event', 'token_count events')} with all-zero usage ignored"
-        )
-    return Timeline(
-        source=Source("transcript", state.session or path.stem, str(path), state.cwd),
-        agent=AGENT,
-        model=state.model or MODEL_NOT_RECORDED,
-        window=window,
-        thresholds=limits,
-        steps=steps,
-        blocks=blocks,
-        tokenizer="chars4",
-        notices=tuple(notices),
-    )
+TOP_TYPES = frozenset({"session_meta", "turn_context", "response_item", "compacted", "event_msg"})
 
 
 class CodexReader:
     name = AGENT
 
     def detect(self, path: Path) -> bool:
+        from ctxviz.transcripts.jsonl import first_records, kind_of
+
         found = first_records(path)
-        return any(kind_of(r) in _TOP_TYPES and isinstance(r.get("payload"), dict) for r in found)
+        return any(kind_of(r) in TOP_TYPES and isinstance(r.get("payload"), dict) for r in found)
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
         root = Path(env["CODEX_HOME"]).expanduser() if env.get("CODEX_HOME") else home / ".codex"
@@ -363,12 +44,17 @@ class CodexReader:
         return found
 
     def _parse(self, ref: SessionRef) -> _Parse:
+        from ctxviz.transcripts.codex_rollout import parse
+        from ctxviz.transcripts.jsonl import records
+
         problems: list[str] = []
         state = parse(records(ref.path, problems), str(ref.path))
         state.problems[:0] = problems
         return state
 
     def read(self, ref: SessionRef) -> Reading:
+        from ctxviz.transcripts.codex_rollout import build
+
         state = self._parse(ref)
         return Reading(build(state, ref.path), tuple(state.problems))
 
@@ -379,6 +65,7 @@ class CodexReader:
         return (ref.path,)  # a rollout is one file
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
+        from ctxviz.transcripts.codex_rollout import build
         from ctxviz.transcripts.rows import summary_row
 
         state = self._parse(ref)

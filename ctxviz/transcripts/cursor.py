@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.transcripts.jsonl import first_records
 from ctxviz.transcripts.protocol import NoUsage, Reading, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
@@ -27,6 +26,8 @@ class CursorReader:
     name = AGENT
 
     def detect(self, path: Path) -> bool:
+        from ctxviz.transcripts.jsonl import first_records
+
         found = first_records(path)
         turns = [r for r in found if _is_turn(r)]
         others = [r for r in found if not _is_turn(r) and r.get("type") != "turn_ended"]

@@ -1,296 +1,39 @@
 """grok-build sessions: ``<grok home>/sessions/<encoded cwd>/<session id>/`` (``GROK_HOME``, default
 ``~/.grok``), a folder holding ``updates.jsonl`` (the session's event log), ``chat_history.jsonl`` (the
-current context only, rewritten at each compaction) and ``signals.json`` (the latest figures).
-
-grok-build keeps **no per-call usage**: the usage it stores (``turn_completed``) is summed over all the
-model calls of a prompt, so it says nothing about the context at any call. What this reader shows:
-- one step per prompt (turn), at the *estimated* size of what the log recorded, bytes/4 (the estimator
-  grok-build itself uses), plus the system prompt's known template size; never marked measured;
-- each auto-compaction with grok-build's own figures (``auto_compact_started``: its estimate of the
-  context and the window; ``auto_compact_completed``: the size after);
-- the latest context size ``signals.json`` holds, as a notice.
-What cannot be known: the context at any call, the tool schemas and AGENTS.md sizes, manual compactions.
+current context only, rewritten at each compaction), ``signals.json`` (the latest figures) and
+``summary.json`` (the model, the cwd, the times). A session is named by its ``updates.jsonl``, or by
+its ``chat_history.jsonl`` when it has no log. What they say is read in ``grok_build_session``,
+imported only when a session is read.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
+from typing import TYPE_CHECKING
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import BlockKind, StepKind
-from ctxviz.transcripts.jsonl import (
-    Record,
-    document,
-    each_record,
-    first_records,
-    head,
-    kind_of,
-    obj,
-    records,
-    text_size,
-)
-from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.assemble import Event
+    from ctxviz.transcripts.grok_build_session import _Parse
 
 AGENT = "grok-build"
 UPDATES = "updates.jsonl"
 HISTORY = "chat_history.jsonl"
-SYSTEM_PROMPT_TOKENS = 1_296  # the interactive template renders to 5,183 chars; grok counts bytes/4
-_UPDATE_METHODS = frozenset({"session/update", "_x.ai/session/update"})
-_UNKNOWN = "grok-build records no per-call usage: sizes are estimates (bytes/4) of what its log holds"
-
-
-def _bytes4(value: object) -> int:
-    """grok-build's own estimate: UTF-8 bytes / 4."""
-    if isinstance(value, str):
-        return len(value.encode("utf-8", "replace")) // 4
-    return text_size(value) // 4
-
-
-def _text(content: object) -> str:
-    if isinstance(content, dict):
-        inner = content.get("text")
-        return inner if isinstance(inner, str) else _text(content.get("content"))
-    if isinstance(content, list):
-        return "".join(_text(c) for c in content)
-    return content if isinstance(content, str) else ""
-
-
-@dataclass
-class _Parse:
-    where: str
-    problems: list[str] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    session: str | None = None
-    window: int | None = None
-    turns: int = 0
-    model_calls: int = 0
-    before: list[int | None] = field(default_factory=list)
-    started: float | None = None
-    ended: float | None = None
-    prompt: str = ""
-    started_note: str | None = None
-    titles: dict[str, str] = field(default_factory=dict)  # tool call id → its title
-    streaming: tuple[BlockKind, str] | None = None  # (kind, text so far) of the message being streamed
-
-    def flush(self) -> None:
-        from ctxviz.transcripts.assemble import Item
-
-        if self.streaming is not None:
-            kind, text = self.streaming
-            label = text.strip().split("\n", 1)[0][:60] or kind
-            self.events.append(Item(kind, label, _bytes4(text)))
-            self.streaming = None
-
-    def chunk(self, kind: BlockKind, text: str) -> None:
-        if self.streaming is not None and self.streaming[0] != kind:
-            self.flush()
-        previous = self.streaming[1] if self.streaming is not None else ""
-        self.streaming = (kind, previous + text)
-        if kind == BlockKind.PROMPT and not previous:
-            self.prompt = text
-
-    def update(self, number: int, update: Mapping[str, Any]) -> None:
-        from ctxviz.transcripts.assemble import Item
-
-        kind = update.get("sessionUpdate")
-        if kind == "user_message_chunk":
-            self.chunk(BlockKind.PROMPT, _text(update.get("content")))
-        elif kind in ("agent_message_chunk", "agent_thought_chunk"):
-            self.chunk(BlockKind.REPLY, _text(update.get("content")))
-        elif kind == "tool_call":
-            self.flush()
-            title = str(update.get("title") or update.get("kind") or "tool")[:60]
-            self.titles[str(update.get("toolCallId"))] = title
-            self.events.append(Item(BlockKind.TOOL_CALL, title, _bytes4(update.get("rawInput"))))
-        elif kind == "tool_call_update" and update.get("status") in ("completed", "failed"):
-            self.flush()
-            output = update.get("content") or update.get("rawOutput")
-            title = update.get("title") or self.titles.get(str(update.get("toolCallId")), "tool output")
-            self.events.append(Item(BlockKind.TOOL_OUTPUT, str(title)[:60], _bytes4(output)))
-        elif kind == "turn_completed":
-            self.turn(update)
-        elif kind == "auto_compact_started":
-            used, window = update.get("tokens_used"), update.get("context_window")
-            if isinstance(window, int) and window > 0:
-                self.window = window
-            if isinstance(used, int) and isinstance(window, int):
-                self.started_note = f"grok-build estimated the context at {used:,} of {window:,} tokens"
-                self.before.append(used)
-        elif kind == "auto_compact_completed":
-            self.compacted(update)
-
-    def turn(self, update: Mapping[str, Any]) -> None:
-        from ctxviz.transcripts.assemble import Checkpoint
-
-        self.flush()
-        self.turns += 1
-        usage = obj(update.get("usage"))
-        calls = usage.get("modelCalls")
-        calls = calls if isinstance(calls, int) else 0
-        self.model_calls += calls
-        notes = [_UNKNOWN]
-        if isinstance(usage.get("inputTokens"), int):
-            made = counted(calls, "model call", "model calls")
-            notes.append(f"the turn's {made} read {usage['inputTokens']:,} input tokens in all "
-                         "(a sum over calls, not a context size)")  # fmt: skip
-        label = f"turn {self.turns}: {self.prompt.strip()[:50]}".rstrip(": ")
-        self.events.append(Checkpoint(StepKind.PROMPT, label, tuple(notes)))
-        self.prompt = ""
-
-    def compacted(self, update: Mapping[str, Any]) -> None:
-        from ctxviz.transcripts.assemble import Compaction, Item
-
-        self.flush()
-        before, after = update.get("tokens_before"), update.get("tokens_after")
-        if isinstance(before, int):
-            self.before[-1:] = [before]  # the figure after the fact wins over the estimate at the start
-        elif not self.before or self.started_note is None:
-            self.before.append(None)
-        preview = update.get("summary_preview")
-        summary = Item(BlockKind.SUMMARY, "compaction summary", _bytes4(preview) if isinstance(preview, str) else 0)
-        notes = [n for n in (self.started_note, "the size after is grok-build's own estimate") if n]
-        self.events.append(Compaction("auto", before if isinstance(before, int) else None,
-                                      after if isinstance(after, int) else None, False, summary,
-                                      notes=tuple(notes)))  # fmt: skip
-        self.started_note = None
-
-    def record(self, number: int, record: Mapping[str, Any]) -> None:
-        params = obj(record.get("params"))
-        update = params.get("update")
-        if record.get("method") not in _UPDATE_METHODS or not isinstance(update, dict):
-            self.problems.append(f"{self.where}:{number}: not a session update, skipped")
-            return
-        self.session = self.session or params.get("sessionId")
-        stamp = record.get("timestamp")
-        if isinstance(stamp, int | float) and not isinstance(stamp, bool):
-            self.started = self.started if self.started is not None else float(stamp)
-            self.ended = float(stamp)
-        self.update(number, update)
-
-
-def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
-    from ctxviz.timeline import Category
-    from ctxviz.transcripts.assemble import Checkpoint, Compaction, Item
-
-    state = _Parse(where)
-    state.events.append(Item(BlockKind.SYSTEM_PROMPT, "system prompt (template size; tools and AGENTS.md not recorded)",
-                             SYSTEM_PROMPT_TOKENS, Category.SYSTEM_PROMPT))  # fmt: skip
-    each_record(lines, where, state.problems, state.record)
-    state.flush()
-    if state.events and not isinstance(state.events[-1], Checkpoint | Compaction):
-        state.events.append(Checkpoint(StepKind.PROMPT, "turn in progress", (_UNKNOWN,)))
-    return state
-
-
-def history_items(lines: Iterable[tuple[int, Record]], where: str, problems: list[str]) -> list[Event]:
-    """Pure: ``chat_history.jsonl`` (the context as it is now) as items, sized bytes/4."""
-    from ctxviz.timeline import Category
-    from ctxviz.transcripts.assemble import Checkpoint, Item
-
-    events: list[Event] = []
-
-    def add(number: int, item: Record) -> None:
-        kind = item.get("type")
-        content = item.get("content")
-        text = _text(content)
-        if kind == "system":
-            events.append(Item(BlockKind.SYSTEM_PROMPT, "system prompt", _bytes4(content), Category.SYSTEM_PROMPT))
-        elif kind == "user" and item.get("synthetic_reason") == "project_instructions":
-            events.append(Item(BlockKind.MEMORY_FILE, "project instructions", _bytes4(content), Category.MEMORY_FILES))
-        elif kind == "user" and item.get("synthetic_reason"):
-            events.append(
-                Item(BlockKind.ENVIRONMENT, str(item["synthetic_reason"]), _bytes4(content), Category.SYSTEM_PROMPT)
-            )
-        elif kind == "user":
-            events.append(Item(BlockKind.PROMPT, text.strip().split("\n", 1)[0][:60] or "prompt", _bytes4(content)))
-        elif kind in ("assistant", "reasoning"):
-            label = "reasoning" if kind == "reasoning" else text.strip().split("\n", 1)[0][:60] or "reply"
-            events.append(
-                Item(BlockKind.REPLY, label, _bytes4(content if kind == "assistant" else item.get("summary")))
-            )
-            calls = item.get("tool_calls")
-            for call in calls if isinstance(calls, list) else []:
-                name = str(obj(call).get("name") or "tool")
-                events.append(Item(BlockKind.TOOL_CALL, name, _bytes4(obj(call).get("arguments")) + len(name) // 4))
-        elif kind in ("tool_result", "backend_tool_call"):
-            label = "tool result" if kind == "tool_result" else "backend tool call"
-            events.append(
-                Item(BlockKind.TOOL_OUTPUT if kind == "tool_result" else BlockKind.TOOL_CALL, label, _bytes4(item))
-            )
-        else:
-            problems.append(f"{where}:{number}: item type {kind!r} not known to ctxviz, skipped")
-
-    each_record(lines, where, problems, add)
-    note = "chat_history.jsonl holds only the current context (grok-build rewrites it at each compaction)"
-    events.append(Checkpoint(StepKind.PROMPT, "the context now", (_UNKNOWN, note)))
-    return events
-
-
-def _json(path: Path) -> dict[str, Any]:
-    try:
-        return document(path) if path.is_file() else {}
-    except InputError:
-        return {}
-
-
-def build(state: _Parse, folder: Path) -> Timeline:
-    from ctxviz.profiles.grok_build import NUMBERS
-    from ctxviz.timeline import Source, Thresholds, Timeline
-    from ctxviz.transcripts.assemble import Checkpoint, Compaction, assemble
-    from ctxviz.transcripts.rows import skipped_notice
-
-    if not any(isinstance(e, Checkpoint | Compaction) for e in state.events):
-        raise InputError(f"{folder}: grok-build session with no completed turn")
-    steps, blocks = assemble(state.events, "")
-    signals = _json(folder / "signals.json")
-    meta = _json(folder / "summary.json")
-    window = state.window or signals.get("contextWindowTokens")
-    notices = [*skipped_notice(state.problems), _UNKNOWN]
-    if not isinstance(window, int) or window <= 0:
-        window = NUMBERS.window  # grok-build's window when its model catalog has none
-        notices.append(f"the session records no window: {window:,} (grok-build's fallback) is a guess")
-    used = signals.get("contextTokensUsed")
-    if isinstance(used, int):
-        notices.append(f"grok-build's latest recorded context size (signals.json): {used:,} tokens")
-    autocompact = window * NUMBERS.autocompact_percent // 100
-    info = obj(meta.get("info"))
-    model = meta.get("current_model_id")
-    cwd = info.get("cwd")
-    return Timeline(
-        source=Source(
-            "transcript",
-            state.session or str(info.get("id") or folder.name),
-            str(state.where),
-            cwd if isinstance(cwd, str) else None,
-        ),  # fmt: skip
-        agent=AGENT,
-        model=model if isinstance(model, str) else MODEL_NOT_RECORDED,
-        window=window,
-        thresholds=Thresholds(
-            autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact
-        ),
-        steps=steps,
-        blocks=blocks,
-        tokenizer="bytes4",
-        notices=tuple(notices),
-    )
+UPDATE_METHODS = frozenset({"session/update", "_x.ai/session/update"})
 
 
 class GrokBuildReader:
     name = AGENT
 
     def detect(self, path: Path) -> bool:
+        from ctxviz.transcripts.jsonl import first_records, head, kind_of
+
         found = first_records(path, 5)
-        if any(kind_of(r, "method") in _UPDATE_METHODS for r in found):
+        if any(kind_of(r, "method") in UPDATE_METHODS for r in found):
             return True
         # chat_history.jsonl: items with a top-level content, unlike Claude Code's message records
         if found and found[0].get("type") == "system" and "content" in found[0] and "message" not in found[0]:
@@ -313,20 +56,24 @@ class GrokBuildReader:
         return found
 
     def _parse(self, ref: SessionRef) -> tuple[_Parse, Path]:
+        from ctxviz.transcripts.grok_build_session import parse, parse_history
+        from ctxviz.transcripts.jsonl import records
+
         folder = ref.path.parent
         updates, history = folder / UPDATES, folder / HISTORY
         problems: list[str] = []
         if updates.is_file():
             state = parse(records(updates, problems), str(updates))
         elif history.is_file():
-            state = _Parse(str(history))
-            state.events = history_items(records(history, problems), str(history), state.problems)
+            state = parse_history(records(history, problems), str(history))
         else:
             raise InputError(f"{folder}: neither {UPDATES} nor {HISTORY} here: not a grok-build session folder")
         state.problems[:0] = problems
         return state, folder
 
     def read(self, ref: SessionRef) -> Reading:
+        from ctxviz.transcripts.grok_build_session import build
+
         state, folder = self._parse(ref)
         return Reading(build(state, folder), tuple(state.problems))
 
@@ -337,13 +84,16 @@ class GrokBuildReader:
         return ()  # a session is a folder of files
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
+        from urllib.parse import unquote
+
+        from ctxviz.transcripts.grok_build_session import build, json_or_empty
         from ctxviz.transcripts.rows import from_millis, is_time, summary_row
 
         state, folder = self._parse(ref)
         timeline = build(state, folder)
         start = from_millis(state.started * 1000) if state.started is not None else None
         end = from_millis(state.ended * 1000) if state.ended is not None else None
-        meta = _json(folder / "summary.json")
+        meta = json_or_empty(folder / "summary.json")
         start = start or (meta.get("created_at") if is_time(meta.get("created_at")) else None)
         end = end or (meta.get("updated_at") if is_time(meta.get("updated_at")) else None)
         models = [timeline.model] if timeline.model != MODEL_NOT_RECORDED else []

@@ -2,282 +2,29 @@
 ``~/.local/share``): the current SQLite database ``opencode.db`` (see ``opencode_db``) or the older JSON
 tree ``storage/`` with ``session/<project>/<session>.json``, ``message/<session>/<message>.json`` and
 ``part/<message>/<part>.json``. A session is named by its ``session/…`` file, or by the database and
-its id.
-
-Each assistant step is one API call: a ``step-finish`` part's ``tokens`` (or, without step parts, the
-message's ``tokens``); the context at the call is ``input + cache.read + cache.write``. The parts after
-a step began (text, reasoning, tool calls and outputs) entered with that call, sized chars/4. A
-``compaction`` part starts a compaction (``auto`` says which kind, ``tail_start_id`` where the kept tail
-begins); the next ``summary: true`` assistant message holds its summary. What cannot be known: the
-system prompt, AGENTS.md and tool definitions (the first call's remainder), the window (not recorded),
-and when a pruned tool output left the context.
+its id. What a session's messages and parts say is read in ``opencode_build``, imported only when one
+is read.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import BlockKind
-from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, head, obj, text_size
-from ctxviz.transcripts.model_windows import profile_window
-from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, NoUsage, Reading, SessionRef, SessionSummary, counted
+from ctxviz.transcripts.protocol import NoUsage, Reading, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.assemble import Event, Item
-    from ctxviz.transcripts.opencode_db import Row
+    from ctxviz.transcripts.opencode_build import _Build
 
 AGENT = "opencode"
-OVERHEAD_LABEL = "system prompt, AGENTS.md and tool definitions: not recorded in the storage"
-_ID = re.compile(r"[\w.-]+")
-_QUIET_PARTS = frozenset({"step-start", "snapshot", "patch", "agent", "retry", "subtask"})  # no content sent
-
-
-def _first_line(text: str) -> str:
-    return text.strip().split("\n", 1)[0][:60]
-
-
-def _used(tokens: object) -> int | None:
-    if not isinstance(tokens, dict) or not isinstance(tokens.get("input"), int):
-        return None
-    cache = tokens.get("cache")
-    cache = cache if isinstance(cache, dict) else {}
-    extra = [cache.get(k, 0) for k in ("read", "write")]
-    return int(tokens["input"]) + sum(v for v in extra if isinstance(v, int))
-
-
-def _load(folder: Path, where: list[str]) -> list[Row]:
-    """Every JSON object file in a folder, in name order (opencode's ids sort in time order)."""
-    try:
-        files = sorted(p for p in folder.iterdir() if p.suffix == ".json")
-    except OSError:
-        return []
-    found = []
-    for file in files:
-        try:
-            found.append((str(file), document(file)))
-        except InputError as error:
-            where.append(f"{error.message}, skipped")
-    return found
-
-
-class Store(Protocol):
-    """Where a session's messages and parts come from: the JSON tree or the database."""
-
-    def messages(self, session_id: str, problems: list[str]) -> list[Row]: ...
-
-    def parts(self, message_id: str, problems: list[str]) -> list[Row]: ...
-
-    def session_bytes(self, session_id: str, message_ids: Sequence[str]) -> int:
-        """What the session's messages and parts take on disk (a database: their records' data)."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class Files:
-    """The older layout: ``storage/message/<session>/`` and ``storage/part/<message>/``."""
-
-    storage: Path
-
-    def messages(self, session_id: str, problems: list[str]) -> list[Row]:
-        found = _load(self.storage / "message" / session_id, problems)
-        return sorted(found, key=lambda m: (_created(m[1]), m[0]))
-
-    def parts(self, message_id: str, problems: list[str]) -> list[Row]:
-        return _load(self.storage / "part" / message_id, problems)
-
-    def session_bytes(self, session_id: str, message_ids: Sequence[str]) -> int:
-        folders = [self.storage / "message" / session_id, *(self.storage / "part" / m for m in message_ids)]
-        return sum(_json_bytes(folder) for folder in folders)
-
-
-def _json_bytes(folder: Path) -> int:
-    try:
-        return sum(p.stat().st_size for p in folder.iterdir() if p.suffix == ".json")
-    except OSError:
-        return 0
-
-
-@dataclass
-class _Build:
-    problems: list[str]
-    events: list[Event] = field(default_factory=list)
-    models: list[str] = field(default_factory=list)
-    before: list[int | None] = field(default_factory=list)
-    pruned: int = 0
-    missing: int = 0
-    open_compaction: tuple[str, list[str]] | None = None  # trigger, kept message ids
-    message_ids: list[str] = field(default_factory=list)
-
-    def part(self, part: Mapping[str, Any], role: str, origin: str, step_at: int, file: str) -> int:
-        """One part's items; returns where the current step's call belongs in ``events``."""
-        from ctxviz.transcripts.assemble import Call, Item
-
-        kind = part.get("type")
-        if kind == "step-start":
-            return len(self.events)
-        if kind == "step-finish":
-            used = _used(part.get("tokens"))
-            if used is not None:
-                self.events.insert(step_at, Call(used))
-            return len(self.events)
-        if kind == "text":
-            text = str(part.get("text") or "")
-            item_kind = BlockKind.PROMPT if role == "user" else BlockKind.REPLY
-            self.events.append(Item(item_kind, _first_line(text) or item_kind, estimate(len(text)), origin=origin))
-        elif kind == "reasoning":
-            self.events.append(Item(BlockKind.REPLY, "reasoning", estimate(text_size(part.get("text"))), origin=origin))
-        elif kind == "tool":
-            state = obj(part.get("state"))
-            name = str(part.get("tool") or "tool")
-            arguments = state.get("input")
-            command = arguments.get("command") or arguments.get("filePath") if isinstance(arguments, dict) else None
-            label = (f"{name} {command}" if isinstance(command, str) else name)[:60]
-            block_kind = BlockKind.EDIT if name in ("edit", "write", "patch") else BlockKind.TOOL_CALL
-            self.events.append(Item(block_kind, label, estimate(len(name) + text_size(arguments)), origin=origin))
-            self.events.append(
-                Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(state.get("output"))), origin=origin)
-            )
-            time = state.get("time")
-            if isinstance(time, dict) and time.get("compacted"):
-                self.pruned += 1
-        elif kind == "file":
-            self.events.append(Item(BlockKind.FILE_REFERENCE, str(part.get("filename") or "file"), 0, origin=origin))
-        elif kind == "compaction":
-            tail = part.get("tail_start_id")
-            kept = self.message_ids[self.message_ids.index(tail) :] if tail in self.message_ids else []
-            self.open_compaction = ("auto" if part.get("auto") else "manual", kept)
-        elif kind not in _QUIET_PARTS:
-            self.problems.append(f"{file}: part type {kind!r} not known to ctxviz, skipped")
-        return step_at
-
-    def close_compaction(self, summary: Item | None) -> None:
-        from ctxviz.transcripts.assemble import Compaction
-
-        if self.open_compaction is None:
-            return
-        trigger, kept = self.open_compaction
-        self.before.append(None)
-        self.events.append(Compaction(trigger, summary=summary, keep=frozenset(kept)))
-        self.open_compaction = None
-
-    def message(self, message: Mapping[str, Any], parts: list[Row]) -> None:
-        from ctxviz.transcripts.assemble import Call, Item
-
-        role = str(message.get("role"))
-        origin = str(message.get("id"))
-        if role == "user":
-            self.close_compaction(None)
-        self.message_ids.append(origin)
-        if role == "assistant" and message.get("summary") is True:
-            text = "".join(str(p.get("text") or "") for _, p in parts if p.get("type") == "text")
-            used = _used(message.get("tokens"))
-            if used is not None:
-                self.events.append(Call(used, label="compaction summary call"))
-            if self.open_compaction is None:
-                self.open_compaction = ("auto", [])
-            self.close_compaction(Item(BlockKind.SUMMARY, "compaction summary", estimate(len(text)), origin=origin))
-            return
-        start = len(self.events)
-        step_at = start
-        calls_before = sum(isinstance(e, Call) for e in self.events)
-        for file, part in parts:
-            try:
-                step_at = self.part(part, role, origin, step_at, file)
-            except SHAPE_ERRORS:
-                self.problems.append(f"{file}: a part of an unexpected shape, skipped")
-        if role == "assistant":
-            model = message.get("modelID") or obj(message.get("model")).get("modelID")
-            if isinstance(model, str) and model not in self.models:
-                self.models.append(model)
-            if sum(isinstance(e, Call) for e in self.events) == calls_before:
-                used = _used(message.get("tokens"))
-                if used is None:
-                    self.missing += 1
-                else:
-                    self.events.insert(start, Call(used))
 
 
 def storage_of(session_file: Path) -> Path:
     """``storage/`` from ``storage/session/<project>/<id>.json``."""
     return session_file.parent.parent.parent
-
-
-def build(
-    where: Path, session: Mapping[str, Any], store: Store, problems: list[str], notices: tuple[str, ...] = ()
-) -> tuple[Timeline, _Build]:
-    """Pure but for ``store``: the Timeline of one session."""
-    from ctxviz.profiles.opencode import PROFILE
-    from ctxviz.timeline import Source, Thresholds, Timeline
-    from ctxviz.transcripts.assemble import Call, assemble
-    from ctxviz.transcripts.rows import nothing_measured, skipped_notice
-
-    session_id = _name(session.get("id"))
-    if session_id is None:
-        raise InputError(f"{where}: an opencode session without a usable id")
-    state = _Build(problems)
-    messages = store.messages(session_id, problems)
-    for file, message in messages:
-        message_id = _name(message.get("id"))
-        if message_id is None or message.get("role") not in ("user", "assistant"):
-            problems.append(f"{file}: not a user or assistant message with an id, skipped")
-            continue
-        try:
-            state.message(message, store.parts(message_id, problems))
-        except SHAPE_ERRORS:
-            problems.append(f"{file}: a message of an unexpected shape, skipped")
-    state.close_compaction(None)
-    if not any(isinstance(e, Call) for e in state.events):
-        raise nothing_measured(
-            where, AGENT, f"session {session_id}: none of its {len(messages)} messages carries tokens"
-        )
-    steps, blocks = assemble(state.events, OVERHEAD_LABEL)
-    model = state.models[-1] if state.models else MODEL_NOT_RECORDED
-    window, window_notice = profile_window(AGENT, model)
-    # the opencode profile's trigger, with the model's max output from its table
-    trigger = PROFILE.thresholds
-    output = PROFILE.model_window(model.rsplit("/", 1)[-1], foreign=False).max_output
-    autocompact = max(0, trigger.thresholds(window, output).autocompact or 0)
-    told = [*notices, *skipped_notice(problems), window_notice,
-               f"auto-compaction assumed at {autocompact:,} ({trigger.formula()})"]  # fmt: skip
-    if state.missing:
-        told.append(
-            f"{counted(state.missing, 'assistant message', 'assistant messages')} without tokens (not counted as calls)"
-        )
-    if state.pruned:
-        told.append(f"{state.pruned} tool outputs were pruned later; when they left is not recorded")
-    timeline = Timeline(
-        source=Source("transcript", session_id, str(where), session.get("directory")),
-        agent=AGENT,
-        model=model,
-        window=window,
-        thresholds=Thresholds(
-            autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact
-        ),
-        steps=steps,
-        blocks=blocks,
-        tokenizer="chars4",
-        notices=tuple(told),
-    )
-    return timeline, state
-
-
-def _name(value: object) -> str | None:
-    """An id usable as a folder name: never a path that leads out of the storage."""
-    if isinstance(value, str) and value not in (".", "..") and _ID.fullmatch(value):
-        return value
-    return None
-
-
-def _created(record: Mapping[str, Any]) -> float:
-    time = record.get("time")
-    created = time.get("created") if isinstance(time, dict) else None
-    return float(created) if isinstance(created, int | float) else 0.0
 
 
 def _data_root(env: Mapping[str, str], home: Path) -> Path:
@@ -303,6 +50,7 @@ class OpencodeReader:
     name = AGENT
 
     def detect(self, path: Path) -> bool:
+        from ctxviz.transcripts.jsonl import head
         from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, is_opencode_db
 
         start = head(path)
@@ -318,6 +66,7 @@ class OpencodeReader:
         """Main sessions in each root's databases, and in its JSON tree unless a database already holds
         them (opencode copies the tree into its first database). A root may be a database file itself.
         Subagents' child sessions are counted with their parent, not listed."""
+        from ctxviz.transcripts.jsonl import document
         from ctxviz.transcripts.opencode_db import Database
         from ctxviz.transcripts.walk import files_under
 
@@ -350,6 +99,8 @@ class OpencodeReader:
         return found
 
     def _open(self, ref: SessionRef, problems: list[str]) -> tuple[Timeline, _Build, dict[str, Any]]:
+        from ctxviz.transcripts.jsonl import document, head
+        from ctxviz.transcripts.opencode_build import Files, build
         from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, Database
 
         if not head(ref.path, 16).startswith(SQLITE_MAGIC):
@@ -384,6 +135,8 @@ class OpencodeReader:
         return ()  # a session is spread over message and part files (or a database's rows)
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
+        from ctxviz.transcripts.jsonl import obj
+        from ctxviz.transcripts.opencode_build import json_files
         from ctxviz.transcripts.rows import from_millis, summary_row
 
         problems: list[str] = []
@@ -391,7 +144,7 @@ class OpencodeReader:
         time = obj(session.get("time"))
         children = session.get("children")
         if children is None:
-            children = sum(1 for _, s in _load(ref.path.parent, []) if s.get("parentID") == session.get("id"))
+            children = sum(1 for _, s in json_files(ref.path.parent, []) if s.get("parentID") == session.get("id"))
         return summary_row(ref, timeline, project=str(session.get("directory") or ""),
                            started=from_millis(time.get("created")), ended=from_millis(time.get("updated")),
                            models=state.models, recorded_before=state.before, subagents=int(children),

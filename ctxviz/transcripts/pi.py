@@ -1,252 +1,31 @@
 """pi sessions: ``<agent dir>/sessions/--<cwd>--/<time>_<id>.jsonl``; the agent dir is ``~/.pi/agent``
-unless ``PI_CODING_AGENT_DIR`` names another.
-
-The file is a tree of entries (``id``, ``parentId``): the session header, ``message`` entries (user,
-assistant, toolResult, bashExecution, …), model and thinking-level changes, ``compaction`` entries
-(``summary``, ``firstKeptEntryId``, ``tokensBefore``) and extension entries. The current branch is the
-path from the last entry back to the root; entries on other branches are not in the context.
-
-Each assistant message with ``usage`` is one API call; the context at the call is
-``input + cacheRead + cacheWrite``. A compaction keeps the entries from ``firstKeptEntryId`` on and
-adds its summary. What cannot be known: the system prompt, AGENTS.md and tool definitions (the first
-call's remainder), the window (pi does not record it), and whether a compaction was automatic.
+unless ``PI_CODING_AGENT_DIR`` names another. One JSONL file per session, all its branches included,
+starting with a ``session`` header that names its ``cwd``. What a session says is read in
+``pi_session``, imported only when one is read: a ``sessions`` run served from the summary index never
+loads it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ctxviz.kinds import BlockKind
-from ctxviz.transcripts.jsonl import (
-    SHAPE_ERRORS,
-    Record,
-    count,
-    each_record,
-    estimate,
-    first_records,
-    kind_of,
-    records,
-    text_size,
-)
-from ctxviz.transcripts.model_windows import profile_window
-from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary, counted
+from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.assemble import Event, Item
+    from ctxviz.transcripts.pi_session import _Parse
 
 AGENT = "pi"
-OVERHEAD_LABEL = "system prompt, AGENTS.md and tool definitions: not recorded in the session"
-_KNOWN = frozenset({"session", "message", "model_change", "thinking_level_change", "compaction", "branch_summary",
-                    "custom", "custom_message", "label", "session_info", "context_transform", "ephemeral"})  # fmt: skip
-_NOT_SENT = frozenset({"model_change", "thinking_level_change", "custom", "label", "session_info",
-                       "context_transform", "ephemeral", "session"})  # fmt: skip
-_EDIT_TOOLS = frozenset({"edit", "write"})
-
-
-def _text(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return ""
-
-
-def _first_line(text: str) -> str:
-    return text.strip().split("\n", 1)[0][:60]
-
-
-def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
-    from ctxviz.transcripts.assemble import Item
-
-    role = message.get("role")
-    content = message.get("content")
-    if role == "user":
-        text = _text(content)
-        return [Item(BlockKind.PROMPT, _first_line(text) or "prompt", estimate(text_size(content)), origin=origin)]
-    if role == "toolResult":
-        label = str(message.get("toolName") or "tool result")
-        return [Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(content)), origin=origin)]
-    if role == "bashExecution":
-        label = f"!{message.get('command') or ''}"[:60]
-        return [
-            Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(message.get("output")) + len(label)), origin=origin)
-        ]
-    if role != "assistant":
-        return [Item(BlockKind.NOTIFICATION, str(role), estimate(text_size(content)), origin=origin)]
-    found: list[Item] = []
-    for part in content if isinstance(content, list) else []:
-        if not isinstance(part, dict):
-            continue
-        kind = part.get("type")
-        if kind == "text":
-            text = str(part.get("text") or "")
-            found.append(Item(BlockKind.REPLY, _first_line(text) or "reply", estimate(len(text)), origin=origin))
-        elif kind == "thinking":
-            found.append(Item(BlockKind.REPLY, "thinking", estimate(text_size(part.get("thinking"))), origin=origin))
-        elif kind == "toolCall":
-            name = str(part.get("name") or "tool")
-            arguments = part.get("arguments")
-            path = arguments.get("path") or arguments.get("command") if isinstance(arguments, dict) else None
-            label = f"{name} {path}" if isinstance(path, str) else name
-            block_kind = BlockKind.EDIT if name in _EDIT_TOOLS else BlockKind.TOOL_CALL
-            found.append(Item(block_kind, label[:60], estimate(len(name) + text_size(arguments)), origin=origin))
-    return found
-
-
-def _context(usage: object) -> int | None:
-    if not isinstance(usage, dict):
-        return None
-    parts = [count(usage.get(k, 0)) for k in ("input", "cacheRead", "cacheWrite")]
-    if "input" not in usage or None in parts:
-        return None
-    return sum(p or 0 for p in parts)
-
-
-@dataclass
-class _Parse:
-    where: str
-    problems: list[str] = field(default_factory=list)
-    entries: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    header: dict[str, Any] = field(default_factory=dict)
-
-    def record(self, number: int, record: dict[str, Any]) -> None:
-        kind = record.get("type")
-        if kind not in _KNOWN:
-            self.problems.append(f"{self.where}:{number}: entry type {kind!r} not known to ctxviz, skipped")
-        elif kind == "session":
-            self.header = self.header or record
-        else:
-            self.entries.append((number, record))
-
-
-def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
-    state = _Parse(where)
-    each_record(lines, where, state.problems, state.record)
-    return state
-
-
-def current_branch(entries: list[tuple[int, dict[str, Any]]]) -> tuple[list[tuple[int, dict[str, Any]]], int]:
-    """The entries from the root to the last entry, and how many entries lie on other branches. Entries
-    without ids (older files) are one straight line."""
-    if not entries or not all(isinstance(e.get("id"), str) for _, e in entries):
-        return entries, 0
-    by_id = {e["id"]: (n, e) for n, e in entries}
-    path: list[tuple[int, dict[str, Any]]] = []
-    seen: set[str] = set()
-    cursor: str | None = entries[-1][1]["id"]
-    while cursor is not None and cursor in by_id and cursor not in seen:
-        seen.add(cursor)
-        path.append(by_id[cursor])
-        parent = by_id[cursor][1].get("parentId")
-        cursor = parent if isinstance(parent, str) else None
-    path.reverse()
-    return path, len(entries) - len(path)
-
-
-@dataclass(frozen=True, slots=True)
-class _Session:
-    events: list[Event]
-    models: list[str]
-    before: list[int | None]
-    missing_usage: int
-    other_branches: int
-
-
-def _events(state: _Parse) -> _Session:
-    from ctxviz.transcripts.assemble import Call, Compaction, Item
-
-    branch, others = current_branch(state.entries)
-    order = [e.get("id") for _, e in branch]
-    compactions = {kind_of(e, "id") for _, e in branch if e.get("type") == "compaction"}  # replaced, never kept
-    events: list[Event] = []
-    models: list[str] = []
-    before: list[int | None] = []
-    missing = 0
-    for position, (number, entry) in enumerate(branch):
-        try:
-            kind = entry.get("type")
-            origin = str(entry.get("id") or f"line:{number}")
-            if kind == "compaction":
-                first = entry.get("firstKeptEntryId")
-                kept = (
-                    [k for k in order[order.index(first) : position] if k not in compactions] if first in order else []
-                )
-                summary = str(entry.get("summary") or "")
-                pre = entry.get("tokensBefore")
-                before.append(pre if isinstance(pre, int) else None)
-                summary_item = Item(BlockKind.SUMMARY, "compaction summary", estimate(len(summary)), origin=origin)
-                keep = frozenset(str(k) for k in kept if k is not None)
-                events.append(Compaction("unknown", pre if isinstance(pre, int) else None, summary=summary_item,
-                                         keep=keep))  # fmt: skip
-            elif kind == "branch_summary":
-                text = str(entry.get("summary") or "")
-                events.append(Item(BlockKind.SUMMARY, "branch summary", estimate(len(text)), origin=origin))
-            elif kind == "custom_message":
-                events.append(Item(BlockKind.NOTIFICATION, str(entry.get("customType") or "extension message"),
-                                   estimate(text_size(entry.get("content"))), origin=origin))  # fmt: skip
-            elif kind == "message" and isinstance(entry.get("message"), dict):
-                message = entry["message"]
-                if message.get("role") == "assistant":
-                    used = _context(message.get("usage"))
-                    if used is None:
-                        missing += 1
-                    else:
-                        events.append(Call(used))
-                        model = message.get("model")
-                        if isinstance(model, str) and model not in models:
-                            models.append(model)
-                events.extend(_message_items(message, origin))
-            elif kind == "message":
-                state.problems.append(f"{state.where}:{number}: message entry without a message object, skipped")
-        except SHAPE_ERRORS:
-            state.problems.append(f"{state.where}:{number}: an entry of an unexpected shape, skipped")
-    return _Session(events, models, before, missing, others)
-
-
-def build(state: _Parse, path: Path) -> tuple[Timeline, _Session]:
-    from ctxviz.timeline import Source, Thresholds, Timeline
-    from ctxviz.transcripts.assemble import Call, assemble
-    from ctxviz.transcripts.rows import nothing_measured, skipped_notice
-
-    session = _events(state)
-    if not any(isinstance(e, Call) for e in session.events):
-        raise nothing_measured(path, AGENT, "no assistant message carries usage")
-    steps, blocks = assemble(session.events, OVERHEAD_LABEL)
-    model = session.models[-1] if session.models else MODEL_NOT_RECORDED
-    window, window_notice = profile_window(AGENT, model)
-    notices = [*skipped_notice(state.problems), window_notice]
-    if session.missing_usage:
-        notices.append(f"{session.missing_usage} assistant messages without usage (not counted as calls)")
-    if session.other_branches:
-        notices.append(
-            f"{counted(session.other_branches, 'entry', 'entries')} on other branches of the session tree not shown"
-        )
-    from ctxviz.profiles.pi import NUMBERS
-
-    autocompact = max(0, window - NUMBERS.reserve)  # pi compacts past the window minus its reserve
-    limits = Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
-    timeline = Timeline(
-        source=Source("transcript", str(state.header.get("id") or path.stem), str(path), state.header.get("cwd")),
-        agent=AGENT,
-        model=model,
-        window=window,
-        thresholds=limits,
-        steps=steps,
-        blocks=blocks,
-        tokenizer="chars4",
-        notices=tuple(notices),
-    )
-    return timeline, session
 
 
 class PiReader:
     name = AGENT
 
     def detect(self, path: Path) -> bool:
+        from ctxviz.transcripts.jsonl import first_records
+
         found = first_records(path, 3)
         return bool(found) and found[0].get("type") == "session" and "cwd" in found[0]
 
@@ -266,12 +45,17 @@ class PiReader:
         return found
 
     def _parse(self, ref: SessionRef) -> _Parse:
+        from ctxviz.transcripts.jsonl import records
+        from ctxviz.transcripts.pi_session import parse
+
         problems: list[str] = []
         state = parse(records(ref.path, problems), str(ref.path))
         state.problems[:0] = problems
         return state
 
     def read(self, ref: SessionRef) -> Reading:
+        from ctxviz.transcripts.pi_session import build
+
         state = self._parse(ref)
         timeline, _ = build(state, ref.path)
         return Reading(timeline, tuple(state.problems))
@@ -283,6 +67,7 @@ class PiReader:
         return (ref.path,)  # a session, all its branches, is one file
 
     def summarise(self, ref: SessionRef) -> SessionSummary:
+        from ctxviz.transcripts.pi_session import build
         from ctxviz.transcripts.rows import is_time, summary_row
 
         state = self._parse(ref)

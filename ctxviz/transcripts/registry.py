@@ -65,7 +65,10 @@ def discover(env: Mapping[str, str], home: Path, agents: Iterable[str] | None = 
     chosen = [reader_named(a) for a in agents] if agents is not None else list(READERS)
     found: dict[tuple[Path, str], SessionRef] = {}  # a database file holds many sessions
     for reader in chosen:
-        for ref in reader.discover(reader.roots(env, home)):
+        roots = reader.roots(env, home)
+        if not roots:
+            continue  # none of its folders here: what its discovery imports is not needed
+        for ref in reader.discover(roots):
             found.setdefault((ref.path, ref.session), ref)
     return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))
 
