@@ -12,9 +12,11 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-import click
+if TYPE_CHECKING:
+    import click
+
 
 _state = {"program": False, "one_shot": False}
 
@@ -28,13 +30,24 @@ def run_program(main: click.Command) -> NoReturn:
         code = leaving.code
         if not _state["one_shot"] or not (code is None or isinstance(code, int)):
             raise
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except OSError:
-            raise leaving from None  # a closed pipe: let the interpreter report it as it always has
-        os._exit(code or 0)
+        leave(code or 0)
     raise SystemExit(0)  # click's standalone mode always exits; this keeps the promise if it ever returns
+
+
+def leave(code: int) -> NoReturn:
+    """Flush the output and end the process now, without the interpreter's teardown."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        raise SystemExit(code) from None  # a closed pipe: let the interpreter report it as it always has
+    os._exit(code)
+
+
+def one_shot_process() -> None:
+    """For a command answered without click (``ctxviz.live.entry``): it is the program, and one-shot."""
+    _state["program"] = True
+    one_shot()
 
 
 def one_shot() -> None:

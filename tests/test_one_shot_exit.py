@@ -4,6 +4,7 @@ whole, its exit code right, and its errors printed; in-process callers keep a no
 from __future__ import annotations
 
 import gc
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -73,3 +74,28 @@ def test_sessions_from_the_program_prints_every_row_writes_its_index_and_says_wh
     assert finished.stdout == in_process.stdout_bytes and finished.stdout.endswith(b"]\n")
     assert b"record type 'from-the-future' not known to ctxviz, skipped" in finished.stderr
     assert (tmp_path / "cache" / "ctxviz" / "sessions-index.json").is_file()
+
+
+def test_sessions_json_alone_is_answered_without_click_and_prints_what_click_prints(tmp_path: Path) -> None:
+    project = tmp_path / "config" / "projects" / "-home-u-app"
+    project.mkdir(parents=True)
+    fixture = ROOT / "tests/fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+    lines = fixture.read_bytes().splitlines(keepends=True)
+    (project / "s1.jsonl").write_bytes(b"".join(lines[:400]) + b'{"type": "from-the-future"}\n{broken\n')
+    (project / "s2.jsonl").write_bytes(fixture.read_bytes())
+    env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "config"), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}  # fmt: skip
+    program = "import sys; sys.argv = ['ctxviz', *sys.argv[1:]]; from ctxviz.live.entry import main; main()"
+    without_click = "import sys; sys.modules['click'] = None\n" + program  # importing click now fails
+    for _ in ("cold", "warm"):  # the first run writes the index, the second is served from it
+        fast = subprocess.run([sys.executable, "-c", without_click, "sessions", "--json"], capture_output=True,
+                              cwd=ROOT, timeout=120, env=env)  # fmt: skip
+        through_click = subprocess.run([sys.executable, "-c", program, "sessions", "--json", "--no-cache"],
+                                       capture_output=True, cwd=ROOT, timeout=120, env=env)  # fmt: skip
+        assert fast.returncode == through_click.returncode == 0
+        assert fast.stdout == through_click.stdout and len(json.loads(fast.stdout)) == 2
+        assert b"2 damaged or unknown lines skipped (--verbose lists them)" in fast.stderr
+        assert fast.stderr == through_click.stderr
+    needs_click = subprocess.run([sys.executable, "-c", without_click, "sessions", "--json", "-v"],
+                                 capture_output=True, cwd=ROOT, timeout=120, env=env)  # fmt: skip
+    assert needs_click.returncode == 1 and b"ModuleNotFoundError" in needs_click.stderr  # the probe can fail

@@ -11,7 +11,7 @@ from agent_homes import OTHERS, empty_home, every_agent
 from click.testing import CliRunner
 
 from ctxviz.cli import main
-from ctxviz.cli.transcript_commands import _size
+from ctxviz.report.sessions import size_label
 from ctxviz.transcripts.codex_rollout import _command
 
 NARROW = {"COLUMNS": "80"}
@@ -42,7 +42,7 @@ def test_sessions_of_six_agents_fit_80_columns(home: Path) -> None:
     wide, _ = _run("sessions", env={"COLUMNS": "140"})
     assert wide.splitlines()[0].split()[-1] == "size"
     assert "claude-code" in wide
-    assert [_size(n) for n in (272, 3_640, 3_158_801)] == ["<1k", "4k", "3.2M"]  # a small file is not "0k"
+    assert [size_label(n) for n in (272, 3_640, 3_158_801)] == ["<1k", "4k", "3.2M"]  # a small file is not "0k"
 
 
 def test_one_session_without_usage_is_said_in_the_singular(home: Path) -> None:

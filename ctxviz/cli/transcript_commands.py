@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
-from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -14,37 +12,10 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from ctxviz.cli.common import EXIT_OK, fail
+from ctxviz.report.sessions import report_problems
 
 if TYPE_CHECKING:
     from ctxviz.transcripts.protocol import SessionRef
-
-_DATE = re.compile(r"-\d{8}$")
-_PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
-_OTHER_COLUMNS = 78  # the sessions table's other columns (agent, session, … size), with their padding
-_NARROW = _OTHER_COLUMNS + 12  # below this many columns the sessions table drops the start's time of day
-_MODELS_MIN = 8  # the models column's least width
-
-
-def _say(text: str) -> None:
-    """A message to stderr; any text from a transcript or a file name is made safe to print first."""
-    from ctxviz.transcripts.safe import safe_text
-
-    click.echo("\n".join(safe_text(line) for line in text.split("\n")), err=True)
-
-
-def _report_problems(problems: tuple[str, ...] | list[str], verbose: bool, *, counted: bool = False) -> None:
-    """``counted``: the report already said how many lines were skipped (its notices); say it once."""
-    if not problems:
-        return
-    if verbose:
-        for problem in problems:
-            _say(problem)
-    if counted:
-        if not verbose:
-            _say("ctxviz: --verbose lists the skipped lines")
-        return
-    more = "" if verbose else " (--verbose lists them)"
-    _say(f"ctxviz: {len(problems)} damaged or unknown lines skipped{more}")
 
 
 def choose_session(
@@ -168,7 +139,7 @@ def context(
         from ctxviz.report.context import context_renderable
 
         Console().print(context_renderable(timeline, index, top_items=top))
-    _report_problems(reading.problems, verbose, counted=not as_json)
+    report_problems(reading.problems, verbose, counted=not as_json)
     sys.exit(EXIT_OK)
 
 
@@ -205,116 +176,14 @@ def sessions(
     """
     from ctxviz.errors import InputError
     from ctxviz.process import one_shot
-    from ctxviz.transcripts.every_agent import collect
-    from ctxviz.transcripts.protocol import SessionSummary
-    from ctxviz.transcripts.select import local_day
+    from ctxviz.report.sessions import list_sessions
 
     one_shot()  # prints the rows and ends: no teardown of what was read
-
-    def progress(results: Iterator[SessionSummary | InputError], total: int) -> Iterable[SessionSummary | InputError]:
-        if as_json or total < _PROGRESS_FROM or not sys.stderr.isatty():
-            return results
-        from rich.console import Console
-        from rich.progress import track
-
-        return track(results, total=total, description="Reading sessions", console=Console(stderr=True),
-                     transient=True)  # fmt: skip
-
     try:
-        found = collect(os.environ, Path.home(), agents=agents, extra_roots=roots, project=project, since=since,
-                        progress=progress, use_index=not no_cache)  # fmt: skip
+        list_sessions(project=project, since=since, until=until, as_json=as_json, agents=agents, roots=roots,
+                      verbose=verbose, use_index=not no_cache)  # fmt: skip
     except InputError as error:
         _fail_safely(error.message)
-    rows: list[SessionSummary] = []
-    problems = found.problems
-    for row in found.rows:
-        started, ended = local_day(row.started), local_day(row.ended)
-        if since is not None and ended is not None and ended < since:
-            continue
-        if until is not None and started is not None and started > until:
-            continue
-        rows.append(row)
-    rows.sort(key=lambda r: (r.started or "", r.session))
-    if found.unmeasured_calls:
-        calls, among = sum(found.unmeasured_calls), len(found.unmeasured_calls)
-        _say(f"ctxviz: {calls:,} API calls in {among} sessions carry no usage: not counted")
-    if as_json:
-        sys.stdout.write(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1) + "\n")
-    else:
-        _print_sessions(rows)
-    _report_problems(problems, verbose)
-    if found.without_usage:
-        count = len(found.without_usage)
-        which = f"{count} sessions record" if count > 1 else "1 session records"
-        _say(f"ctxviz: {which} no token usage, not listed: {found.without_usage[0]}{' …' if count > 1 else ''}")
-
-
-# The cmp column's marks: automatic, /compact, and compactions whose transcript does not say (Codex, pi).
-_TRIGGER_MARKS = (("auto", "a"), ("manual", "m"), ("unknown", "?"))
-
-
-def _print_sessions(rows: list) -> None:  # type: ignore[type-arg]
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    from ctxviz.layout import humanize
-    from ctxviz.transcripts.select import PROJECT_LABEL_CHARS, project_labels
-
-    console = Console()
-    if not rows:
-        console.print("No sessions found (see `ctxviz sessions --help` for the folders searched).")
-        return
-    # Every column but project and models has a fixed width; those two share what is left, so the
-    # numbers are never pushed off the edge. Below _NARROW columns the start loses its time of day.
-    narrow = console.width < _NARROW
-    widths = {"session": 8, "started": 5 if narrow else 11, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3,
-              "size": 5}  # fmt: skip
-    agent_width = max(10, *(len(r.agent) for r in rows))
-    widths = {name: max(len(name), width) for name, width in widths.items()}  # a head is never cut
-    fixed = agent_width + sum(widths.values()) + len(widths) + 2  # one space after each column but the last
-    left = console.width - fixed
-    # the project label is cut on the left to what the terminal leaves beside the other columns
-    room = max(8, left - _MODELS_MIN) if narrow else max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS))
-    labels = project_labels([r.project for r in rows if r.project], room)
-    project_width = min(room, max(map(len, labels.values()), default=7))
-    table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
-    table.add_column("agent", no_wrap=True, min_width=agent_width)
-    table.add_column("project", no_wrap=True, min_width=project_width)
-    for name, width in widths.items():
-        justify = "left" if name in ("session", "started") else "right"
-        table.add_column(name, no_wrap=True, min_width=width, justify=justify)  # type: ignore[arg-type]
-        if name == "started":
-            models_width = max(_MODELS_MIN, left - project_width)
-            table.add_column("models", no_wrap=True, min_width=_MODELS_MIN, max_width=models_width, overflow="ellipsis")
-    for r in rows:
-        counts = [(sum(1 for c in r.compactions if c.trigger == trigger), mark) for trigger, mark in _TRIGGER_MARKS]
-        compactions = " ".join(f"{count}{mark}" for count, mark in counts if count)
-        estimated = "" if r.measured else "~"  # peak and last are estimates for agents without usage
-        table.add_row(  # Text cells: a transcript's text is never read as Rich markup
-            r.agent,
-            Text(labels.get(r.project, "")),
-            Text(r.session[:8]),
-            (r.started or "")[5 : 10 if narrow else 16].replace("T", " "),
-            Text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models)),
-            str(r.calls),
-            estimated + humanize(r.peak),
-            estimated + humanize(r.last),
-            compactions or "–",
-            str(r.subagents),
-            f"{r.bytes / 1_000_000:.1f}M" if r.bytes >= 100_000 else f"{r.bytes / 1000:.0f}k",
-        )
-    console.print(table)
-
-
-def _short_agent(agent: str) -> str:
-    return agent.split("-", 1)[0]
-
-
-def _size(size: int) -> str:
-    if size < 1000:
-        return "<1k"  # not "0k": the session's file is not empty
-    return f"{size / 1_000_000:.1f}M" if size >= 100_000 else f"{size / 1000:.0f}k"
 
 
 COMMANDS: list[click.Command] = [context, sessions]
