@@ -64,7 +64,7 @@ def main() -> None:
         runs_time, comparison = best(args.repeat, lambda: compare(scenario, specs, Settings()))
         json_time, data = best(args.repeat, lambda: dump_bytes(comparison))
         console = Console(file=io.StringIO(), width=200)
-        table_time, _ = best(1, lambda: console.print(comparison_renderable(comparison, 200)))
+        table_time, _ = best(1, lambda: console.print(comparison_renderable(comparison, 200), crop=False))
         command = [sys.executable, "-m", "ctxviz", "--tokenizer", "chars4", "compare", str(path)]
         cpu_before = children_cpu()
         json_e2e, _ = best(args.repeat, lambda: subprocess.run([*command, "--json"], check=True, capture_output=True))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ctxviz.cli.common import fail, tokenizer_name
+from ctxviz.process import one_shot
 
 if TYPE_CHECKING:
     from ctxviz.report.compare_runs import Comparison
@@ -191,6 +192,9 @@ def compare(
     as written and with the settings.
     """
     settings = parse_settings_option(set_values)
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if screenshot is None and (as_json or tui is False or (tui is None and not terminal)):
+        one_shot()  # prints JSON or tables and ends: no collector passes over the runs, no teardown
     comparison = build_comparison(ctx, scenario, agents, settings, allow_outside)
     if screenshot is not None:
         import asyncio
@@ -205,7 +209,6 @@ def compare(
 
         sys.stdout.buffer.write(dump_bytes(comparison))
         return
-    terminal = sys.stdin.isatty() and sys.stdout.isatty()
     if tui and not terminal:
         fail("ctxviz compare --tui needs a terminal (its input or output is not one); try --table or --json")
     if tui or (tui is None and terminal):
@@ -218,7 +221,8 @@ def compare(
     from ctxviz.report.compare import comparison_renderable
 
     console = Console()
-    console.print(comparison_renderable(comparison, console.width))
+    # every line is already cut to the width: cropping would only measure 10,000s of lines again
+    console.print(comparison_renderable(comparison, console.width), crop=False)
 
 
 COMMANDS: list[click.Command] = [compare]
