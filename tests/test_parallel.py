@@ -108,3 +108,16 @@ def test_sessions_summarised_in_shares_are_those_summarised_one_by_one(tmp_path)
     assert [r.calls for r in shared[:8]] == [139] * 8 and [r.peak for r in shared[:8]] == [164_831] * 8
     assert shared[5].problems and "s5.jsonl" in shared[5].problems[0]  # the damaged line, located
     assert "UTF-16" in str(shared[8])  # why the last file could not be read
+
+
+def test_the_sessions_progress_bar_runs_no_thread_so_the_summaries_can_still_fork() -> None:
+    import threading
+
+    from ctxviz.report.sessions import with_progress_bar
+
+    seen = []
+    for n in with_progress_bar(iter(range(25)), 25):
+        seen.append((n, threading.active_count(), can_fork()))
+    assert [n for n, _, _ in seen] == list(range(25))
+    assert {threads for _, threads, _ in seen} == {1}
+    assert all(forkable for _, _, forkable in seen) is hasattr(os, "fork")

@@ -14,7 +14,9 @@ import sys
 from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
+
+Result = TypeVar("Result")
 
 if TYPE_CHECKING:
     from ctxviz.errors import InputError
@@ -69,11 +71,7 @@ def list_sessions(
     def progress(results: Iterator[SessionSummary | InputError], total: int) -> Iterable[SessionSummary | InputError]:
         if as_json or total < _PROGRESS_FROM or not sys.stderr.isatty():
             return results
-        from rich.console import Console
-        from rich.progress import track
-
-        return track(results, total=total, description="Reading sessions", console=Console(stderr=True),
-                     transient=True)  # fmt: skip
+        return with_progress_bar(results, total)
 
     found = collect(os.environ, Path.home(), agents=agents, extra_roots=roots, project=project, since=since,
                     progress=progress, use_index=use_index)  # fmt: skip
@@ -98,6 +96,20 @@ def list_sessions(
         count = len(found.without_usage)
         which = f"{count} sessions record" if count > 1 else "1 session records"
         say(f"ctxviz: {which} no token usage, not listed: {found.without_usage[0]}{' …' if count > 1 else ''}")
+
+
+def with_progress_bar(results: Iterator[Result], total: int) -> Iterator[Result]:
+    """``results``, with a bar on stderr redrawn as each arrives. No refresh thread (Rich's default): the
+    summaries fork helper processes, which is safe only while this process runs a single thread."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True, auto_refresh=False) as bar:
+        task = bar.add_task("Reading sessions", total=total)
+        for result in results:
+            yield result
+            bar.advance(task)
+            bar.refresh()
 
 
 def size_label(size: int) -> str:
