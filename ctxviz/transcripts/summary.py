@@ -249,7 +249,16 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
         if kind == "assistant":
             if message is not None and message.model != SYNTHETIC_MODEL:
                 message_id = message.id or f"line:{number}"
-                used = message.usage.context if message.usage is not None else None
+                usage = message.usage
+                used = None
+                if usage is not None:  # Usage.context, inline: once per call of every session
+                    fresh, written, read = (
+                        usage.input_tokens,
+                        usage.cache_creation_input_tokens,
+                        usage.cache_read_input_tokens,
+                    )
+                    if fresh is not None or written is not None or read is not None:
+                        used = (fresh or 0) + (written or 0) + (read or 0)
                 if used is None:
                     unmeasured.add(message_id)
                 else:
@@ -265,9 +274,9 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
             compact = (meta.trigger or "auto", meta.preTokens)
         (side if record.isSidechain else main).add(uuid, record, True, call, compact)
     chain = main if main.conversational or not side.conversational else side
-    usage, models, found = chain.numbers()
+    calls, models, found = chain.numbers()
     return FileNumbers(safe_or_none(session), safe_or_none(cwd), started, ended,
-                       tuple(safe_text(m) for m in models), usage, found, side_roots, tuple(problems),
+                       tuple(safe_text(m) for m in models), calls, found, side_roots, tuple(problems),
                        len(subagents), len(unmeasured - measured), chain.links.out_of_order)  # fmt: skip
 
 
