@@ -102,6 +102,12 @@ class Thresholds:
     buffer: int  # the reserve /context shows after Free space
     buffer_label: str = AUTOCOMPACT_BUFFER
 
+    @classmethod
+    def from_trigger(cls, autocompact: int, window: int) -> Thresholds:
+        """An agent with no warning of its own before it compacts, blocked only by the full window (what
+        the readers of other agents' transcripts know)."""
+        return cls(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
+
 
 @dataclass(frozen=True, slots=True)
 class Source:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctxviz.kinds import BlockKind
 from ctxviz.transcripts.codex import AGENT, TOP_TYPES
-from ctxviz.transcripts.jsonl import Record, count, each_record, estimate, text_size
+from ctxviz.transcripts.jsonl import Record, count, each_record, estimate, first_line, part_texts, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
 
 if TYPE_CHECKING:
@@ -35,26 +35,12 @@ _IGNORED_TOP = frozenset({"world_state", "inter_agent_communication_metadata"}) 
 _NOT_SENT = frozenset({"ghost_snapshot"})  # response items kept for undo, never sent to the model
 
 
-def _texts(content: object) -> str:
-    """The text parts of a message's content (strings or ``{type, text}`` parts)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return ""
-
-
-def _first_line(text: str, limit: int = 60) -> str:
-    line = text.strip().split("\n", 1)[0]
-    return line[:limit]
-
-
 def _message(payload: Mapping[str, Any], origin: str) -> Item:
     from ctxviz.timeline import Category
     from ctxviz.transcripts.assemble import Item
 
     role = payload.get("role")
-    text = _texts(payload.get("content"))
+    text = part_texts(payload.get("content"))
     size = estimate(len(text))
     if role == "developer":
         return Item(BlockKind.SYSTEM_PROMPT, "developer instructions", size, Category.SYSTEM_PROMPT, origin)
@@ -63,8 +49,8 @@ def _message(payload: Mapping[str, Any], origin: str) -> Item:
     if text.startswith("<environment_context>"):
         return Item(BlockKind.ENVIRONMENT, "environment context", size, Category.SYSTEM_PROMPT, origin)
     if role == "user":
-        return Item(BlockKind.PROMPT, _first_line(text) or "prompt", size, origin=origin)
-    return Item(BlockKind.REPLY, _first_line(text) or "reply", size, origin=origin)
+        return Item(BlockKind.PROMPT, first_line(text) or "prompt", size, origin=origin)
+    return Item(BlockKind.REPLY, first_line(text) or "reply", size, origin=origin)
 
 
 def _command(arguments: object) -> str:
@@ -73,14 +59,14 @@ def _command(arguments: object) -> str:
         try:  # function_call arguments are a JSON text: the label shows its command, not its braces
             decoded = json.loads(arguments)
         except ValueError:
-            return _first_line(arguments, 50)
-        return _command(decoded) if isinstance(decoded, Mapping) else _first_line(arguments, 50)
+            return first_line(arguments, 50)
+        return _command(decoded) if isinstance(decoded, Mapping) else first_line(arguments, 50)
     if isinstance(arguments, Mapping):
         command = arguments.get("command") or arguments.get("cmd")
         if isinstance(command, list):
-            return _first_line(" ".join(str(c) for c in command), 50)
+            return first_line(" ".join(str(c) for c in command), 50)
         if isinstance(command, str):
-            return _first_line(command, 50)
+            return first_line(command, 50)
     return ""
 
 
@@ -119,7 +105,7 @@ class _Parse:
         if kind == "message":
             self.events.append(_message(payload, origin))
         elif kind == "reasoning":
-            text = _texts(payload.get("summary")) + _texts(payload.get("content"))
+            text = part_texts(payload.get("summary")) + part_texts(payload.get("content"))
             self.events.append(Item(BlockKind.REPLY, "reasoning", estimate(len(text)), origin=origin))
         elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
             name = str(payload.get("name") or "shell")
@@ -182,7 +168,7 @@ class _Parse:
         for n, entry in enumerate(history if isinstance(history, list) else []):
             if isinstance(entry, dict) and entry.get("type") == "message":
                 item = _message(entry, f"{origin}:{n}")
-                if summary_text and summary_text in _texts(entry.get("content")):
+                if summary_text and summary_text in part_texts(entry.get("content")):
                     item = Item(BlockKind.SUMMARY, "compaction summary", item.estimate, origin=item.origin)
                 restored.append(item)
             elif isinstance(entry, dict):
@@ -284,7 +270,7 @@ def thresholds(window: int) -> Thresholds:
 
     full = round(window * 100 / NUMBERS.effective_percent)
     autocompact = min(window, full * NUMBERS.autocompact_percent // 100)
-    return Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
+    return Thresholds.from_trigger(autocompact, window)
 
 
 def build(state: _Parse, path: Path) -> Timeline:

@@ -21,7 +21,16 @@ from typing import TYPE_CHECKING, Any
 
 from ctxviz.kinds import BlockKind
 from ctxviz.transcripts.gemini_cli import AGENT
-from ctxviz.transcripts.jsonl import SHAPE_ERRORS, Record, count, each_record, estimate, text_size
+from ctxviz.transcripts.jsonl import (
+    SHAPE_ERRORS,
+    Record,
+    count,
+    each_record,
+    estimate,
+    first_line,
+    part_texts,
+    text_size,
+)
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED
 
 if TYPE_CHECKING:
@@ -33,28 +42,16 @@ _SENT_TYPES = frozenset({"user", "gemini", "model"})
 _SHOWN_ONLY = frozenset({"info", "error", "warning"})  # shown to the person, never sent to the model
 
 
-def _text(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return ""
-
-
-def _first_line(text: str) -> str:
-    return text.strip().split("\n", 1)[0][:60]
-
-
 def _items(message: Mapping[str, Any], origin: str) -> list[Item]:
     """What a message put into the history, sized chars/4."""
     from ctxviz.transcripts.assemble import Item
 
     kind = message.get("type")
     if kind == "user":
-        text = _text(message.get("content"))
-        return [Item(BlockKind.PROMPT, _first_line(text) or "prompt", estimate(len(text)), origin=origin)]
-    text = _text(message.get("content")) or _text(message.get("parts"))
-    found = [Item(BlockKind.REPLY, _first_line(text) or "reply", estimate(len(text)), origin=origin)] if text else []
+        text = part_texts(message.get("content"))
+        return [Item(BlockKind.PROMPT, first_line(text) or "prompt", estimate(len(text)), origin=origin)]
+    text = part_texts(message.get("content")) or part_texts(message.get("parts"))
+    found = [Item(BlockKind.REPLY, first_line(text) or "reply", estimate(len(text)), origin=origin)] if text else []
     thoughts = text_size(message.get("thoughts"))
     if thoughts:
         found.append(Item(BlockKind.REPLY, "thoughts", estimate(thoughts), origin=origin))
@@ -209,7 +206,7 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, list[str]]:
     from ctxviz.profiles.gemini_cli import NUMBERS
 
     autocompact = window * NUMBERS.compress_percent // 100
-    limits = Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
+    limits = Thresholds.from_trigger(autocompact, window)
     timeline = Timeline(
         source=Source("transcript", str(state.meta.get("sessionId") or path.stem), str(path), _project(state, path)),
         agent=AGENT,

@@ -266,9 +266,7 @@ def build(state: _Parse, folder: Path) -> Timeline:
         agent=AGENT,
         model=model if isinstance(model, str) else MODEL_NOT_RECORDED,
         window=window,
-        thresholds=Thresholds(
-            autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact
-        ),
+        thresholds=Thresholds.from_trigger(autocompact, window),
         steps=steps,
         blocks=blocks,
         tokenizer="bytes4",

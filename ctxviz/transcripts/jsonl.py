@@ -167,6 +167,20 @@ def text_size(value: object) -> int:
     return total
 
 
+def part_texts(content: object) -> str:
+    """The text of a message's content: a string, or the ``text`` of each part of a list, a line each."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return ""
+
+
+def first_line(text: str, limit: int = 60) -> str:
+    """A label from a text: its first non-blank line, cut to ``limit`` characters."""
+    return text.strip().split("\n", 1)[0][:limit]
+
+
 def estimate(chars: int) -> int:
     """Tokens from characters, chars/4 (the estimate every split of a measured size uses here)."""
     return (chars + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN

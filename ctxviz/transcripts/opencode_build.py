@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import BlockKind
-from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, obj, text_size
+from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, first_line, obj, text_size
 from ctxviz.transcripts.model_windows import profile_window
 from ctxviz.transcripts.opencode import AGENT
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
@@ -33,10 +33,6 @@ if TYPE_CHECKING:
 OVERHEAD_LABEL = "system prompt, AGENTS.md and tool definitions: not recorded in the storage"
 _ID = re.compile(r"[\w.-]+")
 _QUIET_PARTS = frozenset({"step-start", "snapshot", "patch", "agent", "retry", "subtask"})  # no content sent
-
-
-def _first_line(text: str) -> str:
-    return text.strip().split("\n", 1)[0][:60]
 
 
 def _used(tokens: object) -> int | None:
@@ -126,7 +122,7 @@ class _Build:
         if kind == "text":
             text = str(part.get("text") or "")
             item_kind = BlockKind.PROMPT if role == "user" else BlockKind.REPLY
-            self.events.append(Item(item_kind, _first_line(text) or item_kind, estimate(len(text)), origin=origin))
+            self.events.append(Item(item_kind, first_line(text) or item_kind, estimate(len(text)), origin=origin))
         elif kind == "reasoning":
             self.events.append(Item(BlockKind.REPLY, "reasoning", estimate(text_size(part.get("text"))), origin=origin))
         elif kind == "tool":
@@ -248,9 +244,7 @@ def build(
         agent=AGENT,
         model=model,
         window=window,
-        thresholds=Thresholds(
-            autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact
-        ),
+        thresholds=Thresholds.from_trigger(autocompact, window),
         steps=steps,
         blocks=blocks,
         tokenizer="chars4",

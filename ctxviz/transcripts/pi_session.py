@@ -19,7 +19,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.kinds import BlockKind
-from ctxviz.transcripts.jsonl import SHAPE_ERRORS, Record, count, each_record, estimate, kind_of, text_size
+from ctxviz.transcripts.jsonl import (
+    SHAPE_ERRORS,
+    Record,
+    count,
+    each_record,
+    estimate,
+    first_line,
+    kind_of,
+    part_texts,
+    text_size,
+)
 from ctxviz.transcripts.model_windows import profile_window
 from ctxviz.transcripts.pi import AGENT
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
@@ -36,26 +46,14 @@ _NOT_SENT = frozenset({"model_change", "thinking_level_change", "custom", "label
 _EDIT_TOOLS = frozenset({"edit", "write"})
 
 
-def _text(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
-    return ""
-
-
-def _first_line(text: str) -> str:
-    return text.strip().split("\n", 1)[0][:60]
-
-
 def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
     from ctxviz.transcripts.assemble import Item
 
     role = message.get("role")
     content = message.get("content")
     if role == "user":
-        text = _text(content)
-        return [Item(BlockKind.PROMPT, _first_line(text) or "prompt", estimate(text_size(content)), origin=origin)]
+        text = part_texts(content)
+        return [Item(BlockKind.PROMPT, first_line(text) or "prompt", estimate(text_size(content)), origin=origin)]
     if role == "toolResult":
         label = str(message.get("toolName") or "tool result")
         return [Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(content)), origin=origin)]
@@ -73,7 +71,7 @@ def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
         kind = part.get("type")
         if kind == "text":
             text = str(part.get("text") or "")
-            found.append(Item(BlockKind.REPLY, _first_line(text) or "reply", estimate(len(text)), origin=origin))
+            found.append(Item(BlockKind.REPLY, first_line(text) or "reply", estimate(len(text)), origin=origin))
         elif kind == "thinking":
             found.append(Item(BlockKind.REPLY, "thinking", estimate(text_size(part.get("thinking"))), origin=origin))
         elif kind == "toolCall":
@@ -217,7 +215,7 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, _Session]:
     from ctxviz.profiles.pi import NUMBERS
 
     autocompact = max(0, window - NUMBERS.reserve)  # pi compacts past the window minus its reserve
-    limits = Thresholds(autocompact=autocompact, warning=autocompact, blocking=window, buffer=window - autocompact)
+    limits = Thresholds.from_trigger(autocompact, window)
     timeline = Timeline(
         source=Source("transcript", str(state.header.get("id") or path.stem), str(path), state.header.get("cwd")),
         agent=AGENT,
