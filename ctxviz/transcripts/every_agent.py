@@ -57,18 +57,20 @@ def collect(
     """Every session's row (sessions without a measured call are left out, and counted). One summary
     index serves every agent; it is written back once all rows are in."""
     from ctxviz.transcripts.index import open_index, reader_row
-    from ctxviz.transcripts.registry import READERS, discover, discover_under, reader_named
+    from ctxviz.transcripts.registry import READERS, discover_in, discover_under, reader_named
 
     readers = [reader_named(a) for a in agents] if agents else list(READERS)
     names = [r.name for r in readers]
     extra_roots = list(extra_roots)
-    roots = [root for reader in readers for root in reader.roots(env, home)]  # never written inside one
-    index = open_index([*roots, *(Path(r) for r in extra_roots)], use_index=use_index)
+    roots_of = {reader.name: reader.roots(env, home) for reader in readers}
+    # the index is never written inside any agent's folder
+    index = open_index([*(root for roots in roots_of.values() for root in roots), *map(Path, extra_roots)],
+                       use_index=use_index)  # fmt: skip
     found = Rows()
     results: list[SessionSummary | InputError] = []
-    if CLAUDE in names:
-        results.extend(_claude(reader_named(CLAUDE).roots(env, home), project, since, progress, index))
-    refs = discover(env, home, [n for n in names if n != CLAUDE])
+    if CLAUDE in roots_of:
+        results.extend(_claude(roots_of.pop(CLAUDE), project, since, progress, index))
+    refs = discover_in(roots_of)
     refs += discover_under(extra_roots, names)
     for ref in refs:
         try:

@@ -5,9 +5,10 @@ One JSON file in the user's cache folder (``platformdirs``), never beside the tr
 reused only when the ctxviz version and the size and modification time of everything it was worked
 out from match: a Claude Code session's file and its subagents folder; for another agent, what its
 reader names (a Codex or pi session is its one file; an agent whose session is spread over many files
-names nothing, and its rows are worked out every time). Anything else is summarised again. The index is a convenience,
-never a source of truth: unreadable, corrupt, of another format or unwritable, it is ignored (and
-rebuilt when it can be written); every row is checked field by field; deleting it is always safe.
+names nothing, and its rows are worked out every time). Anything else is summarised again. The index
+is a convenience, never a source of truth: unreadable, corrupt, of another format or unwritable, it is
+ignored (and rebuilt when it can be written); every row is checked field by field; deleting it is
+always safe.
 Plain JSON, so that a run served from it imports nothing that reads transcripts.
 """
 

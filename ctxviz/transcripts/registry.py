@@ -63,12 +63,16 @@ def read_target(target: Path | SessionRef) -> Reading:
 def discover(env: Mapping[str, str], home: Path, agents: Iterable[str] | None = None) -> list[SessionRef]:
     """Every session of the chosen agents under each agent's own roots."""
     chosen = [reader_named(a) for a in agents] if agents is not None else list(READERS)
+    return discover_in({reader.name: reader.roots(env, home) for reader in chosen})
+
+
+def discover_in(roots_of: Mapping[str, list[Path]]) -> list[SessionRef]:
+    """Every session under each named agent's roots, already found."""
     found: dict[tuple[Path, str], SessionRef] = {}  # a database file holds many sessions
-    for reader in chosen:
-        roots = reader.roots(env, home)
+    for name, roots in roots_of.items():
         if not roots:
             continue  # none of its folders here: what its discovery imports is not needed
-        for ref in reader.discover(roots):
+        for ref in reader_named(name).discover(roots):
             found.setdefault((ref.path, ref.session), ref)
     return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))
 
