@@ -169,6 +169,18 @@ def _decoded_lines(lines: Iterable[Line], where: str, problems: list[str]) -> It
             problems.append(f"{where}:{number}: {'incomplete last line' if not complete else error}, skipped")
 
 
+def _one_line_each(chunk: bytes, end: int, records: int) -> bool:
+    """Whether ``chunk[:end]`` (ending with a newline) holds exactly ``records`` lines. One ``find`` per
+    record (memchr) measured 0.2 ms on a 3 MB file against 1.4 ms for ``bytes.count``, which looks at
+    every byte in turn; a blank line or two records on one line make the counts differ."""
+    find, at = chunk.find, 0
+    for _ in range(records):
+        at = find(b"\n", at, end) + 1
+        if not at:
+            return False
+    return at == end
+
+
 def _decoded_file(path: Path, where: str, problems: list[str]) -> Iterator[tuple[int, _Record]]:
     """Each record of a file, decoded a chunk of whole lines at a time (one call for thousands of lines:
     the per-line work was a third of a summary). A chunk holding a damaged or blank line goes line by
@@ -179,14 +191,15 @@ def _decoded_file(path: Path, where: str, problems: list[str]) -> Iterator[tuple
     number = 0
     with handle:
         while (cut := pending.rfind(b"\n") + 1) > 0:
-            lines = pending.count(b"\n", 0, cut)
             try:
                 records = _DECODE_LINES(memoryview(pending)[:cut])  # no copy of the chunk
             except msgspec.DecodeError:
                 records = []
-            if len(records) == lines:  # one record a line: the numbers are exact
+            if _one_line_each(pending, cut, len(records)):  # the numbers are exact
+                lines = len(records)
                 yield from enumerate(records, number + 1)
             else:
+                lines = pending.count(b"\n", 0, cut)
                 split = enumerate(pending[: cut - 1].split(b"\n"), number + 1)
                 numbered = ((n, line.removesuffix(b"\r"), True) for n, line in split if line.strip())
                 yield from _decoded_lines(numbered, where, problems)
@@ -221,27 +234,36 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
     # hot loop (every record of every session): names bound locally. Most records are "progress"
     # records: linked into the tree, nothing else, so they take the shortest way through.
     conversational_kinds = _CONVERSATIONAL
+    main_links, side_links = main.links, side.links
     for number, record in records:
-        message = record.message
-        kind = record.type or (message.role if message is not None else None)
-        conversational = conversational_kinds.get(kind)
-        if conversational is None:
-            problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
-            continue
+        kind = record.type
+        if kind == "progress":
+            conversational = False
+        else:
+            message = record.message
+            if kind is None and message is not None:
+                kind = message.role
+            conversational = conversational_kinds.get(kind)  # type: ignore[assignment]
+            if conversational is None:
+                problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
+                continue
         if session is None or cwd is None:
             if session is None:
                 session, cwd = record.sessionId, cwd or record.cwd
             else:
                 cwd = record.cwd
-        uuid, stamp = record.uuid, record.timestamp
-        if stamp:  # the earliest and the latest, whatever order the lines were written in
-            if started is None or stamp < started:
-                started = stamp
-            if ended is None or stamp > ended:
+        # the earliest and the latest time, whatever order the lines were written in
+        if stamp := record.timestamp:
+            if ended is None:
+                started = ended = stamp
+            elif stamp > ended:
                 ended = stamp
+            elif stamp < started:  # type: ignore[operator]  # set together with ended
+                started = stamp
+        uuid = record.uuid
         if not conversational:
             if uuid:
-                (side if record.isSidechain else main).links.add(
+                (side_links if record.isSidechain else main_links).add(
                     uuid, record.parentUuid, record.logicalParentUuid, False, False
                 )
             continue
