@@ -17,8 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
-import signal
-import threading
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -41,7 +40,12 @@ def shares(weights: Sequence[int], count: int) -> list[range]:
 
 
 def can_fork() -> bool:
-    return hasattr(os, "fork") and threading.active_count() == 1
+    """Whether forking is safe: ``os.fork`` exists and this process runs one thread (none was started
+    if the threading module was never imported, which spares a cold run importing it)."""
+    if not hasattr(os, "fork"):
+        return False
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
 
 
 def _run_child(function: Callable[[Job], Result], jobs: Sequence[Job], share: range) -> tuple[int, int]:
@@ -103,6 +107,8 @@ def map_in_shares(
 
 
 def _end_child(pid: int, read_end: int) -> None:
+    import signal
+
     with contextlib.suppress(OSError):
         os.close(read_end)
     with contextlib.suppress(OSError):

@@ -10,7 +10,7 @@ from pathlib import Path
 import platformdirs
 import pytest
 
-from ctxviz.cache_folder import user_cache_folder
+from ctxviz.cache_folder import user_cache_folder, write_atomically
 from ctxviz.live import statusline
 from ctxviz.transcripts import index
 
@@ -34,3 +34,27 @@ def test_the_rule_imports_nothing_heavy() -> None:
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     if sys.platform.startswith("linux"):
         assert "platformdirs" not in loaded and "tempfile" not in loaded and "shutil" not in loaded
+
+
+def test_a_cache_file_is_replaced_whole(tmp_path: Path) -> None:
+    target = tmp_path / "deeper" / "cache.bin"
+    write_atomically(target, b"first")
+    write_atomically(target, b"second")
+    assert target.read_bytes() == b"second"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["cache.bin"]  # no temporary left behind
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    target = tmp_path / "cache.bin"
+    write_atomically(target, b"old")
+
+    def refused(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refused)
+    with pytest.raises(OSError, match="No space"):
+        write_atomically(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["cache.bin"]

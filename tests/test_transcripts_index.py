@@ -83,12 +83,12 @@ def test_a_row_of_the_wrong_shape_is_not_used(corpus: Path) -> None:
 
 
 def test_an_unwritable_cache_is_ignored(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import tempfile
+    from ctxviz.transcripts import index
 
     def refused(*_: object, **__: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(tempfile, "mkstemp", refused)  # as a read-only folder answers, even to root
+    monkeypatch.setattr(index, "write_atomically", refused)  # as a read-only folder answers, even to root
     assert _sessions() == EXPECTED
     assert not corpus.exists()
 

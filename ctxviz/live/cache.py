@@ -10,13 +10,13 @@ rebuilt from the transcript. Deleting the folder is always safe.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from ctxviz import __version__
+from ctxviz.cache_folder import write_atomically
 from ctxviz.live.follow import Follower, Forget, Tally, window_thresholds
 from ctxviz.live.session import LiveSession
 from ctxviz.live.statusline import CACHE_FORMAT, pack_cache, unpack_cache
@@ -184,19 +184,7 @@ def figures_header(
 
 
 def save(cache_file: Path, live: LiveSession, header: dict[str, Any]) -> None:
-    """Written whole to a file of its own and renamed: a run reading at the same moment sees the old
-    cache or the new one, never half of one."""
-    cache_file.parent.mkdir(parents=True, exist_ok=True)
-    data = pack_cache(header, _ENCODER.encode(_saved(live)))
-    temporary = cache_file.with_name(f".{cache_file.name}.{os.getpid()}.tmp")
-    try:
-        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, cache_file)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+    write_atomically(cache_file, pack_cache(header, _ENCODER.encode(_saved(live))))
 
 
 def refresh(cache_file: Path, path: Path, window: int | None, problems: list[str]) -> dict[str, Any]:

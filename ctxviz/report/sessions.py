@@ -12,13 +12,14 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 Result = TypeVar("Result")
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from ctxviz.errors import InputError
     from ctxviz.transcripts.protocol import SessionSummary
 

@@ -14,13 +14,13 @@ Plain JSON, so that a run served from it imports nothing that reads transcripts.
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from ctxviz import __version__
-from ctxviz.cache_folder import user_cache_folder
+from ctxviz.cache_folder import user_cache_folder, write_atomically
 from ctxviz.errors import InputError
 from ctxviz.transcripts.discover import SessionFile
 from ctxviz.transcripts.protocol import Reader, SessionRef
@@ -105,22 +105,10 @@ class SummaryIndex:
         """Write this run's rows (only those of files still there); a failure leaves no partial file."""
         if self.path is None or self._new == self._old:
             return
-        import tempfile
-
         rows = {name: {"key": list(key), "row": summary.as_dict()} for name, (key, summary) in self._new.items()}
         data = json.dumps({"format": INDEX_FORMAT, "version": __version__, "rows": rows}, separators=(",", ":"))
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, temporary = tempfile.mkstemp(prefix=".sessions-index-", dir=self.path.parent)
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    out.write(data)
-                os.replace(temporary, self.path)
-            except BaseException:
-                os.unlink(temporary)
-                raise
-        except OSError:
-            return  # read-only or full: the next run summarises again
+        with contextlib.suppress(OSError):  # read-only or full: the next run summarises again
+            write_atomically(self.path, data.encode())
 
 
 def open_index(roots: Sequence[Path], *, use_index: bool = True) -> SummaryIndex:
