@@ -9,6 +9,7 @@ records the full reader uses (tests check the two agree on every sample).
 from __future__ import annotations
 
 import os
+import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -67,6 +68,9 @@ _CONVERSATIONAL: dict[str | None, bool] = {
     **dict.fromkeys(("user", "assistant", "system", "attachment"), True),
 }
 _WARMUP = b'"Warmup"'
+# A quoted subagent tool name: the content is decoded only where one stands. One regular-expression pass
+# over the bytes measured twice as fast as a bytes search per name (JSON's many quotes slow that down).
+_SUBAGENT_NAME = re.compile(b'"(?:%s)"' % b"|".join(re.escape(name.encode()) for name in sorted(SUBAGENT_TOOLS)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,10 +150,10 @@ class _Chain:
         return tuple(usage), tuple(models), tuple(found)
 
 
-def _subagent_calls(content: bytes, found: set[str]) -> None:
+def _subagent_calls(content: Raw, found: set[str]) -> None:
     """Add the ids of the Task/Agent tool calls in an assistant message's content (decoded only when one
     may be there)."""
-    if b'"Task"' not in content and b'"Agent"' not in content:
+    if _SUBAGENT_NAME.search(content) is None:
         return
     try:
         blocks = _DECODE_TOOLS(content)
@@ -287,7 +291,7 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
                     measured.add(message_id)
                     call = (used, message_id, message.model)
                 if not record.isSidechain:
-                    _subagent_calls(bytes(message.content), subagents)
+                    _subagent_calls(message.content, subagents)
         elif kind == "user":
             if record.isSidechain and record.parentUuid is None:
                 side_roots += message is None or _WARMUP not in bytes(message.content)
