@@ -49,6 +49,23 @@ def test_the_sessions_table_keeps_every_number_within_the_terminal(
     assert ("02-12 16:02" in spotter) is (columns >= 90)
 
 
+@pytest.mark.parametrize(("columns", "spotter_start", "codex_start"), [(80, "26-02-12", "25-05-13"),
+                                                                       (120, "2026-02-12", "2025-05-13")])  # fmt: skip
+def test_sessions_of_two_years_show_the_year(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, columns: int, spotter_start: str, codex_start: str
+) -> None:
+    root = _root_with_two_sessions(tmp_path, monkeypatch)
+    last_year = root / "codex" / CODEX_TWO_MODELS.name
+    last_year.write_text(CODEX_TWO_MODELS.read_text(encoding="utf-8").replace('"2026-', '"2025-'), encoding="utf-8")
+    result = CliRunner().invoke(main, ["sessions", "--root", str(root)], env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= columns
+    codex, spotter = lines[1:]  # oldest first
+    assert f" {codex_start} " in codex and f" {spotter_start} " in spotter
+    assert "16:02" not in spotter  # the year takes the time of day's place
+
+
 def test_an_unknown_agent_is_a_usage_error_in_agents_and_sessions(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -134,14 +134,18 @@ def print_table(rows: list[SessionSummary]) -> None:
     # Every column but project and models has a fixed width; those two share what is left, so the
     # numbers are never pushed off the edge. Below _NARROW columns the start loses its time of day.
     narrow = console.width < _NARROW
-    widths = {"session": 8, "started": 5 if narrow else 11, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3,
+    # Sessions of more than one year show the start's year instead of its time of day (a narrow table its
+    # last two digits): 10-27 alone would read as this year's. Within one year the year is left out.
+    with_year = len({r.started[:4] for r in rows if r.started}) > 1
+    when = slice(2 if narrow else 0, 10) if with_year else slice(5, 10 if narrow else 16)
+    widths = {"session": 8, "started": when.stop - when.start, "calls": 5, "peak": 6, "last": 6, "cmp": 3, "sub": 3,
               "size": 5}  # fmt: skip
     agent_width = max(10, *(len(r.agent) for r in rows))
     widths = {name: max(len(name), width) for name, width in widths.items()}  # a head is never cut
     fixed = agent_width + sum(widths.values()) + len(widths) + 2  # one space after each column but the last
     left = console.width - fixed
     # the project label is cut on the left to what the terminal leaves beside the other columns
-    room = max(8, left - _MODELS_MIN) if narrow else max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS))
+    room = max(7, left - _MODELS_MIN) if narrow else max(12, min(PROJECT_LABEL_CHARS, console.width - _OTHER_COLUMNS))
     labels = project_labels([r.project for r in rows if r.project], room)
     project_width = min(room, max(map(len, labels.values()), default=7))
     table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
@@ -161,7 +165,7 @@ def print_table(rows: list[SessionSummary]) -> None:
             r.agent,
             Text(labels.get(r.project, "")),
             Text(r.session[:8]),
-            (r.started or "")[5 : 10 if narrow else 16].replace("T", " "),
+            (r.started or "")[when].replace("T", " "),
             Text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models)),
             str(r.calls),
             estimated + humanize(r.peak),
