@@ -1,12 +1,18 @@
-"""Open any supported input as a Timeline: a scenario (YAML) or an agent's session file. The I/O edge."""
+"""Open any supported input: as a Timeline (a scenario replayed, or an agent's session file as recorded),
+or as a scenario to replay (``open_replayable``: what ``compare`` and the what-ifs run). The I/O edge."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.timeline import Timeline
+
+if TYPE_CHECKING:
+    from ctxviz.scenario.model import Scenario
 
 DEFAULT_SCENARIO = "explore-context-window"
 SCENARIO_SUFFIXES = (".yaml", ".yml")
@@ -31,19 +37,61 @@ def open_timeline(
         return open_transcript(path)
     if path.suffix in SCENARIO_SUFFIXES or not path.exists():
         from ctxviz.engine import simulate
-        from ctxviz.scenario.load import load_scenario
-        from ctxviz.tokens import LazyCounter
 
-        if not path.exists() and (named := builtin_scenario(path.name)).exists():
-            path, display = named, f"scenarios/{named.name}"
-        counter = LazyCounter(tokenizer)
-        scenario = load_scenario(path, counter=counter, allow_outside=allow_outside)
+        path, display = _builtin_if_missing(path, display)
+        replayable = _scenario(path, display, tokenizer, allow_outside)
         with without_cycle_collection():  # replace() derives the timeline's tables again: no GC passes over it
-            timeline = simulate(scenario, agent=agent, source_path=display)
-            reason = counter.reason
-            notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
-            return replace(timeline, tokenizer=counter.description, notices=notices)
+            return replayable.finish(simulate(replayable.scenario, agent=agent, source_path=display))
     raise InputError(f"{path}: not a scenario (.yaml) or an agent's session file")
+
+
+@dataclass(frozen=True)
+class Replayable:
+    """A scenario ready to simulate, with how its timelines are finished (the tokenizer's name, and a
+    notice when text had to be counted as chars/4), and for a real session the context it measured after
+    each event."""
+
+    scenario: Scenario
+    display: str
+    finish: Callable[[Timeline], Timeline]
+    measured: tuple[int | None, ...] | None = None
+
+
+def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: bool = False) -> Replayable:
+    """A scenario file, a built-in scenario's name (None: the default scenario), or a Claude Code session
+    (.jsonl) turned into a scenario. Raises ``InputError``."""
+    display = path if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
+    file = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
+    if file.suffix in TRANSCRIPT_SUFFIXES:
+        from ctxviz.importer import session_to_scenario
+        from ctxviz.report.compare_runs import measured_per_event
+
+        imported = session_to_scenario(file)
+        measured = measured_per_event(imported.calls, len(imported.scenario.events))
+        return Replayable(imported.scenario, display, lambda timeline: timeline, tuple(measured))
+    return _scenario(*_builtin_if_missing(file, display), tokenizer, allow_outside)
+
+
+def _scenario(path: Path, display: str, tokenizer: str, allow_outside: bool) -> Replayable:
+    from ctxviz.scenario.load import load_scenario
+    from ctxviz.tokens import LazyCounter
+
+    counter = LazyCounter(tokenizer)  # cl100k is loaded only if some text is counted
+    scenario = load_scenario(path, counter=counter, allow_outside=allow_outside)
+
+    def finish(timeline: Timeline) -> Timeline:
+        reason = counter.reason
+        notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
+        return replace(timeline, tokenizer=counter.description, notices=notices)
+
+    return Replayable(scenario, display, finish)
+
+
+def _builtin_if_missing(path: Path, display: str) -> tuple[Path, str]:
+    """A name that is no file but a built-in scenario's (``mention-myth``): that scenario."""
+    if not path.exists() and (named := builtin_scenario(path.name)).exists():
+        return named, f"scenarios/{named.name}"
+    return path, display
 
 
 def _is_session(path: Path) -> bool:

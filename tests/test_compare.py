@@ -9,7 +9,6 @@ import pytest
 from click.testing import CliRunner
 
 from ctxviz.cli import main
-from ctxviz.cli.compare_commands import load_input
 from ctxviz.profiles import AGENT_NAMES, get_profile
 from ctxviz.report.compare_json import FORMAT
 from ctxviz.report.compare_runs import (
@@ -23,7 +22,7 @@ from ctxviz.report.compare_runs import (
 )
 from ctxviz.report.json import FORMAT as TIMELINE_FORMAT
 from ctxviz.scenario.model import Scenario
-from ctxviz.sources import builtin_scenarios
+from ctxviz.sources import builtin_scenarios, open_replayable
 from ctxviz.whatif import Settings, parse_settings
 
 CLAUDE = get_profile("claude-code").numbers
@@ -196,7 +195,7 @@ def test_every_agent_at_one_mention_gives_its_own_reason() -> None:
     assert code == 0
     document = json.loads(out)
     assert [r["agent"] for r in document["runs"]] == list(AGENT_NAMES)
-    loaded = load_input("mention-myth", "cl100k")
+    loaded = open_replayable("mention-myth", "cl100k")
     comparison = compare(loaded.scenario, parse_run_specs(None, AGENT_NAMES), Settings())
     event = widest_event(comparison)
     assert comparison.events[event].kind == "prompt" and "@src/parser.py" in comparison.events[event].label
@@ -214,7 +213,7 @@ def test_the_table_fits_the_width_and_balances_the_runs(tiny_file: Path) -> None
 
     from ctxviz.report.compare import comparison_renderable
 
-    loaded = load_input("mention-myth", "cl100k")
+    loaded = open_replayable("mention-myth", "cl100k")
     comparison = compare(loaded.scenario, parse_run_specs(None, AGENT_NAMES), Settings())
     for width in (80, 160):
         console = Console(file=io.StringIO(), width=width, color_system=None)
@@ -263,7 +262,7 @@ def test_the_what_ifs_and_the_alignment_import_no_textual_and_no_rich() -> None:
 
 @pytest.mark.parametrize("name", [p.stem for p in builtin_scenarios()])
 def test_every_builtin_lines_up_under_every_agent(name: str) -> None:
-    loaded = load_input(name, "chars4")
+    loaded = open_replayable(name, "chars4")
     comparison = compare(loaded.scenario, parse_run_specs(None, AGENT_NAMES), Settings())
     for run in comparison.runs:
         steps = run.timeline.steps

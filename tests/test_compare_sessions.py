@@ -20,11 +20,12 @@ from rich.console import Console
 from textual.widgets import Label
 
 from ctxviz.cli import main
-from ctxviz.cli.compare_commands import WhatIf, build_comparison, load_input, open_what_if
+from ctxviz.cli.compare_commands import build_comparison, open_what_if
 from ctxviz.report.compare import comparison_renderable
 from ctxviz.report.compare_json import FORMAT
-from ctxviz.report.compare_runs import compare, parse_run_specs
+from ctxviz.report.compare_runs import WhatIf, compare, parse_run_specs
 from ctxviz.report.json import FORMAT as TIMELINE_FORMAT
+from ctxviz.sources import open_replayable
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK
 from ctxviz.tui.compare_app import CompareApp, WhatIfApp
@@ -62,7 +63,7 @@ def compactions(steps: list[dict[str, Any]]) -> list[tuple[int | None, int, int]
 
 
 def measured_after_each_event() -> list[int | None]:
-    loaded = load_input(str(SESSION), "chars4")
+    loaded = open_replayable(str(SESSION), "chars4")
     assert loaded.measured is not None
     return list(loaded.measured)
 
@@ -203,7 +204,7 @@ def test_at_80_columns_the_header_still_names_the_what_if() -> None:
 
 
 def test_a_lane_whose_agent_warns_where_it_compacts_names_the_compaction() -> None:
-    loaded = load_input(str(SESSION), "chars4")
+    loaded = open_replayable(str(SESSION), "chars4")
     comparison = compare(loaded.scenario, parse_run_specs("claude-code,codex", []), parse_settings([]))
     claude, codex = (run.timeline for run in comparison.runs)
     assert [m.label for m in markers_of(claude)] == ["warning 147k", "auto-compact 167k"]

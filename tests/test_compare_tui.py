@@ -12,10 +12,10 @@ import pytest
 from textual.pilot import Pilot
 
 from ctxviz.cli import main
-from ctxviz.cli.compare_commands import load_input, open_what_if
+from ctxviz.cli.compare_commands import open_what_if
 from ctxviz.profiles import AGENT_NAMES
 from ctxviz.report.compare_runs import Comparison, compare, parse_run_specs
-from ctxviz.sources import open_timeline
+from ctxviz.sources import open_replayable, open_timeline
 from ctxviz.timeline import Source
 from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.compare_actions import comparable
@@ -31,7 +31,7 @@ Script = Callable[[Pilot[None], CompareApp, CompareScreen], Awaitable[None]]
 
 
 def comparison_of(scenario: str, agents: str, *settings: str) -> Comparison:
-    loaded = load_input(scenario, "chars4")
+    loaded = open_replayable(scenario, "chars4")
     return compare(loaded.scenario, parse_run_specs(agents, []), parse_settings(settings), loaded.display)
 
 

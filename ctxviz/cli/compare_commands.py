@@ -1,11 +1,11 @@
 """``ctxviz compare``: one scenario (or real session) under several agents or what-if settings, and the
-loading edge that ``run --set`` and ``play --set`` share with it."""
+``--set`` handling that ``run --set`` and ``play --set`` share with it."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,63 +15,8 @@ from ctxviz.cli.common import fail, tokenizer_name
 from ctxviz.process import one_shot
 
 if TYPE_CHECKING:
-    from ctxviz.report.compare_runs import Comparison
-    from ctxviz.scenario.model import Scenario
-    from ctxviz.timeline import Timeline
+    from ctxviz.report.compare_runs import Comparison, WhatIf
     from ctxviz.whatif import Settings
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """A scenario ready to simulate, with how its timelines must be finished (tokenizer, notices), and
-    for an imported session the context it measured after each event."""
-
-    scenario: Scenario
-    display: str
-    finish: Callable[[Timeline], Timeline]
-    measured: tuple[int | None, ...] | None = None
-
-
-@dataclass(frozen=True)
-class WhatIf:
-    """A what-if's timeline and the curve to set against it: measured (a session) or as written."""
-
-    timeline: Timeline
-    reference: list[int | None]
-    reference_name: str
-    name: str  # what was replayed, short enough for a narrow header: a scenario's name, "session 4d5611e5"
-
-
-def load_input(path: str | None, tokenizer: str, allow_outside: bool = False) -> Loaded:
-    """A scenario file, a built-in scenario's name, or a real session (.jsonl, imported). Raises InputError."""
-    from ctxviz.scenario.load import load_scenario
-    from ctxviz.sources import DEFAULT_SCENARIO, TRANSCRIPT_SUFFIXES, builtin_scenario
-    from ctxviz.tokens import get_counter
-
-    display = path if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
-    file = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
-    if file.suffix in TRANSCRIPT_SUFFIXES:
-        return _import_session(file, display)
-    if not file.exists() and (named := builtin_scenario(file.name)).exists():
-        file, display = named, f"scenarios/{named.name}"
-    counter = get_counter(tokenizer)
-    scenario = load_scenario(file, counter=counter, allow_outside=allow_outside)
-    reason = getattr(counter, "reason", None)
-
-    def finish(timeline: Timeline) -> Timeline:
-        notices = (*timeline.notices, f"text counted as chars/4: {reason}") if reason else timeline.notices
-        return replace(timeline, tokenizer=counter.description, notices=notices)
-
-    return Loaded(scenario, display, finish)
-
-
-def _import_session(path: Path, display: str) -> Loaded:
-    from ctxviz.importer import session_to_scenario
-    from ctxviz.report.compare_runs import measured_per_event
-
-    imported = session_to_scenario(path)
-    measured = measured_per_event(imported.calls, len(imported.scenario.events))
-    return Loaded(imported.scenario, display, lambda timeline: timeline, tuple(measured))
 
 
 def what_if_caption(what_if: WhatIf, what_ifs: Sequence[str]) -> str:
@@ -99,28 +44,15 @@ def parse_settings_option(values: Sequence[str]) -> Settings:
 def open_what_if(
     ctx: click.Context, path: str | None, settings: Settings, allow_outside: bool, agent: str | None = None
 ) -> WhatIf:
-    """``path`` replayed under ``settings`` (for ``run --set`` and ``play --set``) by ``agent`` (default:
-    the scenario's), with the curve to compare it to: what the session measured, or the scenario as
-    written."""
+    """``path`` replayed under ``settings`` by ``agent`` (see ``replay_what_if``); bad input ends the command."""
     from ctxviz.errors import InputError
-    from ctxviz.report.compare_runs import check_scopes, compare, per_step, used_per_event, what_if_pair
+    from ctxviz.report.compare_runs import replay_what_if
+    from ctxviz.sources import open_replayable
 
     try:
-        loaded = load_input(path, tokenizer_name(ctx), allow_outside)
-        specs, rescoped = what_if_pair(agent or loaded.scenario.agent, settings)
-        check_scopes(settings, specs[:1])
-        if loaded.measured is not None:
-            comparison = compare(loaded.scenario, specs[1:], rescoped, loaded.display)
-            per_event, name = list(loaded.measured), "measured"
-        else:
-            comparison = compare(loaded.scenario, specs, rescoped, loaded.display)
-            per_event, name = list(used_per_event(comparison.runs[0])), "as written"
+        return replay_what_if(open_replayable(path, tokenizer_name(ctx), allow_outside), settings, agent)
     except InputError as error:
         fail(error.message)
-    timeline = loaded.finish(comparison.runs[-1].timeline)
-    # an imported session is named by its 36-character id: its first 8 say which, as for a transcript
-    shown = f"session {loaded.scenario.name[:8]}" if loaded.measured is not None else loaded.scenario.name
-    return WhatIf(timeline, per_step(timeline, per_event), name, shown)
 
 
 def build_comparison(
@@ -130,9 +62,10 @@ def build_comparison(
     same agent with the settings; else every profile."""
     from ctxviz.errors import InputError
     from ctxviz.report.compare_runs import agent_names, check_scopes, compare, parse_run_specs, what_if_pair
+    from ctxviz.sources import open_replayable
 
     try:
-        loaded = load_input(path, tokenizer_name(ctx), allow_outside)
+        loaded = open_replayable(path, tokenizer_name(ctx), allow_outside)
     except InputError as error:
         fail(error.message)
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
@@ -20,6 +20,9 @@ from ctxviz.scenario.event_model import event_kind
 from ctxviz.scenario.model import Scenario
 from ctxviz.timeline import COMPACTION_STEP_KINDS, Step, Timeline
 from ctxviz.whatif import Setting, Settings, apply
+
+if TYPE_CHECKING:
+    from ctxviz.sources import Replayable
 
 STARTUP = -1  # the group of start-up steps, before the first event
 # a note about an @-mention names it first ("@src/a.py in the prompt: the path only"); the row already does
@@ -229,6 +232,35 @@ def used_per_event(run: Run) -> list[int]:
 
 
 # --- what one event did in one run ---------------------------------------------------------------
+@dataclass(frozen=True)
+class WhatIf:
+    """A what-if's timeline and the curve to set against it: measured (a session) or as written."""
+
+    timeline: Timeline
+    reference: list[int | None]
+    reference_name: str
+    name: str  # what was replayed, short enough for a narrow header: a scenario's name, "session 4d5611e5"
+
+
+def replay_what_if(replayable: Replayable, settings: Settings, agent: str | None = None) -> WhatIf:
+    """``replayable`` replayed under ``settings`` by ``agent`` (default: the scenario's), for ``run --set``
+    and ``play --set``, with the curve to compare it to: what the session measured, or the scenario as
+    written. Raises ``InputError``."""
+    specs, rescoped = what_if_pair(agent or replayable.scenario.agent, settings)
+    check_scopes(settings, specs[:1])
+    if replayable.measured is not None:
+        comparison = compare(replayable.scenario, specs[1:], rescoped, replayable.display)
+        per_event, name = list(replayable.measured), "measured"
+    else:
+        comparison = compare(replayable.scenario, specs, rescoped, replayable.display)
+        per_event, name = list(used_per_event(comparison.runs[0])), "as written"
+    timeline = replayable.finish(comparison.runs[-1].timeline)
+    # an imported session is named by its 36-character id: its first 8 say which, as for a transcript
+    scenario = replayable.scenario.name
+    shown = f"session {scenario[:8]}" if replayable.measured is not None else scenario
+    return WhatIf(timeline, per_step(timeline, per_event), name, shown)
+
+
 @dataclass(frozen=True, slots=True)
 class Cell:
     added: int

@@ -35,13 +35,13 @@ def open_compare(app: App[Any]) -> None:
     app.notify("Replaying under every agent…" if not what_ifs else "Replaying as written and with the what-ifs…")
 
     def build() -> None:
-        from ctxviz.cli.compare_commands import load_input
         from ctxviz.errors import InputError
         from ctxviz.report.compare_runs import agent_names, compare, parse_run_specs, what_if_pair
+        from ctxviz.sources import open_replayable
         from ctxviz.whatif import parse_settings
 
         try:
-            loaded = load_input(path, "chars4" if timeline.tokenizer.startswith("chars/4") else "cl100k")
+            loaded = open_replayable(path, "chars4" if timeline.tokenizer.startswith("chars/4") else "cl100k")
             settings = parse_settings(what_ifs)
             if what_ifs:
                 specs, settings = what_if_pair(timeline.agent, settings)

@@ -12,7 +12,7 @@ from ctxviz.tui.screens.compare_screen import CompareScreen
 from ctxviz.tui.screens.what_if_screen import WhatIfScreen
 
 if TYPE_CHECKING:
-    from ctxviz.cli.compare_commands import WhatIf
+    from ctxviz.report.compare_runs import WhatIf
 
 
 class CompareApp(CtxvizApp):
