@@ -11,7 +11,7 @@ import platformdirs
 import pytest
 
 from ctxviz.cache_folder import user_cache_folder, write_atomically
-from ctxviz.live import statusline
+from ctxviz.live import cache_file
 from ctxviz.transcripts import index
 
 
@@ -25,7 +25,7 @@ def test_the_folder_is_platformdirs_own_and_both_caches_use_it(
         monkeypatch.setenv("XDG_CACHE_HOME", xdg)
     folder = Path(platformdirs.user_cache_dir("ctxviz", appauthor=False))
     assert user_cache_folder() == folder
-    assert statusline.cache_dir() == folder / "statusline"
+    assert cache_file.cache_dir() == folder / "statusline"
     assert index.cache_folder([]) == folder
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ctxviz.live import cache as cache_module
-from ctxviz.live import statusline
+from ctxviz.live import cache_file, statusline
 from ctxviz.live.session import LiveSession
 from ctxviz.report.context_data import context_dict
 from ctxviz.transcripts.load import read_transcript
@@ -153,16 +153,16 @@ def test_appended_lines_are_read_from_the_cached_offset(tmp_path: Path, monkeypa
     [
         lambda data: b"not json at all\n" + data,
         lambda data: data[: len(data) // 2],  # a truncated state
-        lambda data: statusline.pack_cache(
-            {**statusline.unpack_cache(data)[0], "version": "0.0.0"}, statusline.unpack_cache(data)[1]
+        lambda data: cache_file.pack_cache(
+            {**cache_file.unpack_cache(data)[0], "version": "0.0.0"}, cache_file.unpack_cache(data)[1]
         ),  # another ctxviz
-        lambda data: statusline.pack_cache(statusline.unpack_cache(data)[0], b"\x93\x01\x02"),  # another shape
+        lambda data: cache_file.pack_cache(cache_file.unpack_cache(data)[0], b"\x93\x01\x02"),  # another shape
     ],
     ids=["garbage", "truncated", "version", "shape"],
 )
 def test_a_damaged_cache_is_rebuilt_never_trusted(damage, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     _run(monkeypatch, capsys, _payload(BIG))
-    cache = statusline.cache_file(BIG.absolute())
+    cache = cache_file.cache_file(BIG.absolute())
     good = cache.read_bytes()
     damaged = damage(good)
     # the damage must not leave a header claiming current figures that are wrong

@@ -17,9 +17,9 @@ import msgspec
 
 from ctxviz import __version__
 from ctxviz.cache_folder import write_atomically
+from ctxviz.live.cache_file import CACHE_FORMAT, pack_cache, unpack_cache
 from ctxviz.live.follow import Follower, Forget, Tally, window_thresholds
 from ctxviz.live.session import LiveSession
-from ctxviz.live.statusline import CACHE_FORMAT, pack_cache, unpack_cache
 from ctxviz.live.tail import Tail
 from ctxviz.timeline import Block
 from ctxviz.transcripts.build import BuildState, StepBuilder

@@ -11,15 +11,15 @@ from __future__ import annotations
 import json
 import os
 import sys
-import zlib
 from pathlib import Path
 from typing import Any
+
+from ctxviz.live.cache_file import CACHE_FORMAT, cache_file, unpack_cache
 
 DEFAULT_FORMAT = "{bar} {used}/{window} {percent} · {to_compact} · {biggest}"
 FIELDS = ("bar", "used", "window", "percent", "left", "to_compact", "biggest", "item", "item_tokens", "model",
           "calls", "session", "used_tokens", "window_tokens")  # fmt: skip
 FALLBACK = "ctxviz: context unknown"
-CACHE_FORMAT = "ctxviz.statusline-cache/2"
 NO_CALL_YET = "ctxviz: no API call yet"
 BAR_CELLS = 5
 SEPARATOR = " · "
@@ -68,17 +68,6 @@ def humanize(tokens: int) -> str:
     return f"{tokens / 1_000_000:.1f}".removesuffix(".0") + "M"
 
 
-def cache_dir() -> Path:
-    from ctxviz.cache_folder import user_cache_folder
-
-    return user_cache_folder() / "statusline"
-
-
-def cache_file(transcript: Path) -> Path:
-    key = zlib.crc32(str(transcript).encode()) & 0xFFFFFFFF
-    return cache_dir() / f"{transcript.stem[:64]}-{key:08x}.cache"
-
-
 def _payload(text: bytes) -> tuple[Path, int | None]:
     if not text.strip():
         raise StatuslineError("nothing on stdin (Claude Code passes the session as JSON)")
@@ -98,25 +87,6 @@ def _payload(text: bytes) -> tuple[Path, int | None]:
         if isinstance(size, int) and not isinstance(size, bool) and size > 0:
             window = size
     return Path(transcript).expanduser().absolute(), window
-
-
-def pack_cache(header: dict[str, Any], body: bytes) -> bytes:
-    """A cache file: ``<crc32> <header JSON>\n<body>``; the checksum covers the header and the body."""
-    rest = json.dumps(header, ensure_ascii=False).encode() + b"\n" + body
-    return b"%08x " % zlib.crc32(rest) + rest
-
-
-def unpack_cache(data: bytes) -> tuple[dict[str, Any], bytes] | None:
-    """The header and body of a cache file, or None when it is damaged in any way."""
-    check, _, rest = data.partition(b" ")
-    try:
-        if len(check) != 8 or int(check, 16) != zlib.crc32(rest):
-            return None
-        head, _, body = rest.partition(b"\n")
-        header = json.loads(head)
-    except ValueError:
-        return None
-    return (header, body) if isinstance(header, dict) else None
 
 
 def _cached_header(cache: Path, transcript: Path, window: int | None) -> dict[str, Any] | None:
