@@ -66,7 +66,6 @@ class OpencodeReader:
         """Main sessions in each root's databases, and in its JSON tree unless a database already holds
         them (opencode copies the tree into its first database). A root may be a database file itself.
         Subagents' child sessions are counted with their parent, not listed."""
-        from ctxviz.transcripts.jsonl import document
         from ctxviz.transcripts.opencode_db import Database
         from ctxviz.transcripts.walk import files_under
 
@@ -88,6 +87,8 @@ class OpencodeReader:
             tree = root / "storage" / "session" if (root / "storage").is_dir() else root / "session"
             if root.suffix == ".db" or not tree.is_dir():
                 continue
+            from ctxviz.transcripts.jsonl import document  # only here: a run served from the index needs no other
+
             for file, size, mtime in files_under(tree, lambda name: name.endswith(".json"), 1):
                 try:
                     session = document(file)
