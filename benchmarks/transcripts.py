@@ -27,6 +27,17 @@ against 0.122 s, 1.75x (1.42-1.58x in this script's own rounds, when ccusage ran
 Python start-up (~0.045 s) and decoding 96 MB on two cores: msgspec alone skips through a 3 MB file in
 ~1.6 ms; counting its lines (for exact line numbers) ~0.9 ms; the summary's loop over its 1,500
 records ~2.1 ms. ccusage's own time varied from 0.09 to 0.24 s between rounds.
+
+Other agents (``--other-agents 200``: 200 sessions of each copied from the fixtures, a home per agent,
+opencode's two stores apart; the fixtures' sessions without usage included, as failures), measured
+2026-12-01 against the commit before their rows and failures were kept in the summary index (two
+runs of 25 rounds, A then B; medians, paired ratios): warm ``sessions --json`` codex 0.052-0.077 s
+against 0.073-0.105 s (0.72-0.77x: its 50 sessions without usage are no longer read again), pi
+0.053-0.073 s against 0.051-0.073 s (0.98-1.02x, nothing changed for it), gemini-cli 0.056-0.084 s
+against 0.131-0.202 s (0.42-0.43x), opencode's older files 0.096-0.121 s against 0.296-0.365 s
+(0.31-0.34x: its discovery still reads every session's file, and every message and part file is
+stat-ed), opencode's database 0.053-0.068 s against 0.81-1.13 s (0.06-0.07x), grok-build
+0.068-0.080 s against 0.171-0.188 s (0.41-0.42x). Python's start-up alone is ~0.045 s.
 """
 
 from __future__ import annotations
@@ -249,13 +260,16 @@ def other_agents(runs: int, python: str, count: int, against: Path | None) -> No
             envs = {name: {**base, "HOME": str(home), "XDG_CACHE_HOME": f"{tmp}/cache-{name}",
                            "PYTHONPATH": str(checkout)} for name, checkout in checkouts.items()}  # fmt: skip
             listed = {}
-            for name, env in envs.items():  # the first run writes the index
-                done = subprocess.run(sessions, env=env, capture_output=True, text=True, check=True)
+            for name, env in envs.items():  # the first run writes the index; run from tmp, since
+                # ``-m`` puts the current folder first on the path
+                done = subprocess.run(sessions, env=env, cwd=tmp, capture_output=True, text=True, check=True)
                 listed[name] = len(json.loads(done.stdout))
             times: dict[str, list[float]] = {name: [] for name in envs}
             for _ in range(runs):
                 for name, env in envs.items():
-                    times[name] += interleaved({name: sessions}, env, 1)[name]
+                    start = time.perf_counter()
+                    subprocess.run(sessions, env=env, cwd=tmp, capture_output=True, check=True)
+                    times[name].append(time.perf_counter() - start)
             line = "  ".join(f"{name} {statistics.median(taken):.3f} s" for name, taken in times.items())
             if against is not None:
                 ratios = [a / b for a, b in zip(times["this"], times["against"], strict=True)]
