@@ -112,7 +112,7 @@ class OpencodeReader:
             size = ref.size + files.session_bytes(str(session.get("id")), state.message_ids)
             return timeline, state, {**session, "bytes": size}
         # opencode writes its database through a write-ahead log: the main file's time moves only when
-        # the log is copied back into it. Any session's change is a change to both for every session.
+        # the log is copied back into it. Both are every session's: a write to one reads all again.
         reads.path(ref.path.with_name(ref.path.name + "-wal"))
         with Database(ref.path) as db:
             sessions = db.sessions()
