@@ -12,6 +12,7 @@ Memory (``--memory``): one ~1 GB session (the spotter session repeated, each cop
 chained) and the peak resident memory of ``sessions --json --no-cache`` and ``context --json`` on it.
 
     python benchmarks/transcripts.py [--runs 7] [--memory] [--python PATH]
+    python benchmarks/transcripts.py --other-agents 200 [--against ../other-checkout] [--runs 21]
     CCUSAGE=/path/to/ccusage python benchmarks/transcripts.py   # else `ccusage` on PATH, else skipped
 
 ccusage 20 as compared so far: ``npm i --prefix /tmp/cc @ccusage/ccusage-linux-x64@20.0.24`` and
@@ -26,6 +27,17 @@ against 0.122 s, 1.75x (1.42-1.58x in this script's own rounds, when ccusage ran
 Python start-up (~0.045 s) and decoding 96 MB on two cores: msgspec alone skips through a 3 MB file in
 ~1.6 ms; counting its lines (for exact line numbers) ~0.9 ms; the summary's loop over its 1,500
 records ~2.1 ms. ccusage's own time varied from 0.09 to 0.24 s between rounds.
+
+Other agents (``--other-agents 200``: 200 sessions of each copied from the fixtures, a home per agent,
+opencode's two stores apart; the fixtures' sessions without usage included, as failures), measured
+2026-12-01 against the commit before their rows and failures were kept in the summary index (two
+runs of 25 rounds, A then B; medians, paired ratios): warm ``sessions --json`` codex 0.052-0.077 s
+against 0.073-0.105 s (0.72-0.77x: its 50 sessions without usage are no longer read again), pi
+0.053-0.073 s against 0.051-0.073 s (0.98-1.02x, nothing changed for it), gemini-cli 0.056-0.084 s
+against 0.131-0.202 s (0.42-0.43x), opencode's older files 0.096-0.121 s against 0.296-0.365 s
+(0.31-0.34x: its discovery still reads every session's file, and every message and part file is
+stat-ed), opencode's database 0.053-0.068 s against 0.81-1.13 s (0.06-0.07x), grok-build
+0.068-0.080 s against 0.171-0.188 s (0.41-0.42x). Python's start-up alone is ~0.045 s.
 """
 
 from __future__ import annotations
@@ -230,6 +242,41 @@ def memory(python: str) -> None:
             print(f"{name:28} peak RSS {peak:7.0f} MiB   {time.perf_counter() - start:6.1f} s")
 
 
+def other_agents(runs: int, python: str, count: int, against: Path | None) -> None:
+    """Warm ``sessions --json`` on ``count`` sessions of each other agent (one home per agent), this
+    checkout against ``against`` (another checkout, e.g. main) when given: each its own cache folder,
+    A then B in every round."""
+    from agent_corpus import CORPORA
+
+    checkouts = {"this": ROOT, **({"against": against.resolve()} if against is not None else {})}
+    sessions = [python, "-m", "ctxviz", "sessions", "--json"]
+    variables = ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_DATA_HOME", "PI_CODING_AGENT_DIR",
+                 "GROK_HOME", "PYTHONDONTWRITEBYTECODE")  # fmt: skip
+    for agent, build in CORPORA.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            home = Path(tmp) / "home"
+            build(home, count)
+            base = {name: value for name, value in os.environ.items() if name not in variables}
+            envs = {name: {**base, "HOME": str(home), "XDG_CACHE_HOME": f"{tmp}/cache-{name}",
+                           "PYTHONPATH": str(checkout)} for name, checkout in checkouts.items()}  # fmt: skip
+            listed = {}
+            for name, env in envs.items():  # the first run writes the index; run from tmp, since
+                # ``-m`` puts the current folder first on the path
+                done = subprocess.run(sessions, env=env, cwd=tmp, capture_output=True, text=True, check=True)
+                listed[name] = len(json.loads(done.stdout))
+            times: dict[str, list[float]] = {name: [] for name in envs}
+            for _ in range(runs):
+                for name, env in envs.items():
+                    start = time.perf_counter()
+                    subprocess.run(sessions, env=env, cwd=tmp, capture_output=True, check=True)
+                    times[name].append(time.perf_counter() - start)
+            line = "  ".join(f"{name} {statistics.median(taken):.3f} s" for name, taken in times.items())
+            if against is not None:
+                ratios = [a / b for a, b in zip(times["this"], times["against"], strict=True)]
+                line += f"  this/against {statistics.median(ratios):.2f}x"
+            print(f"{agent:20} rows {listed}  warm median: {line}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=7)
@@ -241,8 +288,14 @@ def main() -> None:
         "install's import hook adds ~10 ms to every start-up that an installed ctxviz does not pay: give "
         "the python of a venv where ctxviz (or only its dependencies) was installed with `pip install .`",
     )
+    parser.add_argument(
+        "--other-agents", type=int, metavar="N", help="warm runs on N sessions of each other agent (agent_corpus.py)"
+    )
+    parser.add_argument("--against", type=Path, help="with --other-agents: another checkout timed alongside")
     args = parser.parse_args()
-    if args.memory:
+    if args.other_agents:
+        other_agents(args.runs, args.python, args.other_agents, args.against)
+    elif args.memory:
         memory(args.python)
     else:
         speed(args.runs, args.python)

@@ -11,6 +11,11 @@ class InputError(Exception):
         self.message = message
 
 
+class Unreadable(InputError):
+    """A file or database that could not be opened or read (permissions, a lock, a failing disk): what
+    went wrong can pass without the file changing, so the summary index never keeps this answer."""
+
+
 # How a message about a folder given where a session's file was wanted begins (after the path). It names
 # no option: only the commands that can find a session themselves add "--session / --latest".
 FOLDER_GIVEN = "a folder; give a session's"

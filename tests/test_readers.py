@@ -10,7 +10,7 @@ import pytest
 
 from ctxviz.errors import InputError
 from ctxviz.timeline import Category, Timeline
-from ctxviz.transcripts.protocol import NoUsage, Reader, SessionSummary, ref_for
+from ctxviz.transcripts.protocol import NoUsage, Reader, Reads, SessionSummary, ref_for
 from ctxviz.transcripts.registry import READERS, reader_for, reader_named
 
 FIXTURES = Path(__file__).parent / "fixtures" / "other-agents"
@@ -32,7 +32,7 @@ def _open(path: Path) -> tuple[Reader, Timeline]:
 def _summary(path: Path) -> SessionSummary:
     reader = reader_for(path)
     assert reader is not None
-    return reader.summarise(ref_for(reader.name, path))
+    return reader.summarise(ref_for(reader.name, path), Reads())
 
 
 def _calls(timeline: Timeline) -> list[int]:
@@ -263,7 +263,7 @@ def test_gemini_subagent_chats_belong_to_their_session(tmp_path: Path) -> None:
     reader = reader_named("gemini-cli")
     refs = reader.discover(reader.roots({"GEMINI_CLI_HOME": str(tmp_path)}, Path("/nonexistent")))
     assert [r.path.name for r in refs] == ["session-2026-04-29T21-39-gemini.jsonl"]
-    assert reader.summarise(refs[0]).subagents == 1
+    assert reader.summarise(refs[0], Reads()).subagents == 1
 
 
 OPENCODE_DB = FIXTURES / "opencode" / "synthetic-db" / "opencode.db"
@@ -274,7 +274,7 @@ def test_opencode_database() -> None:
     assert reader_for(OPENCODE_DB) is reader  # told by content: a SQLite file with opencode's tables
     refs = reader.discover([OPENCODE_DB.parent])
     assert [r.session for r in refs] == ["s_stage0_small", "s_stage0_large"]  # the child is a subagent
-    large = reader.summarise(refs[1])
+    large = reader.summarise(refs[1], Reads())
     assert (large.calls, large.peak, large.subagents, large.project) == (1, 120, 1, "/tmp/large")
     child = reader.timeline(ref_for("opencode", OPENCODE_DB, "s_child"))
     assert _calls(child) == [2_358]  # input 310 + cache.read 2,048

@@ -11,7 +11,7 @@ import pytest
 
 from ctxviz.errors import InputError
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts.protocol import Reading, ref_for
+from ctxviz.transcripts.protocol import Reading, Reads, ref_for
 from ctxviz.transcripts.registry import reader_for, reader_named
 
 FIXTURES = Path(__file__).parent / "fixtures" / "other-agents"
@@ -143,6 +143,6 @@ def test_random_damage_never_escapes_as_a_traceback(relative: str, agent: str, t
         try:
             reader = reader_for(path) or reader_named(agent)
             reader.read(ref_for(reader.name, path))
-            reader.summarise(ref_for(reader.name, path))
+            reader.summarise(ref_for(reader.name, path), Reads())
         except InputError:
             pass

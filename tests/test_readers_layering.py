@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from agent_homes import FIXTURES, OTHERS, copy_to
+from agent_homes import FIXTURES, GROK_ID, OTHERS, copy_to
 
 ROOT = Path(__file__).resolve().parents[1]
 # What reads an agent's records into a timeline: the parsing module beside each reader.
@@ -70,7 +71,7 @@ def _sessions(tmp_path: Path) -> tuple[list[str], set[str]]:
 
 
 def test_sessions_served_from_the_index_loads_no_reader_s_parsing(tmp_path: Path) -> None:
-    # Agents whose every session is one file: their rows are kept in the index while it is unchanged.
+    # Every agent's rows are kept in the index while nothing their reader read changed.
     home = tmp_path / "home"
     copy_to(FIXTURES / "claude-code" / "spotter-misc" / "short.jsonl",
             home / ".claude" / "projects" / "-home-u-app" / "short.jsonl")  # fmt: skip
@@ -78,10 +79,23 @@ def test_sessions_served_from_the_index_loads_no_reader_s_parsing(tmp_path: Path
             home / ".codex" / "sessions" / "2026" / "08" / "03" / "rollout-2026-08-03-a.jsonl")  # fmt: skip
     copy_to(OTHERS / "pi" / "synthetic-branch-compaction.jsonl",
             home / ".pi" / "agent" / "sessions" / "--tmp-demo--" / "2026-08-03_a.jsonl")  # fmt: skip
+    copy_to(OTHERS / "gemini-cli" / "agent-sessions_jsonl_v040.jsonl",
+            home / ".gemini" / "tmp" / "demo" / "chats" / "session-2026-08-03.jsonl")  # fmt: skip
+    grok = OTHERS / "grok-build" / "synthetic" / "sessions" / "%2Ftmp%2Fdemo" / GROK_ID
+    shutil.copytree(grok, home / ".grok" / "sessions" / "%2Ftmp%2Fdemo" / GROK_ID)
+    copy_to(OTHERS / "opencode" / "synthetic-db" / "opencode.db", home / ".local/share/opencode/opencode.db")
+    cursor = home / ".cursor" / "projects" / "demo" / "agent-transcripts" / "a.jsonl"  # no usage: kept as such
+    copy_to(OTHERS / "cursor" / "agent-sessions_small.jsonl", cursor)
     first, first_loaded = _sessions(tmp_path)  # reads every session, writes the index
-    assert len(first) == 3
-    assert {"ctxviz.transcripts.codex_rollout", "ctxviz.transcripts.pi_session"} <= first_loaded
+    assert len(first) == 6
+    assert set(PARSING_MODULES) <= first_loaded
     rows, loaded = _sessions(tmp_path)
     assert rows == first
     assert "ctxviz.transcripts.codex" in loaded  # the readers themselves: they find the sessions
     assert sorted(loaded & {*PARSING_MODULES, *READING_MODULES}) == []
+    # opencode's older storage: discovery reads each session's file (to leave out subagents' sessions)
+    shutil.copytree(OTHERS / "opencode" / "agent-sessions_storage_v2", home / ".local/share/opencode/storage")
+    assert len(_sessions(tmp_path)[0]) == 6  # the database holds the same sessions: listed once
+    rows, loaded = _sessions(tmp_path)
+    assert rows == first
+    assert sorted(loaded & set(PARSING_MODULES)) == []

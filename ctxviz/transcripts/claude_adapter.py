@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -43,12 +43,11 @@ class ClaudeCodeReader:
 
         return [SessionRef(AGENT, f.path, f.session, f.size, f.mtime) for f in session_files(roots)]
 
-    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
-        return (ref.path, ref.path.parent / ref.path.stem)  # the session's file and its subagents folder
-
-    def summarise(self, ref: SessionRef) -> SessionSummary:
+    def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.summary import summarize
 
+        reads.path(ref.path)
+        reads.path(ref.path.parent / ref.path.stem)  # its subagents folder (their files are counted)
         return summarize(ref.path)
 
     def read(self, ref: SessionRef) -> Reading:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -61,13 +61,11 @@ class CodexReader:
     def timeline(self, ref: SessionRef) -> Timeline:
         return self.read(ref).timeline
 
-    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
-        return (ref.path,)  # a rollout is one file
-
-    def summarise(self, ref: SessionRef) -> SessionSummary:
+    def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.codex_rollout import build
         from ctxviz.transcripts.rows import summary_row
 
+        reads.path(ref.path)  # a rollout is one file
         state = self._parse(ref)
         timeline = build(state, ref.path)
         row = summary_row(ref, timeline, project=state.cwd or "", started=state.started, ended=state.ended,

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.transcripts.protocol import NoUsage, Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import NoUsage, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -48,10 +48,8 @@ class CursorReader:
                     found.append(SessionRef(AGENT, file, file.stem, size, mtime))
         return found
 
-    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
-        return ()  # nothing to keep: a Cursor transcript records no usage
-
-    def summarise(self, ref: SessionRef) -> SessionSummary:
+    def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
+        reads.path(ref.path)  # found as a Cursor transcript: while it is the same, so is the answer
         raise NoUsage(f"{ref.path}: {WHY}")
 
     def read(self, ref: SessionRef) -> Reading:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ctxviz.errors import InputError
 from ctxviz.transcripts.claude_adapter import AGENT as CLAUDE
-from ctxviz.transcripts.protocol import NoUsage, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import NoUsage, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.transcripts.index import SummaryIndex
@@ -126,7 +126,7 @@ def _named(refs: list[SessionRef], wanted: str) -> list[SessionRef]:
     found: list[SessionRef] = []
     for ref in refs:
         try:
-            named = reader_named(ref.agent).summarise(ref).session
+            named = reader_named(ref.agent).summarise(ref, Reads()).session
         except InputError:
             continue
         if named.startswith(wanted) or ref.session.startswith(wanted) or wanted in ref.path.stem:

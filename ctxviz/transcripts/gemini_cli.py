@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -65,17 +65,16 @@ class GeminiCliReader:
     def timeline(self, ref: SessionRef) -> Timeline:
         return self.read(ref).timeline
 
-    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
-        return ()  # its subagents sit in a folder named by the id inside the chat: known only by reading it
-
-    def summarise(self, ref: SessionRef) -> SessionSummary:
+    def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.gemini_chat import build
         from ctxviz.transcripts.rows import is_time, summary_row
 
+        reads.path(ref.path)  # appended to (JSONL) or rewritten in place (an older .json): its time moves
         state = self._parse(ref)
         timeline, models = build(state, ref.path)
         started = state.meta.get("startTime") if is_time(state.meta.get("startTime")) else state.started
         children = ref.path.parent / timeline.source.name
+        reads.path(children)  # only counted: a subagent's chat added or removed changes the folder's time
         subagents = sum(1 for p in children.glob("*.json*")) if children.is_dir() else 0
         return summary_row(ref, timeline, project=timeline.source.summary or "", started=started,
                            ended=state.ended, models=models, recorded_before=[], subagents=subagents,

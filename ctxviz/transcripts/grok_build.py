@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.errors import InputError
-from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -55,41 +55,44 @@ class GrokBuildReader:
                     found.append(SessionRef(AGENT, file, file.parent.name, size, mtime))
         return found
 
-    def _parse(self, ref: SessionRef) -> tuple[_Parse, Path]:
+    def _parse(self, ref: SessionRef, reads: Reads) -> tuple[_Parse, Path]:
         from ctxviz.transcripts.grok_build_session import parse, parse_history
         from ctxviz.transcripts.jsonl import records
 
         folder = ref.path.parent
         updates, history = folder / UPDATES, folder / HISTORY
+        # the log is appended to, the history rewritten at each compaction, signals.json and summary.json
+        # rewritten as the session goes: each is noted as a file, also while missing (it may appear)
+        reads.path(updates)
         problems: list[str] = []
         if updates.is_file():
             state = parse(records(updates, problems), str(updates))
-        elif history.is_file():
-            state = parse_history(records(history, problems), str(history))
         else:
-            raise InputError(f"{folder}: neither {UPDATES} nor {HISTORY} here: not a grok-build session folder")
+            reads.path(history)
+            if not history.is_file():
+                raise InputError(f"{folder}: neither {UPDATES} nor {HISTORY} here: not a grok-build session folder")
+            state = parse_history(records(history, problems), str(history))
         state.problems[:0] = problems
         return state, folder
 
     def read(self, ref: SessionRef) -> Reading:
         from ctxviz.transcripts.grok_build_session import build
 
-        state, folder = self._parse(ref)
+        state, folder = self._parse(ref, Reads())
         return Reading(build(state, folder), tuple(state.problems))
 
     def timeline(self, ref: SessionRef) -> Timeline:
         return self.read(ref).timeline
 
-    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
-        return ()  # a session is a folder of files
-
-    def summarise(self, ref: SessionRef) -> SessionSummary:
+    def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from urllib.parse import unquote
 
         from ctxviz.transcripts.grok_build_session import build, json_or_empty
         from ctxviz.transcripts.rows import from_millis, is_time, summary_row
 
-        state, folder = self._parse(ref)
+        state, folder = self._parse(ref, reads)
+        reads.path(folder / "signals.json")  # both read by build, and summary.json again below
+        reads.path(folder / "summary.json")
         timeline = build(state, folder)
         start = from_millis(state.started * 1000) if state.started is not None else None
         end = from_millis(state.ended * 1000) if state.ended is not None else None

@@ -1,14 +1,15 @@
-"""The summary index: each session's ``sessions`` row kept between runs, so a run where nothing changed
-reads no transcript at all.
+"""The summary index: each session's ``sessions`` row, or why it could not be summarised, kept between
+runs, so that a run where nothing changed reads no transcript at all.
 
-One JSON file in the user's cache folder (``platformdirs``), never beside the transcripts. A row is
+One JSON file in the user's cache folder (``platformdirs``), never beside the transcripts. An answer is
 reused only when the ctxviz version and the size and modification time of everything it was worked
-out from match: a Claude Code session's file and its subagents folder; for another agent, what its
-reader names (a Codex or pi session is its one file; an agent whose session is spread over many files
-names nothing, and its rows are worked out every time). Anything else is summarised again. The index
-is a convenience, never a source of truth: unreadable, corrupt, of another format or unwritable, it is
-ignored (and rebuilt when it can be written); every row is checked field by field; deleting it is
-always safe.
+out from match: a Claude Code session's file (as discovery found it) and its subagents folder; for
+another agent, each file and folder its reader noted while summarising it (``reads``), a folder whose
+files were all read with a digest of their sizes and times. A failure is kept with its message and
+given back as the same error, unless a file could not be read at all (``Unreadable``). Anything else
+is summarised again. The index is a convenience, never a source of truth: unreadable, corrupt, of
+another format or unwritable, it is ignored (and rebuilt when it can be written); every row is
+checked field by field; deleting it is always safe.
 Plain JSON, so that a run served from it imports nothing that reads transcripts.
 """
 
@@ -16,23 +17,23 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from ctxviz import __version__
 from ctxviz.cache_folder import user_cache_folder, write_atomically
-from ctxviz.errors import InputError
+from ctxviz.errors import InputError, Unreadable
 from ctxviz.transcripts.discover import SessionFile
-from ctxviz.transcripts.protocol import Reader, SessionRef
+from ctxviz.transcripts.protocol import NoUsage, Reader, SessionRef
+from ctxviz.transcripts.reads import Reads, Stats
 from ctxviz.transcripts.session_row import SessionSummary
 
 # Bump when what a summary holds or how it is worked out changes: rows of another format are not reused.
-INDEX_FORMAT = "ctxviz.sessions-index/3"
+INDEX_FORMAT = "ctxviz.sessions-index/4"
 INDEX_NAME = "sessions-index.json"
 
-# The size and modification time (ns) of each file or folder a row depends on; -1, -1 for one missing.
-Key = tuple[int, ...]
-_MISSING = (-1, -1)
+Answer = SessionSummary | InputError  # a row, or why there is none (``NoUsage``: nothing measured)
 
 
 def cache_folder(roots: Sequence[Path]) -> Path | None:
@@ -49,64 +50,88 @@ def cache_folder(roots: Sequence[Path]) -> Path | None:
     return folder
 
 
-def _stat(path: Path) -> tuple[int, int]:
-    try:
-        stat = path.stat()
-    except (OSError, RuntimeError):
-        return _MISSING
-    return (stat.st_size, stat.st_mtime_ns)
+def _keys(data: Any) -> dict[str, tuple[int, ...]] | None:
+    """``{path: key}`` as the file holds it, checked (a key is a list of integers); None when off."""
+    if not isinstance(data, dict):
+        return None
+    if not all(isinstance(key, list) and all(type(n) is int for n in key) for key in data.values()):
+        return None
+    return {str(path): tuple(key) for path, key in data.items()}
 
 
-def key_of(paths: Iterable[Path]) -> Key:
-    return tuple(n for path in paths for n in _stat(path))
+def _entry(data: Any) -> tuple[Reads, Answer] | None:
+    """An entry of the file: what it was worked out from and its row (checked field by field) or its
+    error; None when anything is off."""
+    if not isinstance(data, dict):
+        return None
+    reads = Reads()
+    files, folders = _keys(data.get("files")), _keys(data.get("folders"))
+    if files is None or folders is None:
+        return None
+    reads.files, reads.folders = files, folders
+    if "row" in data:
+        row = SessionSummary.from_dict(data["row"])
+        return (reads, row) if row is not None else None
+    message, no_usage = data.get("error"), data.get("no_usage")
+    if not isinstance(message, str) or type(no_usage) is not bool:
+        return None
+    return reads, (NoUsage if no_usage else InputError)(message)
 
 
-def _claude_key(file: SessionFile) -> Key:
-    """The session file (as discovery found it) and its subagents folder."""
-    return (file.size, file.mtime_ns, *_stat(file.path.parent / file.path.stem))
+def _as_json(reads: Reads, answer: Answer) -> dict[str, object]:
+    kept: dict[str, object] = {"files": reads.files, "folders": reads.folders}
+    if isinstance(answer, SessionSummary):
+        return {**kept, "row": answer.as_dict()}
+    return {**kept, "error": answer.message, "no_usage": isinstance(answer, NoUsage)}
 
 
-def _load(path: Path) -> dict[str, tuple[Key, SessionSummary]]:
+def _load(path: Path) -> dict[str, tuple[Reads, Answer]]:
     try:
         index = json.loads(path.read_bytes())
         if index["format"] != INDEX_FORMAT or index["version"] != __version__:
             return {}
-        loaded: dict[str, tuple[Key, SessionSummary]] = {}
-        for name, entry in index["rows"].items():
-            key, summary = entry["key"], SessionSummary.from_dict(entry["row"])
-            if summary is not None and summary.file == name and all(type(n) is int for n in key):
-                loaded[name] = (tuple(key), summary)
+        loaded: dict[str, tuple[Reads, Answer]] = {}
+        for name, data in index["rows"].items():
+            entry = _entry(data)
+            if entry is not None:
+                loaded[name] = entry
         return loaded
     except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return {}  # missing, unreadable or corrupt: rebuilt from the transcripts
 
 
 class SummaryIndex:
-    """The rows of the previous run, and the rows of this one to write back. A row is named by its
-    session's file; ``path`` None: nothing is read or written (``--no-cache``, or no usable folder)."""
+    """The answers of the previous run, and those of this one to write back, each named (a Claude Code
+    session by its file, another agent's by its file and id: a database holds many). ``path`` None:
+    nothing is read or written (``--no-cache``, or no usable folder)."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self._old = _load(path) if path is not None else {}
-        self._new: dict[str, tuple[Key, SessionSummary]] = {}
+        self._new: dict[str, tuple[Reads, Answer]] = {}
+        self.stats = Stats()  # every key this run, each taken once
 
-    def get(self, name: str, key: Key) -> SessionSummary | None:
-        """The kept row of ``name`` when nothing it depends on changed, else None."""
+    def get(self, name: str, file: str) -> Answer | None:
+        """The kept answer of ``name`` (a session of ``file``) when nothing it was worked out from
+        changed, else None."""
         kept = self._old.get(name)
-        if kept is None or kept[0] != key:
+        if kept is None or isinstance(kept[1], SessionSummary) and kept[1].file != file:
+            return None
+        if not kept[0].unchanged(self.stats):
             return None
         self._new[name] = kept
         return kept[1]
 
-    def put(self, name: str, key: Key, summary: SessionSummary) -> None:
-        self._new[name] = (key, summary)
+    def put(self, name: str, reads: Reads, answer: Answer) -> None:
+        if not isinstance(answer, Unreadable):  # its cause may pass while every key stays the same
+            self._new[name] = (reads, answer)
 
     def save(self) -> None:
-        """Write this run's rows (only those of files still there); a failure leaves no partial file."""
-        if self.path is None or self._new == self._old:
+        """Write this run's answers (only those of sessions still there); a failure leaves no partial file."""
+        if self.path is None or self._new == self._old:  # kept entries are the very objects loaded
             return
-        rows = {name: {"key": list(key), "row": summary.as_dict()} for name, (key, summary) in self._new.items()}
-        data = json.dumps({"format": INDEX_FORMAT, "version": __version__, "rows": rows}, separators=(",", ":"))
+        entries = {name: _as_json(reads, answer) for name, (reads, answer) in self._new.items()}
+        data = json.dumps({"format": INDEX_FORMAT, "version": __version__, "rows": entries}, separators=(",", ":"))
         with contextlib.suppress(OSError):  # read-only or full: the next run summarises again
             write_atomically(self.path, data.encode())
 
@@ -119,37 +144,45 @@ def open_index(roots: Sequence[Path], *, use_index: bool = True) -> SummaryIndex
 
 
 def reader_row(reader: Reader, ref: SessionRef, index: SummaryIndex) -> SessionSummary:
-    """Another agent's row: kept when the reader can say what it depends on and none of it changed
-    (``InputError`` when the session cannot be summarised)."""
-    depends_on = reader.row_depends_on(ref)
-    if not depends_on:
-        return reader.summarise(ref)
-    name, key = str(ref.path), key_of(depends_on)
-    kept = index.get(name, key)
-    if kept is not None and kept.agent == reader.name:
+    """Another agent's row, kept while nothing its reader read changed (``InputError`` when the session
+    cannot be summarised: kept too, and raised again as it was)."""
+    name = f"{reader.name} {ref.path}#{ref.session}"
+    kept = index.get(name, str(ref.path))
+    if isinstance(kept, InputError):
+        raise kept
+    if kept is not None:
         return kept
-    row = reader.summarise(ref)
-    if row.file == name:
-        index.put(name, key, row)
+    reads = Reads(index.stats)
+    try:
+        row = reader.summarise(ref, reads)
+    except InputError as error:
+        index.put(name, reads, error)
+        raise
+    if row.file == str(ref.path):
+        index.put(name, reads, row)
     return row
 
 
-def summaries(files: Sequence[SessionFile], index: SummaryIndex) -> Iterator[SessionSummary | InputError]:
-    """Each Claude Code file's summary (or why it could not be read): first the rows kept in the index
-    where nothing changed, then the others as they are summarised (in parallel when many). The caller
-    saves the index once every agent's rows are in."""
-    todo: list[tuple[SessionFile, Key]] = []
+def summaries(files: Sequence[SessionFile], index: SummaryIndex) -> Iterator[Answer]:
+    """Each Claude Code file's summary (or why it could not be read): first the answers kept in the
+    index where nothing changed, then the others as they are summarised (in parallel when many). The
+    caller saves the index once every agent's rows are in."""
+    todo: list[tuple[SessionFile, Reads]] = []
     for file in files:
-        key = _claude_key(file)
-        kept = index.get(str(file.path), key)
-        if kept is None:
-            todo.append((file, key))
-        else:
+        name = str(file.path)
+        index.stats.known(name, (file.size, file.mtime_ns))  # taken by discovery, before any reading
+        kept = index.get(name, name)
+        if kept is not None:
             yield kept
+            continue
+        reads = Reads(index.stats)
+        reads.path(file.path)
+        reads.path(file.path.parent / file.path.stem)  # its subagents folder
+        todo.append((file, reads))
     if todo:
         from ctxviz.transcripts.summary import summarize_all
 
-        for (file, key), row in zip(todo, summarize_all([file for file, _ in todo]), strict=True):
-            if isinstance(row, SessionSummary):
-                index.put(str(file.path), key, row)
-            yield row
+        for (file, reads), answer in zip(todo, summarize_all([file for file, _ in todo]), strict=True):
+            if not isinstance(answer, SessionSummary) or answer.file == str(file.path):
+                index.put(str(file.path), reads, answer)
+            yield answer

@@ -9,7 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.errors import InputError
+from ctxviz.errors import InputError, Unreadable
 from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.lines import numbered_lines
 from ctxviz.transcripts.protocol import DETECT_BYTES
@@ -105,7 +105,7 @@ def document(path: Path) -> Record:
             raise InputError(f"{path}: {size:,} bytes, too large for a session file")
         data = path.read_bytes().removeprefix(_BOM)
     except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise Unreadable(f"{path}: cannot read: {error.strerror or error}") from None
     import msgspec
 
     try:

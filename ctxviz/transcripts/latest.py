@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ctxviz.errors import InputError
-from ctxviz.transcripts.protocol import NoUsage, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import NoUsage, Reads, SessionRef, SessionSummary
 
 CLAUDE = "claude-code"
 # How many other agents' sessions may be read to find one of the current folder's project; past that
@@ -25,7 +25,7 @@ def _main_session(ref: SessionRef) -> SessionSummary | NoUsage | None:
     from ctxviz.transcripts.registry import reader_named
 
     try:
-        row = reader_named(ref.agent).summarise(ref)
+        row = reader_named(ref.agent).summarise(ref, Reads())
     except NoUsage as error:
         return error
     except InputError:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from ctxviz.errors import InputError
+from ctxviz.errors import InputError, Unreadable
 from ctxviz.transcripts.safe import safe_text
 
 CHUNK_BYTES = 8 * 1024 * 1024
@@ -46,7 +46,7 @@ def read_chunk(handle: BinaryIO, path: Path) -> bytes:
     try:
         return handle.read(CHUNK_BYTES)
     except OSError as error:
-        raise InputError(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
+        raise Unreadable(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
 
 
 def open_transcript_file(path: Path) -> tuple[BinaryIO, bytes]:
@@ -55,7 +55,7 @@ def open_transcript_file(path: Path) -> tuple[BinaryIO, bytes]:
     try:
         handle = path.open("rb")
     except OSError as error:
-        raise InputError(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
+        raise Unreadable(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
     try:
         first = read_chunk(handle, path)
         _refuse_utf16(first, path)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
-from ctxviz.transcripts.protocol import NoUsage, Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import NoUsage, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -66,7 +66,6 @@ class OpencodeReader:
         """Main sessions in each root's databases, and in its JSON tree unless a database already holds
         them (opencode copies the tree into its first database). A root may be a database file itself.
         Subagents' child sessions are counted with their parent, not listed."""
-        from ctxviz.transcripts.jsonl import document
         from ctxviz.transcripts.opencode_db import Database
         from ctxviz.transcripts.walk import files_under
 
@@ -88,6 +87,8 @@ class OpencodeReader:
             tree = root / "storage" / "session" if (root / "storage").is_dir() else root / "session"
             if root.suffix == ".db" or not tree.is_dir():
                 continue
+            from ctxviz.transcripts.jsonl import document  # only here: a run served from the index needs no other
+
             for file, size, mtime in files_under(tree, lambda name: name.endswith(".json"), 1):
                 try:
                     session = document(file)
@@ -98,17 +99,21 @@ class OpencodeReader:
                 found.append(SessionRef(AGENT, file, file.stem, size, mtime))
         return found
 
-    def _open(self, ref: SessionRef, problems: list[str]) -> tuple[Timeline, _Build, dict[str, Any]]:
+    def _open(self, ref: SessionRef, problems: list[str], reads: Reads) -> tuple[Timeline, _Build, dict[str, Any]]:
         from ctxviz.transcripts.jsonl import document, head
         from ctxviz.transcripts.opencode_build import Files, build
         from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, Database
 
+        reads.path(ref.path)
         if not head(ref.path, 16).startswith(SQLITE_MAGIC):
             session = document(ref.path)
-            files = Files(storage_of(ref.path))
+            files = Files(storage_of(ref.path), reads)
             timeline, state = build(ref.path, session, files, problems)
             size = ref.size + files.session_bytes(str(session.get("id")), state.message_ids)
             return timeline, state, {**session, "bytes": size}
+        # opencode writes its database through a write-ahead log: the main file's time moves only when
+        # the log is copied back into it. Both are every session's: a write to one reads all again.
+        reads.path(ref.path.with_name(ref.path.name + "-wal"))
         with Database(ref.path) as db:
             sessions = db.sessions()
             if not sessions:
@@ -125,25 +130,23 @@ class OpencodeReader:
 
     def read(self, ref: SessionRef) -> Reading:
         problems: list[str] = []
-        timeline, _, _ = self._open(ref, problems)
+        timeline, _, _ = self._open(ref, problems, Reads())
         return Reading(timeline, tuple(problems))
 
     def timeline(self, ref: SessionRef) -> Timeline:
         return self.read(ref).timeline
 
-    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
-        return ()  # a session is spread over message and part files (or a database's rows)
-
-    def summarise(self, ref: SessionRef) -> SessionSummary:
+    def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.jsonl import obj
         from ctxviz.transcripts.opencode_build import json_files
         from ctxviz.transcripts.rows import from_millis, summary_row
 
         problems: list[str] = []
-        timeline, state, session = self._open(ref, problems)
+        timeline, state, session = self._open(ref, problems, reads)
         time = obj(session.get("time"))
         children = session.get("children")
-        if children is None:
+        if children is None:  # the sessions beside it that name it their parent: every one is read
+            reads.every_file_in(ref.path.parent)
             children = sum(1 for _, s in json_files(ref.path.parent, []) if s.get("parentID") == session.get("id"))
         return summary_row(ref, timeline, project=str(session.get("directory") or ""),
                            started=from_millis(time.get("created")), ended=from_millis(time.get("updated")),

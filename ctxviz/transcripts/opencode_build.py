@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
     from ctxviz.transcripts.assemble import Event, Item
     from ctxviz.transcripts.opencode_db import Row
+    from ctxviz.transcripts.reads import Reads
 
 OVERHEAD_LABEL = "system prompt, AGENTS.md and tool definitions: not recorded in the storage"
 _ID = re.compile(r"[\w.-]+")
@@ -73,15 +74,19 @@ class Store(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Files:
-    """The older layout: ``storage/message/<session>/`` and ``storage/part/<message>/``."""
+    """The older layout: ``storage/message/<session>/`` and ``storage/part/<message>/``. opencode rewrites
+    a message's or part's file in place as it streams, so each folder is noted file by file."""
 
     storage: Path
+    reads: Reads
 
     def messages(self, session_id: str, problems: list[str]) -> list[Row]:
+        self.reads.every_file_in(self.storage / "message" / session_id)
         found = json_files(self.storage / "message" / session_id, problems)
         return sorted(found, key=lambda m: (_created(m[1]), m[0]))
 
     def parts(self, message_id: str, problems: list[str]) -> list[Row]:
+        self.reads.every_file_in(self.storage / "part" / message_id)
         return json_files(self.storage / "part" / message_id, problems)
 
     def session_bytes(self, session_id: str, message_ids: Sequence[str]) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.errors import InputError
+from ctxviz.errors import InputError, Unreadable
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 _TABLES = frozenset({"session", "message", "part"})
@@ -56,7 +56,7 @@ class Database:
             try:
                 self.connection = _connect(path, immutable=True)
             except sqlite3.Error as error:
-                raise InputError(f"{path}: cannot read opencode's database: {error}") from None
+                raise Unreadable(f"{path}: cannot read opencode's database: {error}") from None
             self.notices = ("the database was read as it is on disk; its last moments may be missing",)
 
     def __enter__(self) -> Database:
@@ -71,7 +71,7 @@ class Database:
         try:
             return self.connection.execute(sql, args).fetchall()
         except sqlite3.Error as error:
-            raise InputError(f"{self.path}: cannot read opencode's database: {error}") from None
+            raise Unreadable(f"{self.path}: cannot read opencode's database: {error}") from None
 
     def tables(self) -> set[str]:
         return {str(r[0]) for r in self._query("SELECT name FROM sqlite_master WHERE type = 'table'")}

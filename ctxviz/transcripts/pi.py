@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.transcripts.protocol import Reading, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -63,13 +63,11 @@ class PiReader:
     def timeline(self, ref: SessionRef) -> Timeline:
         return self.read(ref).timeline
 
-    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
-        return (ref.path,)  # a session, all its branches, is one file
-
-    def summarise(self, ref: SessionRef) -> SessionSummary:
+    def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.pi_session import build
         from ctxviz.transcripts.rows import is_time, summary_row
 
+        reads.path(ref.path)  # a session, all its branches, is one file
         state = self._parse(ref)
         timeline, session = build(state, ref.path)
         stamps = [e.get("timestamp") for _, e in state.entries if is_time(e.get("timestamp"))]

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ctxviz.errors import InputError
+from ctxviz.transcripts.reads import Reads as Reads  # what a row was worked out from
 from ctxviz.transcripts.session_row import Compaction as Compaction  # the row every reader makes
 from ctxviz.transcripts.session_row import SessionSummary as SessionSummary
 
@@ -72,14 +73,10 @@ class Reader(Protocol):
         """Every session under ``roots``, in a stable order."""
         ...
 
-    def summarise(self, ref: SessionRef) -> SessionSummary:
-        """The ``sessions`` row, reading no more than the numbers need."""
-        ...
-
-    def row_depends_on(self, ref: SessionRef) -> tuple[Path, ...]:
-        """The files and folders whose size and modification time decide the ``sessions`` row: while none
-        of them changes, the summary index keeps the row. Empty when that cannot be said cheaply (the row
-        is then worked out on every run)."""
+    def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
+        """The ``sessions`` row, reading no more than the numbers need. Each file and folder is noted in
+        ``reads`` before it is read (so also when the session then cannot be summarised): the summary
+        index keeps the row, or the failure, while none of them changes."""
         ...
 
     def read(self, ref: SessionRef) -> Reading:
