@@ -64,11 +64,9 @@ def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: 
     file = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
     if file.suffix in TRANSCRIPT_SUFFIXES:
         from ctxviz.importer import session_to_scenario
-        from ctxviz.report.compare_runs import measured_per_event
 
         imported = session_to_scenario(file)
-        measured = measured_per_event(imported.calls, len(imported.scenario.events))
-        return Replayable(imported.scenario, display, lambda timeline: timeline, tuple(measured))
+        return Replayable(imported.scenario, display, lambda timeline: timeline, tuple(imported.measured_per_event()))
     return _scenario(*_builtin_if_missing(file, display), tokenizer, allow_outside)
 
 

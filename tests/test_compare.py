@@ -236,7 +236,7 @@ def test_screenshot_writes_an_svg(tmp_path: Path) -> None:
 def test_a_sessions_measured_context_per_event_is_the_last_call_after_it() -> None:
     from dataclasses import dataclass
 
-    from ctxviz.report.compare_runs import measured_per_event
+    from ctxviz.importer.imported import measured_per_event
 
     @dataclass(frozen=True)
     class Call:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +50,19 @@ class ImportResult:
             if segment.used is not None:
                 found.append(MeasuredCall(k + 1, segment.used, latest))
         return tuple(found)
+
+    def measured_per_event(self) -> list[int | None]:
+        """What the session measured after each event: the last call before the next event (None where
+        no call came between two events)."""
+        return measured_per_event(self.calls, len(self.scenario.events))
+
+
+def measured_per_event(calls: Iterable[MeasuredCall], event_count: int) -> list[int | None]:
+    values: list[int | None] = [None] * event_count
+    for call in calls:
+        if call.after_event is not None:
+            values[call.after_event] = call.measured
+    return values
 
 
 HEADER_WIDTH = 100

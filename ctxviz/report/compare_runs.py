@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
@@ -191,27 +191,6 @@ def widest_event(comparison: Comparison) -> int:
         for cells in ([cell(run, e.index).added for run in comparison.runs] for e in comparison.events)
     ]
     return spreads.index(max(spreads)) if spreads else STARTUP
-
-
-class MeasuredCall(Protocol):
-    """A real session's API call, as the importer gives it: its measured size and the scenario event it
-    came after (None: before the first event)."""
-
-    @property
-    def measured(self) -> int: ...
-
-    @property
-    def after_event(self) -> int | None: ...
-
-
-def measured_per_event(calls: Iterable[MeasuredCall], event_count: int) -> list[int | None]:
-    """What the session measured after each event: the last call before the next event (None where no
-    call came between two events)."""
-    values: list[int | None] = [None] * event_count
-    for call in calls:
-        if call.after_event is not None:
-            values[call.after_event] = call.measured
-    return values
 
 
 def per_step(timeline: Timeline, per_event: Sequence[int | None]) -> list[int | None]:
