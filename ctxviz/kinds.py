@@ -1,4 +1,5 @@
-"""The vocabularies of a Timeline, in one place: what a step is, what a block is, what a scenario event is.
+"""The vocabularies of a Timeline, in one place: which agent it is of, what a step is, what a block is,
+what a scenario event is.
 
 StrEnums, so a member equals the string written in ``ctxviz.timeline/1`` JSON (``StepKind.READ == "read"``)
 and code that reads timelines from elsewhere (transcripts, JSON) may still compare with plain strings.
@@ -7,6 +8,20 @@ and code that reads timelines from elsewhere (transcripts, JSON) may still compa
 from __future__ import annotations
 
 from enum import StrEnum
+
+
+class Agent(StrEnum):
+    """An agent: its profile's name (what ``--agent`` and a scenario's ``agent:`` say) and its transcript
+    reader's (``Timeline.agent``)."""
+
+    CLAUDE_CODE = "claude-code"
+    CODEX = "codex"
+    GEMINI_CLI = "gemini-cli"
+    OPENCODE = "opencode"
+    PI = "pi"
+    GROK_BUILD = "grok-build"
+    CURSOR = "cursor"
+    PAIMON = "paimon"  # a design, not a shipped agent: @-mentions sent once (see the paimon profile)
 
 
 class EventKind(StrEnum):

@@ -10,24 +10,23 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ctxviz.kinds import Agent
 from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.record_types import CODEX_TOP_TYPES
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.codex_rollout import _Parse
-
-AGENT = "codex"
-TOP_TYPES = frozenset({"session_meta", "turn_context", "response_item", "compacted", "event_msg"})
+    from ctxviz.transcripts.codex_rollout import Parsed
 
 
 class CodexReader:
-    name = AGENT
+    name = Agent.CODEX
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records, kind_of
 
         found = first_records(path)
-        return any(kind_of(r) in TOP_TYPES and isinstance(r.get("payload"), dict) for r in found)
+        return any(kind_of(r) in CODEX_TOP_TYPES and isinstance(r.get("payload"), dict) for r in found)
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
         root = Path(env["CODEX_HOME"]).expanduser() if env.get("CODEX_HOME") else home / ".codex"
@@ -40,10 +39,10 @@ class CodexReader:
         for root in roots:
             base = root / "sessions" if (root / "sessions").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl")):
-                found.append(SessionRef(AGENT, file, file.stem, size, mtime))
+                found.append(SessionRef(Agent.CODEX, file, file.stem, size, mtime))
         return found
 
-    def _parse(self, ref: SessionRef) -> _Parse:
+    def _parse(self, ref: SessionRef) -> Parsed:
         from ctxviz.transcripts.codex_rollout import parse
         from ctxviz.transcripts.jsonl import records
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.kinds import BlockKind
-from ctxviz.transcripts.codex import AGENT, TOP_TYPES
+from ctxviz.kinds import Agent, BlockKind
 from ctxviz.transcripts.jsonl import Record, count, each_record, estimate, first_line, part_texts, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
+from ctxviz.transcripts.record_types import CODEX_TOP_TYPES
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Thresholds, Timeline
@@ -71,7 +71,9 @@ def _command(arguments: object) -> str:
 
 
 @dataclass
-class _Parse:
+class Parsed:
+    """What a rollout says, record by record: its events, session, models and the problems met."""
+
     where: str
     problems: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
@@ -212,7 +214,7 @@ class _Parse:
         payload = record.get("payload")
         if kind in _IGNORED_TOP:
             return
-        if kind not in TOP_TYPES:
+        if kind not in CODEX_TOP_TYPES:
             self.problems.append(f"{self.where}:{number}: record type {kind!r} not known to ctxviz, skipped")
             return
         if not isinstance(payload, dict):
@@ -255,9 +257,9 @@ class _Parse:
         self.events.append(item)
 
 
-def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
+def parse(lines: Iterable[tuple[int, Record]], where: str) -> Parsed:
     """Pure: a rollout's records → events and what the summary needs."""
-    state = _Parse(where)
+    state = Parsed(where)
     each_record(lines, where, state.problems, state.record)
     return state
 
@@ -273,7 +275,7 @@ def thresholds(window: int) -> Thresholds:
     return Thresholds.from_trigger(autocompact, window)
 
 
-def build(state: _Parse, path: Path) -> Timeline:
+def build(state: Parsed, path: Path) -> Timeline:
     """Pure: the Timeline of a parsed rollout (``InputError`` when it recorded no usage)."""
     from ctxviz.timeline import Source, Timeline
     from ctxviz.transcripts.assemble import Call, assemble
@@ -285,7 +287,7 @@ def build(state: _Parse, path: Path) -> Timeline:
             why += " (its turn.completed usage is summed over a turn, not the context at a call)"
         if state.zero_counts:
             why += f" ({state.zero_counts} with all-zero usage)"
-        raise nothing_measured(path, AGENT, why)
+        raise nothing_measured(path, Agent.CODEX, why)
     steps, blocks = assemble(state.events, OVERHEAD_LABEL)
     notices = list(skipped_notice(state.problems))
     window = state.window
@@ -305,7 +307,7 @@ def build(state: _Parse, path: Path) -> Timeline:
         )
     return Timeline(
         source=Source("transcript", state.session or path.stem, str(path), state.cwd),
-        agent=AGENT,
+        agent=Agent.CODEX,
         model=state.model or MODEL_NOT_RECORDED,
         window=window,
         thresholds=limits,

@@ -9,12 +9,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ctxviz.kinds import Agent
 from ctxviz.transcripts.protocol import NoUsage, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
 
-AGENT = "cursor"
 WHY = "a Cursor agent transcript: Cursor records no token usage, so its context cannot be shown"
 
 
@@ -23,7 +23,7 @@ def _is_turn(record: Mapping[str, object]) -> bool:
 
 
 class CursorReader:
-    name = AGENT
+    name = Agent.CURSOR
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records
@@ -45,7 +45,7 @@ class CursorReader:
             base = root / "projects" if (root / "projects").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 4):
                 if "agent-transcripts" in file.relative_to(base).parts:
-                    found.append(SessionRef(AGENT, file, file.stem, size, mtime))
+                    found.append(SessionRef(Agent.CURSOR, file, file.stem, size, mtime))
         return found
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.kinds import BlockKind
-from ctxviz.transcripts.gemini_cli import AGENT
+from ctxviz.kinds import Agent, BlockKind
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
@@ -69,7 +68,9 @@ def _items(message: Mapping[str, Any], origin: str) -> list[Item]:
 
 
 @dataclass
-class _Parse:
+class Parsed:
+    """What a gemini-cli chat says: its metadata and messages, and the problems met."""
+
     where: str
     problems: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
@@ -143,7 +144,7 @@ class _Session:
     missing_tokens: int
 
 
-def _events(parse: _Parse) -> _Session:
+def _events(parse: Parsed) -> _Session:
     from ctxviz.transcripts.assemble import Call, Compaction
 
     events: list[Event] = []
@@ -172,8 +173,8 @@ def _events(parse: _Parse) -> _Session:
     return _Session(events, models, missing)
 
 
-def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
-    state = _Parse(where)
+def parse(lines: Iterable[tuple[int, Record]], where: str) -> Parsed:
+    state = Parsed(where)
     each_record(lines, where, state.problems, state.record)
     return state
 
@@ -187,14 +188,14 @@ def window_of(model: str) -> tuple[int, bool]:
     return spec.window, spec.known or PROFILE.runs(model)
 
 
-def build(state: _Parse, path: Path) -> tuple[Timeline, list[str]]:
+def build(state: Parsed, path: Path) -> tuple[Timeline, list[str]]:
     from ctxviz.timeline import Source, Thresholds, Timeline
     from ctxviz.transcripts.assemble import Call, assemble
     from ctxviz.transcripts.rows import nothing_measured, skipped_notice
 
     session = _events(state)
     if not any(isinstance(e, Call) for e in session.events):
-        raise nothing_measured(path, AGENT, "no gemini message carries tokens")
+        raise nothing_measured(path, Agent.GEMINI_CLI, "no gemini message carries tokens")
     steps, blocks = assemble(session.events, OVERHEAD_LABEL)
     model = session.models[-1] if session.models else MODEL_NOT_RECORDED
     window, known = window_of(model)
@@ -209,7 +210,7 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, list[str]]:
     limits = Thresholds.from_trigger(autocompact, window)
     timeline = Timeline(
         source=Source("transcript", str(state.meta.get("sessionId") or path.stem), str(path), _project(state, path)),
-        agent=AGENT,
+        agent=Agent.GEMINI_CLI,
         model=model,
         window=window,
         thresholds=limits,
@@ -221,7 +222,7 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, list[str]]:
     return timeline, session.models
 
 
-def _project(state: _Parse, path: Path) -> str:
+def _project(state: Parsed, path: Path) -> str:
     folders = state.meta.get("directories")
     if isinstance(folders, list) and folders and isinstance(folders[0], str):
         return folders[0]

@@ -10,17 +10,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ctxviz.kinds import Agent
 from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.gemini_chat import _Parse
-
-AGENT = "gemini-cli"
+    from ctxviz.transcripts.gemini_chat import Parsed
 
 
 class GeminiCliReader:
-    name = AGENT
+    name = Agent.GEMINI_CLI
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import head
@@ -41,10 +40,10 @@ class GeminiCliReader:
             base = root / "tmp" if (root / "tmp").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name.endswith((".jsonl", ".json")), 4):
                 if file.parent.name == "chats":  # chats/<parent id>/… are its subagents' chats
-                    found.append(SessionRef(AGENT, file, file.stem, size, mtime))
+                    found.append(SessionRef(Agent.GEMINI_CLI, file, file.stem, size, mtime))
         return found
 
-    def _parse(self, ref: SessionRef) -> _Parse:
+    def _parse(self, ref: SessionRef) -> Parsed:
         from ctxviz.transcripts.gemini_chat import parse
         from ctxviz.transcripts.jsonl import document, first_records, head, records
 

@@ -14,26 +14,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.errors import InputError
+from ctxviz.kinds import Agent
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.record_types import GROK_UPDATE_METHODS
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.grok_build_session import _Parse
+    from ctxviz.transcripts.grok_build_session import Parsed
 
-AGENT = "grok-build"
 UPDATES = "updates.jsonl"
 HISTORY = "chat_history.jsonl"
-UPDATE_METHODS = frozenset({"session/update", "_x.ai/session/update"})
 
 
 class GrokBuildReader:
-    name = AGENT
+    name = Agent.GROK_BUILD
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records, head, kind_of
 
         found = first_records(path, 5)
-        if any(kind_of(r, "method") in UPDATE_METHODS for r in found):
+        if any(kind_of(r, "method") in GROK_UPDATE_METHODS for r in found):
             return True
         # chat_history.jsonl: items with a top-level content, unlike Claude Code's message records
         if found and found[0].get("type") == "system" and "content" in found[0] and "message" not in found[0]:
@@ -52,10 +52,10 @@ class GrokBuildReader:
             base = root / "sessions" if (root / "sessions").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name in (UPDATES, HISTORY), 2):
                 if file.name == UPDATES or not (file.parent / UPDATES).is_file():
-                    found.append(SessionRef(AGENT, file, file.parent.name, size, mtime))
+                    found.append(SessionRef(Agent.GROK_BUILD, file, file.parent.name, size, mtime))
         return found
 
-    def _parse(self, ref: SessionRef, reads: Reads) -> tuple[_Parse, Path]:
+    def _parse(self, ref: SessionRef, reads: Reads) -> tuple[Parsed, Path]:
         from ctxviz.transcripts.grok_build_session import parse, parse_history
         from ctxviz.transcripts.jsonl import records
 

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import BlockKind, StepKind
-from ctxviz.transcripts.grok_build import AGENT, UPDATE_METHODS
+from ctxviz.kinds import Agent, BlockKind, StepKind
 from ctxviz.transcripts.jsonl import Record, document, each_record, obj, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
+from ctxviz.transcripts.record_types import GROK_UPDATE_METHODS
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -49,7 +49,9 @@ def _text(content: object) -> str:
 
 
 @dataclass
-class _Parse:
+class Parsed:
+    """What a grok-build session's updates say: its events and the problems met."""
+
     where: str
     problems: list[str] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
@@ -150,7 +152,7 @@ class _Parse:
     def record(self, number: int, record: Mapping[str, Any]) -> None:
         params = obj(record.get("params"))
         update = params.get("update")
-        if record.get("method") not in UPDATE_METHODS or not isinstance(update, dict):
+        if record.get("method") not in GROK_UPDATE_METHODS or not isinstance(update, dict):
             self.problems.append(f"{self.where}:{number}: not a session update, skipped")
             return
         self.session = self.session or params.get("sessionId")
@@ -161,11 +163,11 @@ class _Parse:
         self.update(number, update)
 
 
-def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
+def parse(lines: Iterable[tuple[int, Record]], where: str) -> Parsed:
     from ctxviz.timeline import Category
     from ctxviz.transcripts.assemble import Checkpoint, Compaction, Item
 
-    state = _Parse(where)
+    state = Parsed(where)
     state.events.append(Item(BlockKind.SYSTEM_PROMPT, "system prompt (template size; tools and AGENTS.md not recorded)",
                              SYSTEM_PROMPT_TOKENS, Category.SYSTEM_PROMPT))  # fmt: skip
     each_record(lines, where, state.problems, state.record)
@@ -219,9 +221,9 @@ def history_items(lines: Iterable[tuple[int, Record]], where: str, problems: lis
     return events
 
 
-def parse_history(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
+def parse_history(lines: Iterable[tuple[int, Record]], where: str) -> Parsed:
     """Pure: a session with no event log, from its ``chat_history.jsonl`` alone."""
-    state = _Parse(where)
+    state = Parsed(where)
     state.events = history_items(lines, where, state.problems)
     return state
 
@@ -233,7 +235,7 @@ def json_or_empty(path: Path) -> dict[str, Any]:
         return {}
 
 
-def build(state: _Parse, folder: Path) -> Timeline:
+def build(state: Parsed, folder: Path) -> Timeline:
     from ctxviz.profiles.grok_build import NUMBERS
     from ctxviz.timeline import Source, Thresholds, Timeline
     from ctxviz.transcripts.assemble import Checkpoint, Compaction, assemble
@@ -263,7 +265,7 @@ def build(state: _Parse, folder: Path) -> Timeline:
             str(state.where),
             cwd if isinstance(cwd, str) else None,
         ),  # fmt: skip
-        agent=AGENT,
+        agent=Agent.GROK_BUILD,
         model=model if isinstance(model, str) else MODEL_NOT_RECORDED,
         window=window,
         thresholds=Thresholds.from_trigger(autocompact, window),

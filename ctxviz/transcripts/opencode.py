@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
+from ctxviz.kinds import Agent
 from ctxviz.transcripts.protocol import NoUsage, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.opencode_build import _Build
-
-AGENT = "opencode"
+    from ctxviz.transcripts.opencode_build import Gathered
 
 
 def storage_of(session_file: Path) -> Path:
@@ -47,7 +46,7 @@ def _written(session: Mapping[str, Any], fallback: float) -> float:
 
 
 class OpencodeReader:
-    name = AGENT
+    name = Agent.OPENCODE
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import head
@@ -81,7 +80,7 @@ class OpencodeReader:
                     continue
                 in_database.update(str(s["id"]) for s in sessions)
                 stat = database.stat()
-                found += [SessionRef(AGENT, database, str(s["id"]), stat.st_size, _written(s, stat.st_mtime))
+                found += [SessionRef(Agent.OPENCODE, database, str(s["id"]), stat.st_size, _written(s, stat.st_mtime))
                           for s in sessions if not s["parentID"]]  # fmt: skip
 
             tree = root / "storage" / "session" if (root / "storage").is_dir() else root / "session"
@@ -96,10 +95,10 @@ class OpencodeReader:
                     session = {}
                 if session.get("parentID") or session.get("id") in in_database:
                     continue  # a subagent's session (counted with its parent), or one the database holds
-                found.append(SessionRef(AGENT, file, file.stem, size, mtime))
+                found.append(SessionRef(Agent.OPENCODE, file, file.stem, size, mtime))
         return found
 
-    def _open(self, ref: SessionRef, problems: list[str], reads: Reads) -> tuple[Timeline, _Build, dict[str, Any]]:
+    def _open(self, ref: SessionRef, problems: list[str], reads: Reads) -> tuple[Timeline, Gathered, dict[str, Any]]:
         from ctxviz.transcripts.jsonl import document, head
         from ctxviz.transcripts.opencode_build import Files, build
         from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, Database

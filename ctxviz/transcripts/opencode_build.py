@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import BlockKind
+from ctxviz.kinds import Agent, BlockKind
 from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, first_line, obj, text_size
 from ctxviz.transcripts.model_windows import profile_window
-from ctxviz.transcripts.opencode import AGENT
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
 
 if TYPE_CHECKING:
@@ -102,7 +101,9 @@ def _json_bytes(folder: Path) -> int:
 
 
 @dataclass
-class _Build:
+class Gathered:
+    """What an opencode session's messages add up to while its timeline is built, and the problems met."""
+
     problems: list[str]
     events: list[Event] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
@@ -203,7 +204,7 @@ class _Build:
 
 def build(
     where: Path, session: Mapping[str, Any], store: Store, problems: list[str], notices: tuple[str, ...] = ()
-) -> tuple[Timeline, _Build]:
+) -> tuple[Timeline, Gathered]:
     """Pure but for ``store``: the Timeline of one session."""
     from ctxviz.profiles.opencode import PROFILE
     from ctxviz.timeline import Source, Thresholds, Timeline
@@ -213,7 +214,7 @@ def build(
     session_id = _name(session.get("id"))
     if session_id is None:
         raise InputError(f"{where}: an opencode session without a usable id")
-    state = _Build(problems)
+    state = Gathered(problems)
     messages = store.messages(session_id, problems)
     for file, message in messages:
         message_id = _name(message.get("id"))
@@ -227,11 +228,11 @@ def build(
     state.close_compaction(None)
     if not any(isinstance(e, Call) for e in state.events):
         raise nothing_measured(
-            where, AGENT, f"session {session_id}: none of its {len(messages)} messages carries tokens"
+            where, Agent.OPENCODE, f"session {session_id}: none of its {len(messages)} messages carries tokens"
         )
     steps, blocks = assemble(state.events, OVERHEAD_LABEL)
     model = state.models[-1] if state.models else MODEL_NOT_RECORDED
-    window, window_notice = profile_window(AGENT, model)
+    window, window_notice = profile_window(Agent.OPENCODE, model)
     # the opencode profile's trigger, with the model's max output from its table
     trigger = PROFILE.thresholds
     output = PROFILE.model_window(model.rsplit("/", 1)[-1], foreign=False).max_output
@@ -246,7 +247,7 @@ def build(
         told.append(f"{state.pruned} tool outputs were pruned later; when they left is not recorded")
     timeline = Timeline(
         source=Source("transcript", session_id, str(where), session.get("directory")),
-        agent=AGENT,
+        agent=Agent.OPENCODE,
         model=model,
         window=window,
         thresholds=Thresholds.from_trigger(autocompact, window),

@@ -11,17 +11,16 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ctxviz.kinds import Agent
 from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.pi_session import _Parse
-
-AGENT = "pi"
+    from ctxviz.transcripts.pi_session import Parsed
 
 
 class PiReader:
-    name = AGENT
+    name = Agent.PI
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records
@@ -41,10 +40,10 @@ class PiReader:
         for root in roots:
             base = root / "sessions" if (root / "sessions").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 2):
-                found.append(SessionRef(AGENT, file, file.stem, size, mtime))
+                found.append(SessionRef(Agent.PI, file, file.stem, size, mtime))
         return found
 
-    def _parse(self, ref: SessionRef) -> _Parse:
+    def _parse(self, ref: SessionRef) -> Parsed:
         from ctxviz.transcripts.jsonl import records
         from ctxviz.transcripts.pi_session import parse
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.kinds import BlockKind
+from ctxviz.kinds import Agent, BlockKind
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
@@ -31,7 +31,6 @@ from ctxviz.transcripts.jsonl import (
     text_size,
 )
 from ctxviz.transcripts.model_windows import profile_window
-from ctxviz.transcripts.pi import AGENT
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
 
 if TYPE_CHECKING:
@@ -94,7 +93,9 @@ def _context(usage: object) -> int | None:
 
 
 @dataclass
-class _Parse:
+class Parsed:
+    """What a pi session file says: its header and entries, and the problems met."""
+
     where: str
     problems: list[str] = field(default_factory=list)
     entries: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
@@ -110,8 +111,8 @@ class _Parse:
             self.entries.append((number, record))
 
 
-def parse(lines: Iterable[tuple[int, Record]], where: str) -> _Parse:
-    state = _Parse(where)
+def parse(lines: Iterable[tuple[int, Record]], where: str) -> Parsed:
+    state = Parsed(where)
     each_record(lines, where, state.problems, state.record)
     return state
 
@@ -143,7 +144,7 @@ class _Session:
     other_branches: int
 
 
-def _events(state: _Parse) -> _Session:
+def _events(state: Parsed) -> _Session:
     from ctxviz.transcripts.assemble import Call, Compaction, Item
 
     branch, others = current_branch(state.entries)
@@ -194,17 +195,17 @@ def _events(state: _Parse) -> _Session:
     return _Session(events, models, before, missing, others)
 
 
-def build(state: _Parse, path: Path) -> tuple[Timeline, _Session]:
+def build(state: Parsed, path: Path) -> tuple[Timeline, _Session]:
     from ctxviz.timeline import Source, Thresholds, Timeline
     from ctxviz.transcripts.assemble import Call, assemble
     from ctxviz.transcripts.rows import nothing_measured, skipped_notice
 
     session = _events(state)
     if not any(isinstance(e, Call) for e in session.events):
-        raise nothing_measured(path, AGENT, "no assistant message carries usage")
+        raise nothing_measured(path, Agent.PI, "no assistant message carries usage")
     steps, blocks = assemble(session.events, OVERHEAD_LABEL)
     model = session.models[-1] if session.models else MODEL_NOT_RECORDED
-    window, window_notice = profile_window(AGENT, model)
+    window, window_notice = profile_window(Agent.PI, model)
     notices = [*skipped_notice(state.problems), window_notice]
     if session.missing_usage:
         notices.append(f"{session.missing_usage} assistant messages without usage (not counted as calls)")
@@ -218,7 +219,7 @@ def build(state: _Parse, path: Path) -> tuple[Timeline, _Session]:
     limits = Thresholds.from_trigger(autocompact, window)
     timeline = Timeline(
         source=Source("transcript", str(state.header.get("id") or path.stem), str(path), state.header.get("cwd")),
-        agent=AGENT,
+        agent=Agent.PI,
         model=model,
         window=window,
         thresholds=limits,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ctxviz.kinds import Agent
 from ctxviz.timeline import Block, Source, Step, Timeline
 from ctxviz.transcripts.build import build_steps
 from ctxviz.transcripts.chain import active_chain
 from ctxviz.transcripts.parse import Entry, Parsed
 from ctxviz.transcripts.window import session_window
 
-AGENT = "claude-code"
 TOKENIZER = "chars4"  # every split of a measured difference is a chars/4 estimate
 
 
@@ -62,7 +62,7 @@ def session_timeline(
     window = session_window(models, max((s.used for s in steps), default=0))
     return Timeline(
         source=Source("transcript", name, path, summary),
-        agent=AGENT,
+        agent=Agent.CLAUDE_CODE,
         model=window.model,
         window=window.window,
         thresholds=window.thresholds,

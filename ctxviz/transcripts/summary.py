@@ -20,8 +20,8 @@ from msgspec import Raw, Struct
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
+from ctxviz.kinds import Agent
 from ctxviz.transcripts.chain import NO_PARENT, Links, active_chain
-from ctxviz.transcripts.claude_adapter import AGENT
 from ctxviz.transcripts.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
 from ctxviz.transcripts.lines import Line
 from ctxviz.transcripts.records import EMPTY, IGNORED_TYPES, SUBAGENT_TOOLS, SYNTHETIC_MODEL, CompactMetadata, Usage
@@ -357,7 +357,7 @@ def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
     session = numbers.session or path.stem
     usage = numbers.usage
     return SessionSummary(
-        agent=AGENT,
+        agent=Agent.CLAUDE_CODE,
         session=session,
         project=numbers.cwd or decode_project((project_dir or path.parent).name),
         file=str(path),
