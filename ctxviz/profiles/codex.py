@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING
 from ctxviz.kinds import BlockKind
 from ctxviz.profiles.base import ModelSpec, Profile, ReadOutcome, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     AssumedStartupNoted,
     NamedInstructions,
     add_summary,
@@ -204,14 +202,8 @@ def build(n: CodexNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"gpt-5.4": model},  # other GPT models get the same window, marked as a guess
-        default_model=n.default_model,
         model_prefixes=("gpt-", "o3", "o4"),
         unknown_model=model,
-        long_context=None,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames(
             read="read_file",
             edit="apply_patch",
@@ -222,9 +214,6 @@ def build(n: CodexNumbers) -> Profile:
             subagent="spawn_agent",
             skill="skill",
         ),
-        search=NO_SEARCH_CAPS,
-        hooks=NO_HOOKS,
-        rule_triggers=(),
         thresholds=FractionOfWindow(
             n.autocompact_percent / 100, warning_below=0, blocking_buffer=n.window * (100 - n.effective_percent) // 100
         ),
@@ -259,8 +248,6 @@ def build(n: CodexNumbers) -> Profile:
         ),
         compaction=KeepUserMessages(n),
         subagents=TaskSubagents(types=("default",), prompt_tokens=n.system_prompt),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

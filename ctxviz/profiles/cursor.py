@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING
 from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import ModelSpec, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     AssumedReadLimit,
     AssumedStartupNoted,
     AssumedTrigger,
@@ -164,14 +162,8 @@ def build(n: CursorNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"claude-sonnet-4-6": model},
-        default_model=n.default_model,
         model_prefixes=("claude-", "gpt-", "gemini-", "grok-"),
         unknown_model=model,
-        long_context=None,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames(
             read="read_file",
             edit="edit_file",
@@ -182,8 +174,6 @@ def build(n: CursorNumbers) -> Profile:
             subagent="",
             skill="",
         ),
-        search=NO_SEARCH_CAPS,
-        hooks=NO_HOOKS,
         rule_triggers=(Touch.READ, Touch.WRITE, Touch.EDIT),
         thresholds=AssumedTrigger(FractionOfWindow(n.summarise_percent / 100, warning_below=0, blocking_buffer=0)),
         startup=AssumedStartupNoted(
@@ -215,8 +205,6 @@ def build(n: CursorNumbers) -> Profile:
         ),
         compaction=SummariseAll(n),
         subagents=NoSubagents(),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

@@ -17,8 +17,6 @@ from ctxviz.profiles.base import (
     number,
 )
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     AssumedStartupNoted,
     NamedInstructions,
     add_summary,
@@ -40,7 +38,6 @@ from ctxviz.profiles.policies.thresholds import FractionOfWindow
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Block, Category, Fate
-from ctxviz.tokens import CHARS_PER_TOKEN
 
 _AT = "google-gemini/gemini-cli @5411f113"
 _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
@@ -259,14 +256,8 @@ def build(n: GeminiNumbers) -> Profile:
         build=build,
         # tokenLimits.ts: 2,097,152 for gemini-1.5-pro, 1,048,576 (the default) for the others
         models={"gemini-2.5-pro": model, "gemini-2.5-flash": model, "gemini-1.5-pro": replace(model, window=2_097_152)},
-        default_model=n.default_model,
         model_prefixes=("gemini-",),
         unknown_model=model,
-        long_context=None,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames(
             read="read_file",
             edit="replace",
@@ -277,8 +268,6 @@ def build(n: GeminiNumbers) -> Profile:
             subagent="codebase_investigator",
             skill="activate_skill",
         ),
-        search=NO_SEARCH_CAPS,
-        hooks=NO_HOOKS,
         rule_triggers=(Touch.READ, Touch.WRITE, Touch.EDIT),
         thresholds=FractionOfWindow(n.compress_percent / 100, warning_below=0, blocking_buffer=0),
         startup=AssumedStartupNoted(
@@ -305,8 +294,6 @@ def build(n: GeminiNumbers) -> Profile:
         output=SaveWithHeadAndTail(n, shell),
         compaction=SnapshotAndRecent(n),
         subagents=TaskSubagents(types=("codebase_investigator", "generalist"), prompt_tokens=n.subagent_prompt),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

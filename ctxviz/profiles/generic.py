@@ -11,10 +11,8 @@ from typing import TYPE_CHECKING, Any
 from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind
 from ctxviz.profiles.base import (
-    HookRules,
     ReadOutcome,
     ReadPolicy,
-    SearchCaps,
     Session,
     StartupPolicy,
     ThresholdPolicy,
@@ -28,12 +26,6 @@ if TYPE_CHECKING:
     from ctxviz.scenario.model import RuleEntry
 
 M = Category.MESSAGES
-NO_HOOKS = HookRules(context_events=(), stdout_events=(), max_output_chars=0, preview_bytes=0, preview_tokens=0)
-# Search tools whose result caps nobody published: every match comes back and the output cap applies.
-# A match costs what it costs in claude-code (a path 10, a line 15: assumed there too).
-NO_SEARCH_CAPS = SearchCaps(
-    glob_max_results=10**9, grep_max_results=10**9, glob_tokens_per_path=10, grep_tokens_per_result=15
-)
 
 
 def shown(numbers: Any, name: str, unit: str = "tokens") -> str:

@@ -19,8 +19,6 @@ from ctxviz.profiles.base import (
     number,
 )
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     AssumedStartupNoted,
     add_summary,
     clear_history,
@@ -346,14 +344,8 @@ def build(n: GrokNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"grok-code-fast-1": model},
-        default_model=n.default_model,
         model_prefixes=("grok-",),
         unknown_model=model,
-        long_context=None,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames(
             read="read_file",
             edit="search_replace",
@@ -365,9 +357,6 @@ def build(n: GrokNumbers) -> Profile:
             skill="skill",
             mcp_separator="__",
         ),
-        search=NO_SEARCH_CAPS,
-        hooks=NO_HOOKS,
-        rule_triggers=(),
         thresholds=FractionOfWindow(n.autocompact_percent / 100, warning_below=0, blocking_buffer=0),
         startup=AssumedStartupNoted(
             StandardStartup(
@@ -396,8 +385,6 @@ def build(n: GrokNumbers) -> Profile:
         output=GrokOutput(n, bash),
         compaction=KeepAnchors(n),
         subagents=TaskSubagents(types=("general-purpose", "explore", "plan"), prompt_tokens=n.subagent_prompt),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

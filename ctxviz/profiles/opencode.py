@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     AssumedStartupNoted,
     NamedInstructions,
     OutputReserveTrigger,
@@ -34,7 +32,6 @@ from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Block, Category, Fate
-from ctxviz.tokens import CHARS_PER_TOKEN
 
 _SRC = "anomalyco/opencode packages/opencode/src"
 _SST = "sst/opencode session/compaction.ts @3df4a255"
@@ -262,14 +259,9 @@ def build(n: OpencodeNumbers) -> Profile:
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
-        default_model=n.default_model,
         model_prefixes=("claude-",),
         unknown_model=CLAUDE_CODE.unknown_model,
         long_context=CLAUDE_CODE.long_context,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames(
             read="read",
             edit="edit",
@@ -280,8 +272,6 @@ def build(n: OpencodeNumbers) -> Profile:
             subagent="task",
             skill="skill",
         ),
-        search=NO_SEARCH_CAPS,
-        hooks=NO_HOOKS,
         rule_triggers=(Touch.READ,),
         thresholds=trigger,
         startup=AssumedStartupNoted(
@@ -312,8 +302,6 @@ def build(n: OpencodeNumbers) -> Profile:
         output=SaveWithHead(n),
         compaction=PruneThenSummarise(n, trigger),
         subagents=TaskSubagents(types=("general", "explore"), prompt_tokens=n.system_prompt),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from ctxviz.kinds import BlockKind
 from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     TOOL_RESULTS,
     AssumedStartupNoted,
     NamedInstructions,
@@ -32,7 +30,6 @@ from ctxviz.profiles.policies.subagents import NoSubagents
 from ctxviz.profiles.policies.thresholds import WindowMinus
 from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Fate
-from ctxviz.tokens import CHARS_PER_TOKEN
 
 _AT = "badlogic/pi-mono packages/coding-agent @83378aad"
 _ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
@@ -154,20 +151,13 @@ def build(n: PiNumbers) -> Profile:
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
-        default_model=n.default_model,
         model_prefixes=("claude-",),
         unknown_model=CLAUDE_CODE.unknown_model,
         long_context=CLAUDE_CODE.long_context,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=0,
-        edit_result=n.edit_result,
+        # no search tools: rg and find run through bash, whose cap applies
         tools=ToolNames(
             read="read", edit="edit", write="write", grep="bash", glob="bash", bash="bash", subagent="", skill="read"
         ),
-        search=NO_SEARCH_CAPS,  # no search tools: rg and find run through bash, whose cap applies
-        hooks=NO_HOOKS,
-        rule_triggers=(),
         thresholds=WindowMinus(n.reserve, warning_below=0),
         startup=AssumedStartupNoted(
             StandardStartup(
@@ -192,8 +182,6 @@ def build(n: PiNumbers) -> Profile:
         output=KeepTail(n),
         compaction=KeepRecentTokens(n),
         subagents=NoSubagents(),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 
