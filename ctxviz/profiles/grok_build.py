@@ -373,8 +373,6 @@ def build(n: GrokNumbers) -> Profile:
                     max_commits=0,
                     chars_per_token=CHARS_PER_TOKEN,
                 ),
-                auto_memory=None,
-                skills=None,
             ),
             n,
             ("system_prompt", "user_info", "tools", "instructions_close", "tool_call", "edit_result"),
