@@ -52,6 +52,10 @@ def number(value: Any, confidence: Confidence, source: str) -> Any:
     return field(default=value, metadata=meta)
 
 
+# The source of a size no one measured for an agent, taken from the claude-code profile.
+ASSUMED_AS_CLAUDE_CODE = "not measured; as the claude-code profile"
+
+
 def provenance(numbers: Any) -> dict[str, tuple[Any, Provenance]]:
     """Each number of a numbers dataclass: its value and where it comes from."""
     return {

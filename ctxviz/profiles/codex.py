@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import BlockKind
-from ctxviz.profiles.base import ModelSpec, Profile, ReadOutcome, Session, ToolNames, number
+from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, ModelSpec, Profile, ReadOutcome, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     AssumedStartupNoted,
     NamedInstructions,
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 _REPO = "openai/codex"
 _MODELS = f"{_REPO} codex-rs/models-manager/models.json @0dcb02e0"
-_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +61,10 @@ class CodexNumbers:
         20_000, "source", f"{_REPO} codex-rs/core/src/compact.rs @0100b103 COMPACT_USER_MESSAGE_MAX_TOKENS"
     )
     summary: int = number(4_000, "assumed", "the handoff summary's length is not fixed")
-    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
-    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", _ASSUMED_AS_CLAUDE)
-    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = CodexNumbers()

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import (
+    ASSUMED_AS_CLAUDE_CODE,
     ModelSpec,
     OutputOutcome,
     Profile,
@@ -40,7 +41,6 @@ from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Block, Category, Fate
 
 _AT = "google-gemini/gemini-cli @5411f113"
-_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 
 # The markers read_many_files puts around mentioned files (utils/constants.ts), and the model's answer
 # that follows a compression's state snapshot (chatCompressionService.ts).
@@ -76,10 +76,10 @@ class GeminiNumbers:
     mask_preview_chars: int = number(250, "source", f"{_AT} toolOutputMaskingService.ts")
     summary: int = number(4_000, "assumed", "the <state_snapshot>'s length is not fixed")
     subagent_prompt: int = number(1_500, "assumed", "codebase_investigator's prompt not measured")
-    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
-    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", _ASSUMED_AS_CLAUDE)
-    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = GeminiNumbers()

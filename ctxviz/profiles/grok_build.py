@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ctxviz.kinds import BlockKind
 from ctxviz.profiles.base import (
+    ASSUMED_AS_CLAUDE_CODE,
     ModelSpec,
     OutputOutcome,
     Profile,
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
     from ctxviz.scenario.model import RuleEntry
 
 _AT = "xai-org/grok-build @19d42e35"
-_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 ARROW_BYTES = 3  # "→" in UTF-8: every mentioned line is written "N→text"
 ATTACHED = (
     "\n\n<system-reminder>\nBelow are some potentially helpful/relevant pieces of information for figuring out "
@@ -90,11 +90,11 @@ class GrokNumbers:
     summary: int = number(4_000, "assumed", "'at most a few thousand words'")
     state_reminder: int = number(40, "assumed", "the state reminder around its list of edited paths")
     subagent_prompt: int = number(1_376, "source", f"{_AT} templates/subagent_prompt.md: 5,502 bytes / 4")
-    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
-    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
+    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
     mcp_deferred_tokens_per_tool: int = number(15, "assumed", "MCP tools sit behind search_tool; as claude-code")
     mcp_schema_tokens_per_tool: int = number(400, "assumed", "a schema fetched through use_tool; as claude-code")
-    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = GrokNumbers()

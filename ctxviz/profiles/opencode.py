@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ctxviz.kinds import BlockKind, Touch
-from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, number
+from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     AssumedStartupNoted,
     NamedInstructions,
@@ -35,7 +35,6 @@ from ctxviz.timeline import Block, Category, Fate
 
 _SRC = "anomalyco/opencode packages/opencode/src"
 _SST = "sst/opencode session/compaction.ts @3df4a255"
-_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 PRUNED_MARKER = "[Old tool result content cleared]"
 _CLEARED = "opencode.cleared"  # ids of the markers that stand for pruned outputs
 
@@ -70,10 +69,10 @@ class OpencodeNumbers:
     prune_minimum: int = number(20_000, "source", f"{_SST} PRUNE_MINIMUM")
     summary: int = number(4_000, "assumed", "the anchored summary's length is not fixed")
     continue_message: int = number(10, "assumed", "the auto-continue message; not measured")
-    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
-    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", _ASSUMED_AS_CLAUDE)
-    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = OpencodeNumbers()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ctxviz.kinds import BlockKind
-from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, number
+from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     TOOL_RESULTS,
     AssumedStartupNoted,
@@ -32,7 +32,6 @@ from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Fate
 
 _AT = "badlogic/pi-mono packages/coding-agent @83378aad"
-_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +50,9 @@ class PiNumbers:
     spill_note: int = number(30, "assumed", "'full output: pi-bash-<id>.log'; not measured")
     keep_recent: int = number(20_000, "source", f"{_AT} src/core/compaction/compaction.ts keepRecentTokens")
     summary: int = number(4_000, "assumed", "the structured summary's length is not fixed")
-    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
-    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
-    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = PiNumbers()
