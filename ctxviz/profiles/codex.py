@@ -11,9 +11,9 @@ from ctxviz.kinds import BlockKind
 from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, ModelSpec, Profile, ReadOutcome, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     AssumedStartupNoted,
+    ClearsHistory,
     NamedInstructions,
     add_summary,
-    clear_history,
     drop,
     history,
     reset_reads,
@@ -144,7 +144,7 @@ class ReadThenTruncate:
 
 
 @dataclass(frozen=True, slots=True)
-class KeepUserMessages:
+class KeepUserMessages(ClearsHistory):
     """Local compaction (compact.rs): the initial context stays; of the history only the newest user
     messages up to 20,000 tokens survive (the oldest kept one cut), then the summary. Every tool call,
     tool output and reply goes."""
@@ -187,9 +187,6 @@ class KeepUserMessages:
         fates.append(add_summary(session, tokens, "Summary (handoff)", summary_why))
         reset_reads(session)
         return fates
-
-    def clear(self, session: Session) -> None:
-        clear_history(session)
 
 
 def build(n: CodexNumbers) -> Profile:

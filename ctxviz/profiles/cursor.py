@@ -15,8 +15,8 @@ from ctxviz.profiles.generic import (
     AssumedReadLimit,
     AssumedStartupNoted,
     AssumedTrigger,
+    ClearsHistory,
     add_summary,
-    clear_history,
     drop,
     history,
     reset_reads,
@@ -132,7 +132,7 @@ class RulesAndAgentsMd:
 
 
 @dataclass(frozen=True, slots=True)
-class SummariseAll:
+class SummariseAll(ClearsHistory):
     """Summarisation: the conversation is replaced by a short summary (assumed ~1,000 tokens, as a user's
     report shows); rules, index and tools stay."""
 
@@ -148,9 +148,6 @@ class SummariseAll:
         session.note(f"{sum(b.tokens for b in blocks):,} tokens of conversation summarised into {tokens:,} (assumed)")
         reset_reads(session)
         return fates
-
-    def clear(self, session: Session) -> None:
-        clear_history(session)
 
 
 def build(n: CursorNumbers) -> Profile:

@@ -19,9 +19,9 @@ from ctxviz.profiles.base import (
 )
 from ctxviz.profiles.generic import (
     AssumedStartupNoted,
+    ClearsHistory,
     NamedInstructions,
     add_summary,
-    clear_history,
     drop,
     history,
     kept_fates,
@@ -179,7 +179,7 @@ def compression_split(blocks: list[tuple[int, bool]], preserve_percent: int) -> 
 
 
 @dataclass(frozen=True, slots=True)
-class SnapshotAndRecent:
+class SnapshotAndRecent(ClearsHistory):
     """Compression (chatCompressionService.ts): the newest ~30% of the history stays verbatim, split only
     at a user prompt; the older part becomes a <state_snapshot>, which the model acknowledges."""
 
@@ -240,9 +240,6 @@ class SnapshotAndRecent:
         )
         reset_reads(session)
         return fates
-
-    def clear(self, session: Session) -> None:
-        clear_history(session)
 
 
 def build(n: GeminiNumbers) -> Profile:

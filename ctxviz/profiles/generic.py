@@ -215,9 +215,15 @@ def reset_reads(session: Session) -> None:
     state.crossed_warning = False
 
 
-def clear_history(session: Session) -> None:
-    for block in history(session):
-        session.remove(block.id)
+class ClearsHistory:
+    """A compaction policy's /clear for an agent whose /clear empties the history and adds nothing back
+    (every agent but claude-code, which lists its skills again)."""
+
+    __slots__ = ()  # its subclasses are slotted dataclasses
+
+    def clear(self, session: Session) -> None:
+        for block in history(session):
+            session.remove(block.id)
 
 
 def startup_kept(session: Session) -> list[Fate]:

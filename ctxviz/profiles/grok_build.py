@@ -21,8 +21,8 @@ from ctxviz.profiles.base import (
 )
 from ctxviz.profiles.generic import (
     AssumedStartupNoted,
+    ClearsHistory,
     add_summary,
-    clear_history,
     drop,
     history,
     reset_reads,
@@ -289,7 +289,7 @@ class EveryInstructionFile:
 
 
 @dataclass(frozen=True, slots=True)
-class KeepAnchors:
+class KeepAnchors(ClearsHistory):
     """Compaction (compaction_utils.rs): the system prompt, user info and instructions stay; of the history
     only the last real user query, the latest agent message, the summary and a state reminder listing the
     edited files; every other turn and every tool result goes."""
@@ -329,9 +329,6 @@ class KeepAnchors:
         )
         reset_reads(session)
         return fates
-
-    def clear(self, session: Session) -> None:
-        clear_history(session)
 
 
 def build(n: GrokNumbers) -> Profile:

@@ -11,10 +11,10 @@ from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     AssumedStartupNoted,
+    ClearsHistory,
     NamedInstructions,
     OutputReserveTrigger,
     add_summary,
-    clear_history,
     drop,
     history,
     kept_fates,
@@ -177,7 +177,7 @@ def prunable(outputs: list[tuple[int, int]], protect: int, minimum: int) -> list
 
 
 @dataclass(frozen=True, slots=True)
-class PruneThenSummarise:
+class PruneThenSummarise(ClearsHistory):
     """Before the summary, old tool output beyond the newest 40,000 tokens is cleared (the last two turns
     are never touched); then the recent turns that fit a quarter of the usable window (2,000–15,000) stay
     and the older ones become an anchored summary, followed by an auto-continue message."""
@@ -242,9 +242,6 @@ class PruneThenSummarise:
         )
         reset_reads(session)
         return fates
-
-    def clear(self, session: Session) -> None:
-        clear_history(session)
 
 
 def build(n: OpencodeNumbers) -> Profile:

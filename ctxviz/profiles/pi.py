@@ -12,9 +12,9 @@ from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile,
 from ctxviz.profiles.generic import (
     TOOL_RESULTS,
     AssumedStartupNoted,
+    ClearsHistory,
     NamedInstructions,
     add_summary,
-    clear_history,
     drop,
     history,
     kept_fates,
@@ -102,7 +102,7 @@ def cut_point(blocks: list[tuple[int, bool]], keep_recent: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class KeepRecentTokens:
+class KeepRecentTokens(ClearsHistory):
     """Compaction (compaction.ts): the newest ~20,000 tokens stay verbatim, cut only where a message
     starts (never at a tool result); the rest becomes a structured summary with the files read and
     modified."""
@@ -135,9 +135,6 @@ class KeepRecentTokens:
         session.note(f"the newest {kept:,} tokens kept verbatim (from {n.keep_recent:,}, cut where a message starts)")
         reset_reads(session)
         return fates
-
-    def clear(self, session: Session) -> None:
-        clear_history(session)
 
 
 def build(n: PiNumbers) -> Profile:
