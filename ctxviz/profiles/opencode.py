@@ -26,7 +26,7 @@ from ctxviz.profiles.generic import (
 )
 from ctxviz.profiles.limits import tokens_of
 from ctxviz.profiles.policies.mentions import directory_entries
-from ctxviz.profiles.policies.reads import TruncateAtLimits
+from ctxviz.profiles.policies.reads import TruncateAtLimits, within
 from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.scenario.measure import Measure
@@ -130,11 +130,7 @@ class SaveWithHead:
 
     def result(self, tool: str, label: str, size: Measure, forced: bool) -> OutputOutcome:
         n = self.numbers
-        kept = size
-        if kept.lines > n.output_max_lines:
-            kept = kept.scaled(n.output_max_lines / kept.lines)
-        if kept.bytes > n.output_max_bytes:
-            kept = kept.scaled(n.output_max_bytes / kept.bytes)
+        kept = within(size, n.output_max_lines, n.output_max_bytes)
         if kept == size:
             return OutputOutcome(size.tokens, spilled=False)
         tokens = kept.tokens + n.spill_hint

@@ -24,7 +24,7 @@ from ctxviz.profiles.generic import (
 )
 from ctxviz.profiles.limits import tokens_of
 from ctxviz.profiles.policies.mentions import PathOnly
-from ctxviz.profiles.policies.reads import TruncateAtLimits
+from ctxviz.profiles.policies.reads import TruncateAtLimits, within
 from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import NoSubagents
 from ctxviz.profiles.policies.thresholds import WindowMinus
@@ -71,11 +71,7 @@ class KeepTail:
 
     def result(self, tool: str, label: str, size: Measure, forced: bool) -> OutputOutcome:
         n = self.numbers
-        kept = size
-        if kept.lines > n.bash_max_lines:
-            kept = kept.scaled(n.bash_max_lines / kept.lines)
-        if kept.bytes > n.bash_max_bytes:
-            kept = kept.scaled(n.bash_max_bytes / kept.bytes)
+        kept = within(size, n.bash_max_lines, n.bash_max_bytes)
         if kept == size:
             return OutputOutcome(size.tokens, spilled=False)
         spilled = size.bytes > n.bash_max_bytes
