@@ -9,7 +9,8 @@ How a profile module is written (see claude_code.py):
   overrides numbers by field name, then ``build`` runs again: see ``Profile.with_overrides``); the numbers
   the engine reads itself (``default_model``, ``tool_call``, ``edit_result``, ``notification``, and where
   an agent has them ``background_launch`` and ``mcp_schema_tokens_per_tool``) the profile takes from the
-  numbers by name, and an agent without hooks, search caps or a long-context model leaves them out;
+  numbers by name, and an agent without hooks, search caps, path-scoped rules or a long-context model
+  leaves them out;
 - ``PROFILE = build(NUMBERS)``, registered in ``ctxviz/profiles/__init__.py``.
 
 Plain dataclasses and protocols, no pydantic: the transcript readers use the window arithmetic and must
