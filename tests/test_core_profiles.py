@@ -179,7 +179,11 @@ def test_file_versions_count_edits_and_writes() -> None:
 
 def test_overrides_another_agent_lacks_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
     @dataclasses.dataclass(frozen=True)
-    class Tiny:
+    class Tiny:  # the numbers every profile reads, and one of its own
+        default_model: str = "claude-sonnet-4-6"
+        tool_call: int = 60
+        edit_result: int = 40
+        notification: int = 60
         read_max_lines: int = 10
 
     def build(numbers: Tiny) -> Profile:

@@ -6,7 +6,11 @@ How a profile module is written (see claude_code.py):
 - a frozen dataclass of the agent's numbers, every field declared with ``number(value, confidence,
   source)``, so ``ctxviz agents`` can list each number's source and a why-note can say "assumed";
 - ``build(numbers) -> Profile``, which makes the policies from those numbers (a scenario's ``profile:``
-  overrides numbers by field name, then ``build`` runs again: see ``Profile.with_overrides``);
+  overrides numbers by field name, then ``build`` runs again: see ``Profile.with_overrides``); the numbers
+  the engine reads itself (``default_model``, ``tool_call``, ``edit_result``, ``notification``, and where
+  an agent has them ``background_launch`` and ``mcp_schema_tokens_per_tool``) the profile takes from the
+  numbers by name, and an agent without hooks, search caps, path-scoped rules or a long-context model
+  leaves them out;
 - ``PROFILE = build(NUMBERS)``, registered in ``ctxviz/profiles/__init__.py``.
 
 Plain dataclasses and protocols, no pydantic: the transcript readers use the window arithmetic and must
@@ -47,6 +51,10 @@ def number(value: Any, confidence: Confidence, source: str) -> Any:
     if isinstance(value, dict | list | set):
         return field(default_factory=lambda: type(value)(value), metadata=meta)
     return field(default=value, metadata=meta)
+
+
+# The source of a size no one measured for an agent, taken from the claude-code profile.
+ASSUMED_AS_CLAUDE_CODE = "not measured; as the claude-code profile"
 
 
 def provenance(numbers: Any) -> dict[str, tuple[Any, Provenance]]:
@@ -120,6 +128,13 @@ class SearchCaps:
     grep_tokens_per_result: int
 
 
+# Search tools whose result caps nobody published: every match comes back and the output cap applies.
+# A match costs what it costs in claude-code (a path 10, a line 15: assumed there too).
+NO_SEARCH_CAPS = SearchCaps(
+    glob_max_results=10**9, grep_max_results=10**9, glob_tokens_per_path=10, grep_tokens_per_result=15
+)
+
+
 @dataclass(frozen=True, slots=True)
 class HookRules:
     """Which hook events reach the context, and how. An agent without hooks: ``context_events=()``."""
@@ -129,6 +144,9 @@ class HookRules:
     max_output_chars: int  # over it, the output is saved to a file and a preview enters
     preview_bytes: int
     preview_tokens: int
+
+
+NO_HOOKS = HookRules(context_events=(), stdout_events=(), max_output_chars=0, preview_bytes=0, preview_tokens=0)
 
 
 # --- the policies ------------------------------------------------------------------------------------
@@ -256,7 +274,7 @@ class SubagentPolicy(Protocol):
 
 
 # --- the profile --------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Profile:
     name: str  # "claude-code", "codex", …: what --agent and a scenario's agent: say
     title: str  # "Claude Code"
@@ -264,18 +282,13 @@ class Profile:
     numbers: Any  # the frozen numbers dataclass this profile was built from (see ``number``)
     build: Callable[[Any], Profile]  # numbers → profile; re-run with overridden numbers
     models: Mapping[str, ModelSpec]
-    default_model: str
     model_prefixes: tuple[str, ...]  # model families it runs; an unlisted model of a family gets unknown_model
     unknown_model: ModelSpec
-    long_context: tuple[str, int] | None  # a model-name suffix and the window it means ("[1m]", 1,000,000)
-    chars_per_token: int
-    tool_call: int  # tokens of one tool call's envelope
-    mcp_schema_tokens: int  # a deferred MCP tool's schema, loaded by tool search before its first call
-    edit_result: int
+    long_context: tuple[str, int] | None = None  # a model-name suffix and the window it means ("[1m]", 1,000,000)
     tools: ToolNames
-    search: SearchCaps
-    hooks: HookRules
-    rule_triggers: tuple[str, ...]  # which touches (read, write, edit) load path-scoped rules and nested files
+    search: SearchCaps = NO_SEARCH_CAPS
+    hooks: HookRules = NO_HOOKS
+    rule_triggers: tuple[str, ...] = ()  # which touches (read, write, edit) load path-scoped rules and nested files
     thresholds: ThresholdPolicy
     startup: StartupPolicy
     instructions: InstructionPolicy
@@ -284,8 +297,30 @@ class Profile:
     output: OutputPolicy
     compaction: CompactionPolicy
     subagents: SubagentPolicy
-    background_launch: int  # the notice when a command or subagent starts in the background
-    notification: int  # the notification when it finishes
+    # Read from ``numbers`` (see __post_init__), so a profile states each number once and an override of
+    # the number reaches the engine. Plain fields, not properties: the engine reads them on every event.
+    default_model: str = field(init=False)
+    tool_call: int = field(init=False)  # tokens of one tool call's envelope
+    # a deferred MCP tool's schema, loaded by tool search before its first call
+    mcp_schema_tokens: int = field(init=False)
+    edit_result: int = field(init=False)
+    background_launch: int = field(init=False)  # the notice when a command or subagent starts in the background
+    notification: int = field(init=False)  # the notification when it finishes
+
+    def __post_init__(self) -> None:
+        n = self.numbers
+        copied = {
+            "default_model": n.default_model,
+            "tool_call": n.tool_call,
+            # numbers without it: the agent has no MCP tools
+            "mcp_schema_tokens": getattr(n, "mcp_schema_tokens_per_tool", 0),
+            "edit_result": n.edit_result,
+            # numbers without it: nobody measured the notice, it costs what a tool call costs
+            "background_launch": getattr(n, "background_launch", n.tool_call),
+            "notification": n.notification,
+        }
+        for name, value in copied.items():
+            object.__setattr__(self, name, value)  # frozen: set once, here
 
     def with_overrides(self, overrides: Mapping[str, Any]) -> Profile:
         """The profile rebuilt with some numbers replaced (names not among its numbers are ignored)."""

@@ -155,14 +155,9 @@ def build(n: ClaudeCodeNumbers) -> Profile:
         numbers=n,
         build=build,
         models=n.models,
-        default_model=n.default_model,
         model_prefixes=("claude-",),
         unknown_model=n.unknown_model,
         long_context=("[1m]", n.long_context_window),
-        chars_per_token=n.chars_per_token,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames("Read", "Edit", "Write", "Grep", "Glob", "Bash", "Agent", "Skill", mcp_separator="__"),
         search=SearchCaps(n.glob_max_results, n.grep_max_results, n.glob_tokens_per_path, n.grep_tokens_per_result),
         hooks=HookRules(
@@ -222,8 +217,6 @@ def build(n: ClaudeCodeNumbers) -> Profile:
             lean_types=n.subagent_lean_types,
             trailerless_types=n.subagent_trailerless_types,
         ),
-        background_launch=n.background_launch,
-        notification=n.notification,
     )
 
 

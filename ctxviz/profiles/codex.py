@@ -8,14 +8,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import BlockKind
-from ctxviz.profiles.base import ModelSpec, Profile, ReadOutcome, Session, ToolNames, number
+from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, ModelSpec, Profile, ReadOutcome, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     AssumedStartupNoted,
+    ClearsHistory,
     NamedInstructions,
     add_summary,
-    clear_history,
     drop,
     history,
     reset_reads,
@@ -37,7 +35,6 @@ if TYPE_CHECKING:
 
 _REPO = "openai/codex"
 _MODELS = f"{_REPO} codex-rs/models-manager/models.json @0dcb02e0"
-_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +61,10 @@ class CodexNumbers:
         20_000, "source", f"{_REPO} codex-rs/core/src/compact.rs @0100b103 COMPACT_USER_MESSAGE_MAX_TOKENS"
     )
     summary: int = number(4_000, "assumed", "the handoff summary's length is not fixed")
-    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
-    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", _ASSUMED_AS_CLAUDE)
-    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = CodexNumbers()
@@ -147,7 +144,7 @@ class ReadThenTruncate:
 
 
 @dataclass(frozen=True, slots=True)
-class KeepUserMessages:
+class KeepUserMessages(ClearsHistory):
     """Local compaction (compact.rs): the initial context stays; of the history only the newest user
     messages up to 20,000 tokens survive (the oldest kept one cut), then the summary. Every tool call,
     tool output and reply goes."""
@@ -191,9 +188,6 @@ class KeepUserMessages:
         reset_reads(session)
         return fates
 
-    def clear(self, session: Session) -> None:
-        clear_history(session)
-
 
 def build(n: CodexNumbers) -> Profile:
     model = ModelSpec(window=n.window, max_output=n.max_output)
@@ -204,14 +198,8 @@ def build(n: CodexNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"gpt-5.4": model},  # other GPT models get the same window, marked as a guess
-        default_model=n.default_model,
         model_prefixes=("gpt-", "o3", "o4"),
         unknown_model=model,
-        long_context=None,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames(
             read="read_file",
             edit="apply_patch",
@@ -222,9 +210,6 @@ def build(n: CodexNumbers) -> Profile:
             subagent="spawn_agent",
             skill="skill",
         ),
-        search=NO_SEARCH_CAPS,
-        hooks=NO_HOOKS,
-        rule_triggers=(),
         thresholds=FractionOfWindow(
             n.autocompact_percent / 100, warning_below=0, blocking_buffer=n.window * (100 - n.effective_percent) // 100
         ),
@@ -235,9 +220,6 @@ def build(n: CodexNumbers) -> Profile:
                 tools=n.tools,
                 mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
                 mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                git_status=None,
-                auto_memory=None,
-                skills=None,
                 mcp="schemas",
             ),
             n,
@@ -259,8 +241,6 @@ def build(n: CodexNumbers) -> Profile:
         ),
         compaction=KeepUserMessages(n),
         subagents=TaskSubagents(types=("default",), prompt_tokens=n.system_prompt),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

@@ -12,13 +12,11 @@ from typing import TYPE_CHECKING
 from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import ModelSpec, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     AssumedReadLimit,
     AssumedStartupNoted,
     AssumedTrigger,
+    ClearsHistory,
     add_summary,
-    clear_history,
     drop,
     history,
     reset_reads,
@@ -134,7 +132,7 @@ class RulesAndAgentsMd:
 
 
 @dataclass(frozen=True, slots=True)
-class SummariseAll:
+class SummariseAll(ClearsHistory):
     """Summarisation: the conversation is replaced by a short summary (assumed ~1,000 tokens, as a user's
     report shows); rules, index and tools stay."""
 
@@ -151,9 +149,6 @@ class SummariseAll:
         reset_reads(session)
         return fates
 
-    def clear(self, session: Session) -> None:
-        clear_history(session)
-
 
 def build(n: CursorNumbers) -> Profile:
     model = ModelSpec(window=n.window, max_output=n.max_output)
@@ -164,14 +159,8 @@ def build(n: CursorNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"claude-sonnet-4-6": model},
-        default_model=n.default_model,
         model_prefixes=("claude-", "gpt-", "gemini-", "grok-"),
         unknown_model=model,
-        long_context=None,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames(
             read="read_file",
             edit="edit_file",
@@ -182,8 +171,6 @@ def build(n: CursorNumbers) -> Profile:
             subagent="",
             skill="",
         ),
-        search=NO_SEARCH_CAPS,
-        hooks=NO_HOOKS,
         rule_triggers=(Touch.READ, Touch.WRITE, Touch.EDIT),
         thresholds=AssumedTrigger(FractionOfWindow(n.summarise_percent / 100, warning_below=0, blocking_buffer=0)),
         startup=AssumedStartupNoted(
@@ -193,9 +180,6 @@ def build(n: CursorNumbers) -> Profile:
                 tools=n.tools,
                 mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
                 mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                git_status=None,
-                auto_memory=None,
-                skills=None,
                 tree=TreeRule(max_items=n.index_max_items, tokens_per_item=n.index_item),
                 mcp="schemas",
             ),
@@ -215,8 +199,6 @@ def build(n: CursorNumbers) -> Profile:
         ),
         compaction=SummariseAll(n),
         subagents=NoSubagents(),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

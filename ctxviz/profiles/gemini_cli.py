@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from ctxviz.kinds import BlockKind, Touch
 from ctxviz.profiles.base import (
+    ASSUMED_AS_CLAUDE_CODE,
     ModelSpec,
     OutputOutcome,
     Profile,
@@ -17,12 +18,10 @@ from ctxviz.profiles.base import (
     number,
 )
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     AssumedStartupNoted,
+    ClearsHistory,
     NamedInstructions,
     add_summary,
-    clear_history,
     drop,
     history,
     kept_fates,
@@ -40,10 +39,8 @@ from ctxviz.profiles.policies.thresholds import FractionOfWindow
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Block, Category, Fate
-from ctxviz.tokens import CHARS_PER_TOKEN
 
 _AT = "google-gemini/gemini-cli @5411f113"
-_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 
 # The markers read_many_files puts around mentioned files (utils/constants.ts), and the model's answer
 # that follows a compression's state snapshot (chatCompressionService.ts).
@@ -79,10 +76,10 @@ class GeminiNumbers:
     mask_preview_chars: int = number(250, "source", f"{_AT} toolOutputMaskingService.ts")
     summary: int = number(4_000, "assumed", "the <state_snapshot>'s length is not fixed")
     subagent_prompt: int = number(1_500, "assumed", "codebase_investigator's prompt not measured")
-    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
-    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", _ASSUMED_AS_CLAUDE)
-    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = GeminiNumbers()
@@ -182,7 +179,7 @@ def compression_split(blocks: list[tuple[int, bool]], preserve_percent: int) -> 
 
 
 @dataclass(frozen=True, slots=True)
-class SnapshotAndRecent:
+class SnapshotAndRecent(ClearsHistory):
     """Compression (chatCompressionService.ts): the newest ~30% of the history stays verbatim, split only
     at a user prompt; the older part becomes a <state_snapshot>, which the model acknowledges."""
 
@@ -244,9 +241,6 @@ class SnapshotAndRecent:
         reset_reads(session)
         return fates
 
-    def clear(self, session: Session) -> None:
-        clear_history(session)
-
 
 def build(n: GeminiNumbers) -> Profile:
     model = ModelSpec(window=n.window, max_output=n.max_output)
@@ -259,14 +253,8 @@ def build(n: GeminiNumbers) -> Profile:
         build=build,
         # tokenLimits.ts: 2,097,152 for gemini-1.5-pro, 1,048,576 (the default) for the others
         models={"gemini-2.5-pro": model, "gemini-2.5-flash": model, "gemini-1.5-pro": replace(model, window=2_097_152)},
-        default_model=n.default_model,
         model_prefixes=("gemini-",),
         unknown_model=model,
-        long_context=None,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames(
             read="read_file",
             edit="replace",
@@ -277,8 +265,6 @@ def build(n: GeminiNumbers) -> Profile:
             subagent="codebase_investigator",
             skill="activate_skill",
         ),
-        search=NO_SEARCH_CAPS,
-        hooks=NO_HOOKS,
         rule_triggers=(Touch.READ, Touch.WRITE, Touch.EDIT),
         thresholds=FractionOfWindow(n.compress_percent / 100, warning_below=0, blocking_buffer=0),
         startup=AssumedStartupNoted(
@@ -288,9 +274,6 @@ def build(n: GeminiNumbers) -> Profile:
                 tools=n.tools,
                 mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
                 mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                git_status=None,
-                auto_memory=None,
-                skills=None,
                 tree=TreeRule(max_items=n.tree_max_items, tokens_per_item=n.tree_item),
                 mcp="schemas",
             ),
@@ -305,8 +288,6 @@ def build(n: GeminiNumbers) -> Profile:
         output=SaveWithHeadAndTail(n, shell),
         compaction=SnapshotAndRecent(n),
         subagents=TaskSubagents(types=("codebase_investigator", "generalist"), prompt_tokens=n.subagent_prompt),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

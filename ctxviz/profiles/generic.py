@@ -11,10 +11,8 @@ from typing import TYPE_CHECKING, Any
 from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind
 from ctxviz.profiles.base import (
-    HookRules,
     ReadOutcome,
     ReadPolicy,
-    SearchCaps,
     Session,
     StartupPolicy,
     ThresholdPolicy,
@@ -28,12 +26,6 @@ if TYPE_CHECKING:
     from ctxviz.scenario.model import RuleEntry
 
 M = Category.MESSAGES
-NO_HOOKS = HookRules(context_events=(), stdout_events=(), max_output_chars=0, preview_bytes=0, preview_tokens=0)
-# Search tools whose result caps nobody published: every match comes back and the output cap applies.
-# A match costs what it costs in claude-code (a path 10, a line 15: assumed there too).
-NO_SEARCH_CAPS = SearchCaps(
-    glob_max_results=10**9, grep_max_results=10**9, glob_tokens_per_path=10, grep_tokens_per_result=15
-)
 
 
 def shown(numbers: Any, name: str, unit: str = "tokens") -> str:
@@ -223,9 +215,15 @@ def reset_reads(session: Session) -> None:
     state.crossed_warning = False
 
 
-def clear_history(session: Session) -> None:
-    for block in history(session):
-        session.remove(block.id)
+class ClearsHistory:
+    """A compaction policy's /clear for an agent whose /clear empties the history and adds nothing back
+    (every agent but claude-code, which lists its skills again)."""
+
+    __slots__ = ()  # its subclasses are slotted dataclasses
+
+    def clear(self, session: Session) -> None:
+        for block in history(session):
+            session.remove(block.id)
 
 
 def startup_kept(session: Session) -> list[Fate]:

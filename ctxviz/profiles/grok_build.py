@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ctxviz.kinds import BlockKind
 from ctxviz.profiles.base import (
+    ASSUMED_AS_CLAUDE_CODE,
     ModelSpec,
     OutputOutcome,
     Profile,
@@ -19,11 +20,9 @@ from ctxviz.profiles.base import (
     number,
 )
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     AssumedStartupNoted,
+    ClearsHistory,
     add_summary,
-    clear_history,
     drop,
     history,
     reset_reads,
@@ -44,7 +43,6 @@ if TYPE_CHECKING:
     from ctxviz.scenario.model import RuleEntry
 
 _AT = "xai-org/grok-build @19d42e35"
-_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 ARROW_BYTES = 3  # "→" in UTF-8: every mentioned line is written "N→text"
 ATTACHED = (
     "\n\n<system-reminder>\nBelow are some potentially helpful/relevant pieces of information for figuring out "
@@ -92,11 +90,11 @@ class GrokNumbers:
     summary: int = number(4_000, "assumed", "'at most a few thousand words'")
     state_reminder: int = number(40, "assumed", "the state reminder around its list of edited paths")
     subagent_prompt: int = number(1_376, "source", f"{_AT} templates/subagent_prompt.md: 5,502 bytes / 4")
-    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
-    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
+    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
     mcp_deferred_tokens_per_tool: int = number(15, "assumed", "MCP tools sit behind search_tool; as claude-code")
     mcp_schema_tokens_per_tool: int = number(400, "assumed", "a schema fetched through use_tool; as claude-code")
-    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = GrokNumbers()
@@ -291,7 +289,7 @@ class EveryInstructionFile:
 
 
 @dataclass(frozen=True, slots=True)
-class KeepAnchors:
+class KeepAnchors(ClearsHistory):
     """Compaction (compaction_utils.rs): the system prompt, user info and instructions stay; of the history
     only the last real user query, the latest agent message, the summary and a state reminder listing the
     edited files; every other turn and every tool result goes."""
@@ -332,9 +330,6 @@ class KeepAnchors:
         reset_reads(session)
         return fates
 
-    def clear(self, session: Session) -> None:
-        clear_history(session)
-
 
 def build(n: GrokNumbers) -> Profile:
     model = ModelSpec(window=n.window, max_output=n.max_output)
@@ -346,14 +341,8 @@ def build(n: GrokNumbers) -> Profile:
         numbers=n,
         build=build,
         models={"grok-code-fast-1": model},
-        default_model=n.default_model,
         model_prefixes=("grok-",),
         unknown_model=model,
-        long_context=None,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames(
             read="read_file",
             edit="search_replace",
@@ -365,9 +354,6 @@ def build(n: GrokNumbers) -> Profile:
             skill="skill",
             mcp_separator="__",
         ),
-        search=NO_SEARCH_CAPS,
-        hooks=NO_HOOKS,
-        rule_triggers=(),
         thresholds=FractionOfWindow(n.autocompact_percent / 100, warning_below=0, blocking_buffer=0),
         startup=AssumedStartupNoted(
             StandardStartup(
@@ -384,8 +370,6 @@ def build(n: GrokNumbers) -> Profile:
                     max_commits=0,
                     chars_per_token=CHARS_PER_TOKEN,
                 ),
-                auto_memory=None,
-                skills=None,
             ),
             n,
             ("system_prompt", "user_info", "tools", "instructions_close", "tool_call", "edit_result"),
@@ -396,8 +380,6 @@ def build(n: GrokNumbers) -> Profile:
         output=GrokOutput(n, bash),
         compaction=KeepAnchors(n),
         subagents=TaskSubagents(types=("general-purpose", "explore", "plan"), prompt_tokens=n.subagent_prompt),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

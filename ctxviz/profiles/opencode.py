@@ -8,15 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ctxviz.kinds import BlockKind, Touch
-from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, number
+from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     AssumedStartupNoted,
+    ClearsHistory,
     NamedInstructions,
     OutputReserveTrigger,
     add_summary,
-    clear_history,
     drop,
     history,
     kept_fates,
@@ -28,17 +26,15 @@ from ctxviz.profiles.generic import (
 )
 from ctxviz.profiles.limits import tokens_of
 from ctxviz.profiles.policies.mentions import directory_entries
-from ctxviz.profiles.policies.reads import TruncateAtLimits
+from ctxviz.profiles.policies.reads import TruncateAtLimits, within
 from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Block, Category, Fate
-from ctxviz.tokens import CHARS_PER_TOKEN
 
 _SRC = "anomalyco/opencode packages/opencode/src"
 _SST = "sst/opencode session/compaction.ts @3df4a255"
-_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 PRUNED_MARKER = "[Old tool result content cleared]"
 _CLEARED = "opencode.cleared"  # ids of the markers that stand for pruned outputs
 
@@ -73,10 +69,10 @@ class OpencodeNumbers:
     prune_minimum: int = number(20_000, "source", f"{_SST} PRUNE_MINIMUM")
     summary: int = number(4_000, "assumed", "the anchored summary's length is not fixed")
     continue_message: int = number(10, "assumed", "the auto-continue message; not measured")
-    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
-    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", _ASSUMED_AS_CLAUDE)
-    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = OpencodeNumbers()
@@ -134,11 +130,7 @@ class SaveWithHead:
 
     def result(self, tool: str, label: str, size: Measure, forced: bool) -> OutputOutcome:
         n = self.numbers
-        kept = size
-        if kept.lines > n.output_max_lines:
-            kept = kept.scaled(n.output_max_lines / kept.lines)
-        if kept.bytes > n.output_max_bytes:
-            kept = kept.scaled(n.output_max_bytes / kept.bytes)
+        kept = within(size, n.output_max_lines, n.output_max_bytes)
         if kept == size:
             return OutputOutcome(size.tokens, spilled=False)
         tokens = kept.tokens + n.spill_hint
@@ -181,7 +173,7 @@ def prunable(outputs: list[tuple[int, int]], protect: int, minimum: int) -> list
 
 
 @dataclass(frozen=True, slots=True)
-class PruneThenSummarise:
+class PruneThenSummarise(ClearsHistory):
     """Before the summary, old tool output beyond the newest 40,000 tokens is cleared (the last two turns
     are never touched); then the recent turns that fit a quarter of the usable window (2,000–15,000) stay
     and the older ones become an anchored summary, followed by an auto-continue message."""
@@ -247,9 +239,6 @@ class PruneThenSummarise:
         reset_reads(session)
         return fates
 
-    def clear(self, session: Session) -> None:
-        clear_history(session)
-
 
 def build(n: OpencodeNumbers) -> Profile:
     from ctxviz.profiles.claude_code import PROFILE as CLAUDE_CODE  # opencode runs the same models
@@ -262,14 +251,9 @@ def build(n: OpencodeNumbers) -> Profile:
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
-        default_model=n.default_model,
         model_prefixes=("claude-",),
         unknown_model=CLAUDE_CODE.unknown_model,
         long_context=CLAUDE_CODE.long_context,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=n.mcp_schema_tokens_per_tool,
-        edit_result=n.edit_result,
         tools=ToolNames(
             read="read",
             edit="edit",
@@ -280,8 +264,6 @@ def build(n: OpencodeNumbers) -> Profile:
             subagent="task",
             skill="skill",
         ),
-        search=NO_SEARCH_CAPS,
-        hooks=NO_HOOKS,
         rule_triggers=(Touch.READ,),
         thresholds=trigger,
         startup=AssumedStartupNoted(
@@ -291,9 +273,6 @@ def build(n: OpencodeNumbers) -> Profile:
                 tools=n.tools,
                 mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
                 mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                git_status=None,
-                auto_memory=None,
-                skills=None,
                 mcp="schemas",
             ),
             n,
@@ -312,8 +291,6 @@ def build(n: OpencodeNumbers) -> Profile:
         output=SaveWithHead(n),
         compaction=PruneThenSummarise(n, trigger),
         subagents=TaskSubagents(types=("general", "explore"), prompt_tokens=n.system_prompt),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

@@ -8,15 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ctxviz.kinds import BlockKind
-from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, number
+from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    NO_HOOKS,
-    NO_SEARCH_CAPS,
     TOOL_RESULTS,
     AssumedStartupNoted,
+    ClearsHistory,
     NamedInstructions,
     add_summary,
-    clear_history,
     drop,
     history,
     kept_fates,
@@ -26,16 +24,14 @@ from ctxviz.profiles.generic import (
 )
 from ctxviz.profiles.limits import tokens_of
 from ctxviz.profiles.policies.mentions import PathOnly
-from ctxviz.profiles.policies.reads import TruncateAtLimits
+from ctxviz.profiles.policies.reads import TruncateAtLimits, within
 from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import NoSubagents
 from ctxviz.profiles.policies.thresholds import WindowMinus
 from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Fate
-from ctxviz.tokens import CHARS_PER_TOKEN
 
 _AT = "badlogic/pi-mono packages/coding-agent @83378aad"
-_ASSUMED_AS_CLAUDE = "not measured; as the claude-code profile"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +50,9 @@ class PiNumbers:
     spill_note: int = number(30, "assumed", "'full output: pi-bash-<id>.log'; not measured")
     keep_recent: int = number(20_000, "source", f"{_AT} src/core/compaction/compaction.ts keepRecentTokens")
     summary: int = number(4_000, "assumed", "the structured summary's length is not fixed")
-    tool_call: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
-    edit_result: int = number(40, "assumed", _ASSUMED_AS_CLAUDE)
-    notification: int = number(60, "assumed", _ASSUMED_AS_CLAUDE)
+    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = PiNumbers()
@@ -75,11 +71,7 @@ class KeepTail:
 
     def result(self, tool: str, label: str, size: Measure, forced: bool) -> OutputOutcome:
         n = self.numbers
-        kept = size
-        if kept.lines > n.bash_max_lines:
-            kept = kept.scaled(n.bash_max_lines / kept.lines)
-        if kept.bytes > n.bash_max_bytes:
-            kept = kept.scaled(n.bash_max_bytes / kept.bytes)
+        kept = within(size, n.bash_max_lines, n.bash_max_bytes)
         if kept == size:
             return OutputOutcome(size.tokens, spilled=False)
         spilled = size.bytes > n.bash_max_bytes
@@ -106,7 +98,7 @@ def cut_point(blocks: list[tuple[int, bool]], keep_recent: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class KeepRecentTokens:
+class KeepRecentTokens(ClearsHistory):
     """Compaction (compaction.ts): the newest ~20,000 tokens stay verbatim, cut only where a message
     starts (never at a tool result); the rest becomes a structured summary with the files read and
     modified."""
@@ -140,9 +132,6 @@ class KeepRecentTokens:
         reset_reads(session)
         return fates
 
-    def clear(self, session: Session) -> None:
-        clear_history(session)
-
 
 def build(n: PiNumbers) -> Profile:
     from ctxviz.profiles.claude_code import PROFILE as CLAUDE_CODE  # pi runs the same models
@@ -154,20 +143,13 @@ def build(n: PiNumbers) -> Profile:
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
-        default_model=n.default_model,
         model_prefixes=("claude-",),
         unknown_model=CLAUDE_CODE.unknown_model,
         long_context=CLAUDE_CODE.long_context,
-        chars_per_token=CHARS_PER_TOKEN,
-        tool_call=n.tool_call,
-        mcp_schema_tokens=0,
-        edit_result=n.edit_result,
+        # no search tools: rg and find run through bash, whose cap applies
         tools=ToolNames(
             read="read", edit="edit", write="write", grep="bash", glob="bash", bash="bash", subagent="", skill="read"
         ),
-        search=NO_SEARCH_CAPS,  # no search tools: rg and find run through bash, whose cap applies
-        hooks=NO_HOOKS,
-        rule_triggers=(),
         thresholds=WindowMinus(n.reserve, warning_below=0),
         startup=AssumedStartupNoted(
             StandardStartup(
@@ -176,9 +158,6 @@ def build(n: PiNumbers) -> Profile:
                 tools=n.tools,
                 mcp_deferred_tokens_per_tool=0,
                 mcp_schema_tokens_per_tool=0,
-                git_status=None,
-                auto_memory=None,
-                skills=None,
                 mcp="none",
             ),
             n,
@@ -192,8 +171,6 @@ def build(n: PiNumbers) -> Profile:
         output=KeepTail(n),
         compaction=KeepRecentTokens(n),
         subagents=NoSubagents(),
-        background_launch=n.tool_call,
-        notification=n.notification,
     )
 
 

@@ -15,6 +15,15 @@ def line_range(size: Measure, lines: tuple[int, int]) -> Measure:
     return size.scaled(count / size.lines) if size.lines else size
 
 
+def within(size: Measure, max_lines: int, max_bytes: int) -> Measure:
+    """What stays of content cut to ``max_lines`` lines, then to ``max_bytes`` bytes (head or tail alike)."""
+    if size.lines > max_lines:
+        size = size.scaled(max_lines / size.lines)
+    if size.bytes > max_bytes:
+        size = size.scaled(max_bytes / size.bytes)
+    return size
+
+
 @dataclass(frozen=True, slots=True)
 class RefuseOverLimit:
     """Claude Code's Read: a file over ``max_bytes``, or (after the first ``max_lines`` lines) over

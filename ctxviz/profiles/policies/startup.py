@@ -165,16 +165,17 @@ class TreeRule:
 class StandardStartup:
     """System prompt (+ output style, appended prompt, git status), environment, a tree if the agent sends
     one, tool definitions, MCP tools (deferred: names only), custom agents, instruction files, auto memory,
-    the skill listing, then SessionStart hooks. A part whose rule is None is not sent by this agent."""
+    the skill listing, then SessionStart hooks. A part whose rule is None (the default) is not sent by this
+    agent."""
 
     system_prompt: int
     environment: int
     tools: int
     mcp_deferred_tokens_per_tool: int
     mcp_schema_tokens_per_tool: int
-    git_status: GitStatusRule | None
-    auto_memory: AutoMemoryRule | None
-    skills: SkillListingRule | None
+    git_status: GitStatusRule | None = None
+    auto_memory: AutoMemoryRule | None = None
+    skills: SkillListingRule | None = None
     tree: TreeRule | None = None
     # "deferred": each server's deferred flag holds (Claude Code); "schemas": every schema loads up front;
     # "none": the agent has no MCP client, a scenario's servers are not loaded
