@@ -10,8 +10,8 @@ from __future__ import annotations
 from enum import StrEnum
 
 
-class Agent(StrEnum):
-    """An agent: its profile's name (what ``--agent`` and a scenario's ``agent:`` say) and its transcript
+class AgentName(StrEnum):
+    """An agent's name: its profile's (what ``--agent`` and a scenario's ``agent:`` say) and its transcript
     reader's (``Timeline.agent``)."""
 
     CLAUDE_CODE = "claude-code"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ctxviz.cli.common import fail
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 
 if TYPE_CHECKING:
     from ctxviz.live.watch import Watch
@@ -64,7 +64,7 @@ def _check_agent(agent: str) -> None:
     from ctxviz.errors import InputError
     from ctxviz.transcripts.registry import reader_named
 
-    if reader_named(agent).name == Agent.CURSOR:
+    if reader_named(agent).name == AgentName.CURSOR:
         raise InputError("--agent cursor: Cursor's transcripts record no token usage, so there is nothing to watch")
 
 
@@ -80,7 +80,7 @@ def _chosen(session_id: str | None, agent: str | None) -> Path:
             whose = f"{agent} sessions" if agent else "sessions of any agent"
             raise InputError(f"no {whose} found (`ctxviz sessions` lists where it looks)")
         return ref.path
-    if agent in (None, Agent.CLAUDE_CODE):
+    if agent in (None, AgentName.CLAUDE_CODE):
         from ctxviz.transcripts.discover import config_roots, session_files
         from ctxviz.transcripts.select import by_session
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from ctxviz.cli.common import EXIT_OK, fail
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.report.sessions import report_problems
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def choose_session(
     assert session_id is not None
     names = {reader_named(a).name for a in agents}
     missing = InputError(f"no session {session_id!r} found (try `ctxviz sessions`)")
-    if not names or Agent.CLAUDE_CODE in names:  # Claude Code's own (fast) choice first
+    if not names or AgentName.CLAUDE_CODE in names:  # Claude Code's own (fast) choice first
         try:
             files = [f for f in session_files(config_roots()) if project_matches(f, project)]
             return by_session(files, session_id).path

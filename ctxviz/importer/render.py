@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from ctxviz.importer.draft import Draft, EventDraft
-from ctxviz.kinds import EventKind
+from ctxviz.kinds import AgentName, EventKind
 
 MILLION_WINDOW = 1_000_000
 _DATE_SUFFIX = re.compile(r"-\d{8}$")  # claude-sonnet-4-5-20250929 is the profile's claude-sonnet-4-5
@@ -36,7 +36,7 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
     document: dict[str, Any] = {
         "name": name,
         "summary": f"Imported from a Claude Code session: {len(session.calls)} API calls",
-        "agent": "claude-code",
+        "agent": AgentName.CLAUDE_CODE.value,
         "model": _DATE_SUFFIX.sub("", session.model or "claude-sonnet-4-6"),
     }
     if max(session.calls, default=0) > SMALL_WINDOW:

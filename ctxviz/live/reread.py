@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.live.session import Update
 from ctxviz.live.tail import Change
 from ctxviz.timeline import Timeline
@@ -73,10 +73,10 @@ def _opencode_tree(session_file: Path) -> list[str]:
 def watched_places(agent: str, path: Path) -> list[str]:
     """What to ``stat`` to know whether ``agent``'s session at ``path`` changed (the session's own file
     first: its size tells a truncation)."""
-    if agent == Agent.GROK_BUILD:  # a folder of files: updates or chat history, summary, signals
+    if agent == AgentName.GROK_BUILD:  # a folder of files: updates or chat history, summary, signals
         folder = str(path.parent)
         return [str(path)] + [os.path.join(folder, name) for name in _names(folder) if name != path.name]
-    if agent == Agent.OPENCODE:
+    if agent == AgentName.OPENCODE:
         from ctxviz.transcripts.jsonl import head
         from ctxviz.transcripts.opencode_db import SQLITE_MAGIC
 

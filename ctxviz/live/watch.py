@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.live.reread import RereadSession
 from ctxviz.live.session import LiveSession
 from ctxviz.live.tail import Change
@@ -40,13 +40,13 @@ def follow(path: Path, agent: str | None = None) -> Followed:
     from ctxviz.transcripts.registry import reader_for, reader_named
 
     reader = reader_named(agent) if agent is not None else reader_for(path)
-    if reader is None or reader.name == Agent.CLAUDE_CODE:
+    if reader is None or reader.name == AgentName.CLAUDE_CODE:
         return LiveSession(path)
     return RereadSession(reader, ref_for(reader.name, path))
 
 
 def _followed(ref: SessionRef) -> Followed:
-    if ref.agent == Agent.CLAUDE_CODE:
+    if ref.agent == AgentName.CLAUDE_CODE:
         return LiveSession(ref.path)
     from ctxviz.transcripts.registry import reader_named
 
@@ -61,16 +61,16 @@ def newest(env: Mapping[str, str], home: Path, agent: str | None = None) -> Sess
 
     agents = [agent] if agent is not None else list(AGENTS)
     candidates: list[SessionRef] = []
-    if Agent.CLAUDE_CODE in agents:
+    if AgentName.CLAUDE_CODE in agents:
         from ctxviz.transcripts.discover import config_roots, session_files
         from ctxviz.transcripts.select import latest
 
         try:
             found = latest(session_files(config_roots(env, home)), os.getcwd())
-            candidates.append(SessionRef(Agent.CLAUDE_CODE, found.path, found.session, found.size, found.mtime))
+            candidates.append(SessionRef(AgentName.CLAUDE_CODE, found.path, found.session, found.size, found.mtime))
         except InputError:
             pass
-    for ref in discover(env, home, [a for a in agents if a not in (Agent.CLAUDE_CODE, Agent.CURSOR)]):
+    for ref in discover(env, home, [a for a in agents if a not in (AgentName.CLAUDE_CODE, AgentName.CURSOR)]):
         if ref.path.suffix == ".db":  # a database holds many sessions: the reader takes its latest
             ref = SessionRef(ref.agent, ref.path, "", ref.size, _db_mtime(ref.path))
         candidates.append(ref)
@@ -138,7 +138,7 @@ class Watch:
             self.session = _followed(ref)
             self.session.poll()
             name = self.session.session or ref.path.stem
-            agent = "" if ref.agent == Agent.CLAUDE_CODE else f"{ref.agent} "
+            agent = "" if ref.agent == AgentName.CLAUDE_CODE else f"{ref.agent} "
             return Seen(self.session.timeline(), f"switched to the newer {agent}session {name[:8]}", switched=True)
         if self.session is None:
             return None

@@ -1,24 +1,26 @@
-"""Agent profiles by name: ``get_profile("codex")``. Adding an agent is one module and one line here."""
+"""Agent profiles by name: ``get_profile("codex")``. Adding an agent is one module, its name in ``kinds.AgentName``
+and one line here."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping
 from importlib import import_module
 
+from ctxviz.kinds import AgentName
 from ctxviz.profiles.base import ModelSpec, Profile
 
-DEFAULT_AGENT = "claude-code"
+DEFAULT_AGENT = AgentName.CLAUDE_CODE
 
 # name → the module (under ctxviz.profiles) whose PROFILE it is, in the order agents are listed
-_MODULES = {
-    "claude-code": "claude_code",
-    "codex": "codex",
-    "gemini-cli": "gemini_cli",
-    "opencode": "opencode",
-    "pi": "pi",
-    "grok-build": "grok_build",
-    "cursor": "cursor",
-    "paimon": "paimon",
+_MODULES: dict[str, str] = {
+    AgentName.CLAUDE_CODE: "claude_code",
+    AgentName.CODEX: "codex",
+    AgentName.GEMINI_CLI: "gemini_cli",
+    AgentName.OPENCODE: "opencode",
+    AgentName.PI: "pi",
+    AgentName.GROK_BUILD: "grok_build",
+    AgentName.CURSOR: "cursor",
+    AgentName.PAIMON: "paimon",
 }
 
 

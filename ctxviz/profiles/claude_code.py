@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ctxviz.kinds import AgentName
 from ctxviz.profiles.base import Confidence, HookRules, ModelSpec, Profile, SearchCaps, ToolNames, number
 from ctxviz.profiles.policies.compaction import SummaryAndRecentFiles, SummarySize
 from ctxviz.profiles.policies.instructions import ImportingMemory
@@ -149,7 +150,7 @@ def build(n: ClaudeCodeNumbers) -> Profile:
         n.skill_listing_budget_fraction, n.skill_description_max_chars, n.skill_entry_overhead_chars, n.chars_per_token
     )
     return Profile(
-        name="claude-code",
+        name=AgentName.CLAUDE_CODE,
         title="Claude Code",
         reply_label="Claude's reply",
         numbers=n,

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ctxviz.kinds import BlockKind
+from ctxviz.kinds import AgentName, BlockKind
 from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, ModelSpec, Profile, ReadOutcome, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     AssumedStartupNoted,
@@ -192,7 +192,7 @@ class KeepUserMessages(ClearsHistory):
 def build(n: CodexNumbers) -> Profile:
     model = ModelSpec(window=n.window, max_output=n.max_output)
     return Profile(
-        name="codex",
+        name=AgentName.CODEX,
         title="Codex CLI",
         reply_label="Codex's reply",
         numbers=n,

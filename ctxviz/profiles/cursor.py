@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ctxviz.kinds import BlockKind, Touch
+from ctxviz.kinds import AgentName, BlockKind, Touch
 from ctxviz.profiles.base import ModelSpec, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     AssumedReadLimit,
@@ -153,7 +153,7 @@ class SummariseAll(ClearsHistory):
 def build(n: CursorNumbers) -> Profile:
     model = ModelSpec(window=n.window, max_output=n.max_output)
     return Profile(
-        name="cursor",
+        name=AgentName.CURSOR,
         title="Cursor",
         reply_label="Cursor's reply",
         numbers=n,

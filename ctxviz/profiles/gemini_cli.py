@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ctxviz.kinds import BlockKind, Touch
+from ctxviz.kinds import AgentName, BlockKind, Touch
 from ctxviz.profiles.base import (
     ASSUMED_AS_CLAUDE_CODE,
     ModelSpec,
@@ -246,7 +246,7 @@ def build(n: GeminiNumbers) -> Profile:
     model = ModelSpec(window=n.window, max_output=n.max_output)
     shell = "run_shell_command"
     return Profile(
-        name="gemini-cli",
+        name=AgentName.GEMINI_CLI,
         title="gemini-cli",
         reply_label="Gemini's reply",
         numbers=n,

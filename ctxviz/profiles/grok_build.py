@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ctxviz.kinds import BlockKind
+from ctxviz.kinds import AgentName, BlockKind
 from ctxviz.profiles.base import (
     ASSUMED_AS_CLAUDE_CODE,
     ModelSpec,
@@ -335,7 +335,7 @@ def build(n: GrokNumbers) -> Profile:
     model = ModelSpec(window=n.window, max_output=n.max_output)
     bash = "bash"
     return Profile(
-        name="grok-build",
+        name=AgentName.GROK_BUILD,
         title="grok-build",
         reply_label="Grok's reply",
         numbers=n,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ctxviz.kinds import BlockKind, Touch
+from ctxviz.kinds import AgentName, BlockKind, Touch
 from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     AssumedStartupNoted,
@@ -245,7 +245,7 @@ def build(n: OpencodeNumbers) -> Profile:
 
     trigger = OutputReserveTrigger(n.reserve_cap, n.output_cap)
     return Profile(
-        name="opencode",
+        name=AgentName.OPENCODE,
         title="opencode",
         reply_label="opencode's reply",
         numbers=n,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ctxviz.kinds import BlockKind, StepKind, Touch
+from ctxviz.kinds import AgentName, BlockKind, StepKind, Touch
 from ctxviz.profiles.base import CompactionPolicy, MentionPolicy, Profile, Session, StartupPolicy, number
 from ctxviz.profiles.claude_code import ClaudeCodeNumbers
 from ctxviz.profiles.claude_code import build as build_claude_code
@@ -153,7 +153,7 @@ def build(n: PaimonNumbers) -> Profile:
     base = build_claude_code(n)
     return dataclasses.replace(
         base,
-        name="paimon",
+        name=AgentName.PAIMON,
         title="paimon (a design)",
         numbers=n,
         build=build,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ctxviz.kinds import BlockKind
+from ctxviz.kinds import AgentName, BlockKind
 from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     TOOL_RESULTS,
@@ -137,7 +137,7 @@ def build(n: PiNumbers) -> Profile:
     from ctxviz.profiles.claude_code import PROFILE as CLAUDE_CODE  # pi runs the same models
 
     return Profile(
-        name="pi",
+        name=AgentName.PI,
         title="pi",
         reply_label="pi's reply",
         numbers=n,

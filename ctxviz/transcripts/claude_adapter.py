@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ _CHAT_TYPES = frozenset({"user", "assistant", "system", "attachment", "summary"}
 
 
 class ClaudeCodeReader:
-    name = Agent.CLAUDE_CODE
+    name = AgentName.CLAUDE_CODE
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records, kind_of  # only detection reads a file's records
@@ -41,7 +41,7 @@ class ClaudeCodeReader:
     def discover(self, roots: list[Path]) -> list[SessionRef]:
         from ctxviz.transcripts.discover import session_files
 
-        return [SessionRef(Agent.CLAUDE_CODE, f.path, f.session, f.size, f.mtime) for f in session_files(roots)]
+        return [SessionRef(AgentName.CLAUDE_CODE, f.path, f.session, f.size, f.mtime) for f in session_files(roots)]
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.summary import summarize

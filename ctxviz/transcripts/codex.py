@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
 from ctxviz.transcripts.record_types import CODEX_TOP_TYPES
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class CodexReader:
-    name = Agent.CODEX
+    name = AgentName.CODEX
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records, kind_of
@@ -39,7 +39,7 @@ class CodexReader:
         for root in roots:
             base = root / "sessions" if (root / "sessions").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl")):
-                found.append(SessionRef(Agent.CODEX, file, file.stem, size, mtime))
+                found.append(SessionRef(AgentName.CODEX, file, file.stem, size, mtime))
         return found
 
     def _parse(self, ref: SessionRef) -> Parsed:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.kinds import Agent, BlockKind
+from ctxviz.kinds import AgentName, BlockKind
 from ctxviz.transcripts.jsonl import Record, count, each_record, estimate, first_line, part_texts, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
 from ctxviz.transcripts.record_types import CODEX_TOP_TYPES
@@ -287,7 +287,7 @@ def build(state: Parsed, path: Path) -> Timeline:
             why += " (its turn.completed usage is summed over a turn, not the context at a call)"
         if state.zero_counts:
             why += f" ({state.zero_counts} with all-zero usage)"
-        raise nothing_measured(path, Agent.CODEX, why)
+        raise nothing_measured(path, AgentName.CODEX, why)
     steps, blocks = assemble(state.events, OVERHEAD_LABEL)
     notices = list(skipped_notice(state.problems))
     window = state.window
@@ -307,7 +307,7 @@ def build(state: Parsed, path: Path) -> Timeline:
         )
     return Timeline(
         source=Source("transcript", state.session or path.stem, str(path), state.cwd),
-        agent=Agent.CODEX,
+        agent=AgentName.CODEX,
         model=state.model or MODEL_NOT_RECORDED,
         window=window,
         thresholds=limits,

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import NoUsage, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def _is_turn(record: Mapping[str, object]) -> bool:
 
 
 class CursorReader:
-    name = Agent.CURSOR
+    name = AgentName.CURSOR
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records
@@ -45,7 +45,7 @@ class CursorReader:
             base = root / "projects" if (root / "projects").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 4):
                 if "agent-transcripts" in file.relative_to(base).parts:
-                    found.append(SessionRef(Agent.CURSOR, file, file.stem, size, mtime))
+                    found.append(SessionRef(AgentName.CURSOR, file, file.stem, size, mtime))
         return found
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import NoUsage, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
@@ -68,8 +68,8 @@ def collect(
                        use_index=use_index)  # fmt: skip
     found = Rows()
     results: list[SessionSummary | InputError] = []
-    if Agent.CLAUDE_CODE in roots_of:
-        results.extend(_claude(roots_of.pop(Agent.CLAUDE_CODE), project, since, progress, index))
+    if AgentName.CLAUDE_CODE in roots_of:
+        results.extend(_claude(roots_of.pop(AgentName.CLAUDE_CODE), project, since, progress, index))
     refs = discover_in(roots_of)
     refs += discover_under(extra_roots, names)
     for ref in refs:
@@ -91,7 +91,7 @@ def collect(
                 found.unmeasured_calls.append(row.unmeasured_calls)
             if (row.calls == 0 and row.measured) or row.parent is not None:
                 continue  # nothing measured, or a subagent's session (counted with its parent)
-            if wanted and row.agent != Agent.CLAUDE_CODE and wanted not in row.project.lower():
+            if wanted and row.agent != AgentName.CLAUDE_CODE and wanted not in row.project.lower():
                 continue
             if (row.file, row.session) not in seen:
                 seen.add((row.file, row.session))
@@ -107,7 +107,7 @@ def find_session(
     none. Several: ``InputError``."""
     from ctxviz.transcripts.registry import AGENTS, discover
 
-    refs = discover(env, home, [a for a in (AGENTS if agents is None else agents) if a != Agent.CLAUDE_CODE])
+    refs = discover(env, home, [a for a in (AGENTS if agents is None else agents) if a != AgentName.CLAUDE_CODE])
     near = [r for r in refs if r.session.startswith(wanted) or wanted[:8] in r.path.stem]
     found = _named(near, wanted)
     if not found:  # a file named otherwise than its id: read the others too (slower, so only now)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.kinds import Agent, BlockKind
+from ctxviz.kinds import AgentName, BlockKind
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
@@ -195,7 +195,7 @@ def build(state: Parsed, path: Path) -> tuple[Timeline, list[str]]:
 
     session = _events(state)
     if not any(isinstance(e, Call) for e in session.events):
-        raise nothing_measured(path, Agent.GEMINI_CLI, "no gemini message carries tokens")
+        raise nothing_measured(path, AgentName.GEMINI_CLI, "no gemini message carries tokens")
     steps, blocks = assemble(session.events, OVERHEAD_LABEL)
     model = session.models[-1] if session.models else MODEL_NOT_RECORDED
     window, known = window_of(model)
@@ -210,7 +210,7 @@ def build(state: Parsed, path: Path) -> tuple[Timeline, list[str]]:
     limits = Thresholds.from_trigger(autocompact, window)
     timeline = Timeline(
         source=Source("transcript", str(state.meta.get("sessionId") or path.stem), str(path), _project(state, path)),
-        agent=Agent.GEMINI_CLI,
+        agent=AgentName.GEMINI_CLI,
         model=model,
         window=window,
         thresholds=limits,

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class GeminiCliReader:
-    name = Agent.GEMINI_CLI
+    name = AgentName.GEMINI_CLI
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import head
@@ -40,7 +40,7 @@ class GeminiCliReader:
             base = root / "tmp" if (root / "tmp").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name.endswith((".jsonl", ".json")), 4):
                 if file.parent.name == "chats":  # chats/<parent id>/… are its subagents' chats
-                    found.append(SessionRef(Agent.GEMINI_CLI, file, file.stem, size, mtime))
+                    found.append(SessionRef(AgentName.GEMINI_CLI, file, file.stem, size, mtime))
         return found
 
     def _parse(self, ref: SessionRef) -> Parsed:

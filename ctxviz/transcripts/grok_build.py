@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, Reads, SessionRef, SessionSummary
 from ctxviz.transcripts.record_types import GROK_UPDATE_METHODS
 
@@ -27,7 +27,7 @@ HISTORY = "chat_history.jsonl"
 
 
 class GrokBuildReader:
-    name = Agent.GROK_BUILD
+    name = AgentName.GROK_BUILD
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records, head, kind_of
@@ -52,7 +52,7 @@ class GrokBuildReader:
             base = root / "sessions" if (root / "sessions").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name in (UPDATES, HISTORY), 2):
                 if file.name == UPDATES or not (file.parent / UPDATES).is_file():
-                    found.append(SessionRef(Agent.GROK_BUILD, file, file.parent.name, size, mtime))
+                    found.append(SessionRef(AgentName.GROK_BUILD, file, file.parent.name, size, mtime))
         return found
 
     def _parse(self, ref: SessionRef, reads: Reads) -> tuple[Parsed, Path]:

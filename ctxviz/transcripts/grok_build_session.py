@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import Agent, BlockKind, StepKind
+from ctxviz.kinds import AgentName, BlockKind, StepKind
 from ctxviz.transcripts.jsonl import Record, document, each_record, obj, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
 from ctxviz.transcripts.record_types import GROK_UPDATE_METHODS
@@ -265,7 +265,7 @@ def build(state: Parsed, folder: Path) -> Timeline:
             str(state.where),
             cwd if isinstance(cwd, str) else None,
         ),  # fmt: skip
-        agent=Agent.GROK_BUILD,
+        agent=AgentName.GROK_BUILD,
         model=model if isinstance(model, str) else MODEL_NOT_RECORDED,
         window=window,
         thresholds=Thresholds.from_trigger(autocompact, window),

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import NoUsage, Reads, SessionRef, SessionSummary
 
 # How many other agents' sessions may be read to find one of the current folder's project; past that
@@ -58,17 +58,17 @@ def latest_session(
 
     names = [reader_named(a).name for a in agents] or [r.name for r in READERS]
     claude_files: dict[Path, SessionFile] = {}
-    if Agent.CLAUDE_CODE in names:
+    if AgentName.CLAUDE_CODE in names:
         claude_files = {f.path: f for f in session_files(ClaudeCodeReader().roots(env, home))}
-    candidates = [SessionRef(Agent.CLAUDE_CODE, f.path, f.session, f.size, f.mtime) for f in claude_files.values()]
-    candidates += discover(env, home, [n for n in names if n != Agent.CLAUDE_CODE])
+    candidates = [SessionRef(AgentName.CLAUDE_CODE, f.path, f.session, f.size, f.mtime) for f in claude_files.values()]
+    candidates += discover(env, home, [n for n in names if n != AgentName.CLAUDE_CODE])
     candidates.sort(key=lambda r: (r.mtime, r.path.name, r.session), reverse=True)
     wanted = project.lower() if project else None
     newest: SessionRef | None = None
     unmeasured: SessionRef | None = None  # the newest session that records no usage at all
     lookups = 0
     for ref in candidates:
-        if ref.agent == Agent.CLAUDE_CODE:
+        if ref.agent == AgentName.CLAUDE_CODE:
             file = claude_files[ref.path]
             if not project_matches(file, project):
                 continue

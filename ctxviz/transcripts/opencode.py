@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import NoUsage, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def _written(session: Mapping[str, Any], fallback: float) -> float:
 
 
 class OpencodeReader:
-    name = Agent.OPENCODE
+    name = AgentName.OPENCODE
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import head
@@ -80,8 +80,11 @@ class OpencodeReader:
                     continue
                 in_database.update(str(s["id"]) for s in sessions)
                 stat = database.stat()
-                found += [SessionRef(Agent.OPENCODE, database, str(s["id"]), stat.st_size, _written(s, stat.st_mtime))
-                          for s in sessions if not s["parentID"]]  # fmt: skip
+                found += [
+                    SessionRef(AgentName.OPENCODE, database, str(s["id"]), stat.st_size, _written(s, stat.st_mtime))
+                    for s in sessions
+                    if not s["parentID"]
+                ]
 
             tree = root / "storage" / "session" if (root / "storage").is_dir() else root / "session"
             if root.suffix == ".db" or not tree.is_dir():
@@ -95,7 +98,7 @@ class OpencodeReader:
                     session = {}
                 if session.get("parentID") or session.get("id") in in_database:
                     continue  # a subagent's session (counted with its parent), or one the database holds
-                found.append(SessionRef(Agent.OPENCODE, file, file.stem, size, mtime))
+                found.append(SessionRef(AgentName.OPENCODE, file, file.stem, size, mtime))
         return found
 
     def _open(self, ref: SessionRef, problems: list[str], reads: Reads) -> tuple[Timeline, Gathered, dict[str, Any]]:

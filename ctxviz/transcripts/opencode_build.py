@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import Agent, BlockKind
+from ctxviz.kinds import AgentName, BlockKind
 from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, first_line, obj, text_size
 from ctxviz.transcripts.model_windows import profile_window
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
@@ -228,11 +228,11 @@ def build(
     state.close_compaction(None)
     if not any(isinstance(e, Call) for e in state.events):
         raise nothing_measured(
-            where, Agent.OPENCODE, f"session {session_id}: none of its {len(messages)} messages carries tokens"
+            where, AgentName.OPENCODE, f"session {session_id}: none of its {len(messages)} messages carries tokens"
         )
     steps, blocks = assemble(state.events, OVERHEAD_LABEL)
     model = state.models[-1] if state.models else MODEL_NOT_RECORDED
-    window, window_notice = profile_window(Agent.OPENCODE, model)
+    window, window_notice = profile_window(AgentName.OPENCODE, model)
     # the opencode profile's trigger, with the model's max output from its table
     trigger = PROFILE.thresholds
     output = PROFILE.model_window(model.rsplit("/", 1)[-1], foreign=False).max_output
@@ -247,7 +247,7 @@ def build(
         told.append(f"{state.pruned} tool outputs were pruned later; when they left is not recorded")
     timeline = Timeline(
         source=Source("transcript", session_id, str(where), session.get("directory")),
-        agent=Agent.OPENCODE,
+        agent=AgentName.OPENCODE,
         model=model,
         window=window,
         thresholds=Thresholds.from_trigger(autocompact, window),

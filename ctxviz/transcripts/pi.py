@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class PiReader:
-    name = Agent.PI
+    name = AgentName.PI
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records
@@ -40,7 +40,7 @@ class PiReader:
         for root in roots:
             base = root / "sessions" if (root / "sessions").is_dir() else root
             for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 2):
-                found.append(SessionRef(Agent.PI, file, file.stem, size, mtime))
+                found.append(SessionRef(AgentName.PI, file, file.stem, size, mtime))
         return found
 
     def _parse(self, ref: SessionRef) -> Parsed:

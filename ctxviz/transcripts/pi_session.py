@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.kinds import Agent, BlockKind
+from ctxviz.kinds import AgentName, BlockKind
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
@@ -202,10 +202,10 @@ def build(state: Parsed, path: Path) -> tuple[Timeline, _Session]:
 
     session = _events(state)
     if not any(isinstance(e, Call) for e in session.events):
-        raise nothing_measured(path, Agent.PI, "no assistant message carries usage")
+        raise nothing_measured(path, AgentName.PI, "no assistant message carries usage")
     steps, blocks = assemble(session.events, OVERHEAD_LABEL)
     model = session.models[-1] if session.models else MODEL_NOT_RECORDED
-    window, window_notice = profile_window(Agent.PI, model)
+    window, window_notice = profile_window(AgentName.PI, model)
     notices = [*skipped_notice(state.problems), window_notice]
     if session.missing_usage:
         notices.append(f"{session.missing_usage} assistant messages without usage (not counted as calls)")
@@ -219,7 +219,7 @@ def build(state: Parsed, path: Path) -> tuple[Timeline, _Session]:
     limits = Thresholds.from_trigger(autocompact, window)
     timeline = Timeline(
         source=Source("transcript", str(state.header.get("id") or path.stem), str(path), state.header.get("cwd")),
-        agent=Agent.PI,
+        agent=AgentName.PI,
         model=model,
         window=window,
         thresholds=limits,

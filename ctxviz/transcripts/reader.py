@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.timeline import Block, Source, Step, Timeline
 from ctxviz.transcripts.build import build_steps
 from ctxviz.transcripts.chain import active_chain
@@ -62,7 +62,7 @@ def session_timeline(
     window = session_window(models, max((s.used for s in steps), default=0))
     return Timeline(
         source=Source("transcript", name, path, summary),
-        agent=Agent.CLAUDE_CODE,
+        agent=AgentName.CLAUDE_CODE,
         model=window.model,
         window=window.window,
         thresholds=window.thresholds,

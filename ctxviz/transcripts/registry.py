@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ctxviz.errors import FOLDER_GIVEN, InputError
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
 from ctxviz.transcripts.codex import CodexReader
 from ctxviz.transcripts.cursor import CursorReader
@@ -51,7 +51,7 @@ def open_session(path: Path) -> tuple[Reader, SessionRef]:
     path = Path(path)
     if path.is_dir():
         raise InputError(f"{path}: {FOLDER_GIVEN} file")
-    reader = reader_for(path) or _BY_NAME[Agent.CLAUDE_CODE]
+    reader = reader_for(path) or _BY_NAME[AgentName.CLAUDE_CODE]
     return reader, ref_for(reader.name, path)
 
 
@@ -94,7 +94,7 @@ def discover_under(roots: Iterable[Path], agents: Iterable[str] | None = None) -
             if file.suffix == ".db":  # a database holds many sessions (opencode)
                 found.update((Path(f"{ref.path}#{ref.session}"), ref) for ref in owner.discover([file]))
                 continue
-            if owner.name == Agent.CLAUDE_CODE and file.name.startswith("agent-"):
+            if owner.name == AgentName.CLAUDE_CODE and file.name.startswith("agent-"):
                 continue
             key = file.parent if owner.name == "grok-build" else file
             if key not in found or file.name == "updates.jsonl":

@@ -20,7 +20,7 @@ from msgspec import Raw, Struct
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
-from ctxviz.kinds import Agent
+from ctxviz.kinds import AgentName
 from ctxviz.transcripts.chain import NO_PARENT, Links, active_chain
 from ctxviz.transcripts.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
 from ctxviz.transcripts.lines import Line
@@ -357,7 +357,7 @@ def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
     session = numbers.session or path.stem
     usage = numbers.usage
     return SessionSummary(
-        agent=Agent.CLAUDE_CODE,
+        agent=AgentName.CLAUDE_CODE,
         session=session,
         project=numbers.cwd or decode_project((project_dir or path.parent).name),
         file=str(path),
