@@ -20,13 +20,15 @@ ccusage 20 as compared so far: ``npm i --prefix /tmp/cc @ccusage/ccusage-linux-x
 ``CCUSAGE=/tmp/cc/node_modules/@ccusage/ccusage-linux-x64/bin/ccusage``. It always runs ``--offline``.
 
 Measured 2026-12-01 (2 cores whose speed drifted with other work on the host; whole processes, A and B
-alternated, medians of 20-30 pairs): warm, ``ctxviz sessions --json`` 0.045 s against ccusage's
-0.110 s, paired ratio 0.45x (it was 0.52-0.71x before ``sessions --json`` was answered without
-click and the readers' parsing modules were loaded only when a session is read); cold 0.201 s
-against 0.122 s, 1.75x (1.42-1.58x in this script's own rounds, when ccusage ran slower). Cold is
-Python start-up (~0.045 s) and decoding 96 MB on two cores: msgspec alone skips through a 3 MB file in
-~1.6 ms; counting its lines (for exact line numbers) ~0.9 ms; the summary's loop over its 1,500
-records ~2.1 ms. ccusage's own time varied from 0.09 to 0.24 s between rounds.
+alternated, medians of 25-30 pairs, ctxviz installed with ``pip install .``): warm, ``ctxviz sessions
+--json`` 0.045 s against ccusage's 0.096 s, paired ratio 0.47x (0.43-0.45x in calmer rounds); cold
+0.154 s against 0.106 s, 1.59x (1.41x in this script's own rounds). The floor, Python starting,
+importing msgspec and skipping every byte with it on two cores, took 0.095 s against ccusage's
+0.111 s: 0.90x (0.80x in this script's rounds). So a reader that decodes every record with msgspec has
+about a tenth of ccusage's time left for everything else, while the summaries' own work per 3 MB file
+of 1,500 records is ~2.6 ms beyond that floor (fields kept ~0.6 ms, the loop over the records ~1.3 ms,
+the active chain ~0.4 ms, the rest ~0.3 ms): ~40 ms on two cores. Meeting 1.0x cold would take a
+compiled line scanner. ccusage's own time varied from 0.09 to 0.24 s between rounds.
 
 Other agents (``--other-agents 200``: 200 sessions of each copied from the fixtures, a home per agent,
 opencode's two stores apart; the fixtures' sessions without usage included, as failures), measured
