@@ -158,3 +158,23 @@ def test_another_agent_s_row_is_kept_while_what_it_read_is_unchanged(
     os.utime(codex, (2_000_000_000, 2_000_000_000))
     assert rows() == first
     assert read["codex"] == 1 and read["pi"] == 0
+
+
+def test_a_subagent_file_added_to_the_sessions_folder_is_counted(corpus: Path) -> None:
+    # Claude Code writes a subagent's transcript into <session>/subagents/: a file added there changes
+    # the subagents folder's time, not the session folder's.
+    project = corpus.parents[2] / "config" / "projects" / "-home-USER-app"
+    subagents = project / SPOTTER.stem / "subagents"
+    subagents.mkdir(parents=True)
+    first = SPOTTER.parent / "subagents" / "agent-a2898e3.jsonl"
+    shutil.copy(first, subagents / first.name)
+
+    def spotter_subagents() -> int:
+        rows = json.loads(CliRunner().invoke(main, ["sessions", "--json"]).stdout)
+        return next(r["subagents"] for r in rows if r["session"].startswith("4d5611e5"))
+
+    assert spotter_subagents() == 1
+    folder_time = (project / SPOTTER.stem).stat().st_mtime_ns
+    shutil.copy(first, subagents / "agent-b0000001.jsonl")
+    assert (project / SPOTTER.stem).stat().st_mtime_ns == folder_time
+    assert spotter_subagents() == 2

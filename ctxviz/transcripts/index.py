@@ -177,7 +177,7 @@ def summaries(files: Sequence[SessionFile], index: SummaryIndex) -> Iterator[Ans
             continue
         reads = Reads(index.stats)
         reads.path(file.path)
-        reads.path(file.path.parent / file.path.stem)  # its subagents folder
+        reads.path(file.path.parent / file.path.stem / "subagents")  # a subagent added there adds a file
         todo.append((file, reads))
     if todo:
         from ctxviz.transcripts.summary import summarize_all
