@@ -184,3 +184,24 @@ def test_context_of_grok_build_is_estimated_and_has_no_calls(home: Path) -> None
     assert (data["used"], data["measured"], data["calls"], data["window"]) == (9_813, False, 0, 256_000)
     at = CliRunner().invoke(main, ["context", str(path), "--at", "1"])
     assert at.exit_code == 2 and "no per-call usage (its steps are estimates)" in at.output
+
+
+def test_sessions_that_made_no_call_yet_are_counted_not_listed(home: Path) -> None:
+    # A Claude Code session with a prompt and no reply yet, and a grok-build session whose log was just
+    # created (empty): nothing to show, so neither is a row, and a table with no row says why.
+    project = home / ".claude" / "projects" / "-tmp-demo"
+    project.mkdir(parents=True)
+    prompt = {"type": "user", "uuid": "u1", "sessionId": "s1", "timestamp": "2026-08-03T10:00:00Z",
+              "message": {"role": "user", "content": "hi"}}  # fmt: skip
+    (project / "s1.jsonl").write_text(json.dumps(prompt) + "\n", encoding="utf-8")
+    grok = home / ".grok" / "sessions" / "%2Ftmp%2Fdemo" / "019f7000-aaaa-7bbb-8ccc-000000000009"
+    grok.mkdir(parents=True)
+    (grok / "updates.jsonl").write_bytes(b"")
+    rows, _ = _sessions()
+    assert rows == []
+    table = CliRunner().invoke(main, ["sessions"])
+    assert table.exit_code == 0, table.output
+    assert table.stdout.strip() == "No session with an API call yet (2 sessions were found, each without one)."
+    # a grok-build session that recorded turns but no model-call count is still listed
+    shutil.copytree(FIXTURES / "grok-build" / "agent-sessions", home / ".grok" / "sessions" / "%2Ftmp%2Fother")
+    assert [(r["agent"], r["calls"]) for r in _sessions()[0]] == [("grok-build", 0)]

@@ -91,7 +91,7 @@ def list_sessions(
     if as_json:
         sys.stdout.write(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1) + "\n")
     else:
-        print_table(rows)
+        print_table(rows, found.not_started if not found.rows else 0)  # none listed only for lack of calls
     report_problems(found.problems, verbose)
     if found.without_usage:
         count = len(found.without_usage)
@@ -119,7 +119,8 @@ def size_label(size: int) -> str:
     return f"{size / 1_000_000:.1f}M" if size >= 100_000 else f"{size / 1000:.0f}k"
 
 
-def print_table(rows: list[SessionSummary]) -> None:
+def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
+    """The sessions as a table; ``not_started``: sessions found that made no API call yet (not listed)."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -129,7 +130,11 @@ def print_table(rows: list[SessionSummary]) -> None:
 
     console = Console()
     if not rows:
-        console.print("No sessions found (see `ctxviz sessions --help` for the folders searched).")
+        if not_started:
+            which = f"{not_started} sessions were" if not_started > 1 else "1 session was"
+            console.print(f"No session with an API call yet ({which} found, each without one).")
+        else:
+            console.print("No sessions found (see `ctxviz sessions --help` for the folders searched).")
         return
     # Every column but project and models has a fixed width; those two share what is left, so the
     # numbers are never pushed off the edge. Below _NARROW columns the start loses its time of day.

@@ -23,6 +23,7 @@ class Rows:
     problems: list[str] = field(default_factory=list)  # damaged lines and unreadable files, located
     without_usage: list[str] = field(default_factory=list)  # sessions that record no token usage
     unmeasured_calls: list[int] = field(default_factory=list)  # per session: its calls without usage
+    not_started: int = 0  # sessions with nothing to show yet (no API call), not listed
 
 
 # Wraps the Claude Code results with a progress display: (results, how many) → the same results.
@@ -89,8 +90,13 @@ def collect(
             found.problems.extend(row.problems)
             if row.unmeasured_calls:
                 found.unmeasured_calls.append(row.unmeasured_calls)
-            if (row.calls == 0 and row.measured) or row.parent is not None:
-                continue  # nothing measured, or a subagent's session (counted with its parent)
+            if row.parent is not None:
+                continue  # a subagent's session: counted with its parent
+            if row.calls == 0 and (row.measured or row.started is None):
+                # nothing to show yet: no call measured (for an agent without usage, nothing recorded at
+                # all, a log just created)
+                found.not_started += 1
+                continue
             if wanted and row.agent != AgentName.CLAUDE_CODE and wanted not in row.project.lower():
                 continue
             if (row.file, row.session) not in seen:
