@@ -52,7 +52,10 @@ def test_a_transcripts_compaction_gives_the_size_before_it_in_words() -> None:
     timeline = open_transcript(SPOTTER)
     (index,) = timeline.compaction_indices()
     step = timeline.steps[index]
-    assert step.notes[0] == "auto-compaction after call 61, 170,251 tokens before it"
+    assert step.notes[0] == (
+        "auto-compaction after call 61; Claude Code counted 170,251 tokens before it: the last call's measured "
+        "size plus its estimate of what came after"
+    )
     assert pre_tokens_in(step.notes) == 170_251
     assert [(f.kind, f.fate) for f in step.fates if f.kind == "summary"] == [("summary", "new")]
 

@@ -26,7 +26,11 @@ AFTER_ESTIMATED_NOTE = "size after compaction estimated until the next call meas
 
 
 def pre_tokens_note(pre_tokens: int) -> str:
-    return f"{pre_tokens:,} tokens before it"
+    """Whose figure it is: Claude Code's, not a measurement (the window view's "before" is the last call's)."""
+    return (
+        f"Claude Code counted {pre_tokens:,} tokens before it: the last call's measured size plus its "
+        "estimate of what came after"
+    )
 
 
 # A compaction whose transcript does not say whether it was automatic or /compact (Codex, pi) keeps the

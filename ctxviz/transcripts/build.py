@@ -180,7 +180,7 @@ class StepBuilder:
             fates.append(Fate(summary.label, summary.kind, "new", tokens, "the summary starts the new context"))
         auto = trigger == "auto"
         notes = [f"{'auto-compaction' if auto else 'manual /compact'} after call {self.calls}"
-                 + (f", {pre_tokens_note(pre)}" if pre is not None else "")]  # fmt: skip
+                 + (f"; {pre_tokens_note(pre)}" if pre is not None else "")]  # fmt: skip
         if post is None:
             notes.append(AFTER_ESTIMATED_NOTE)
         state.steps.append(Step(len(state.steps), StepKind.AUTO_COMPACT if auto else StepKind.COMPACT,
