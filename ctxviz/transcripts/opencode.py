@@ -144,16 +144,15 @@ class OpencodeReader:
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.jsonl import obj
-        from ctxviz.transcripts.opencode_build import json_files
+        from ctxviz.transcripts.opencode_build import children_in
         from ctxviz.transcripts.rows import from_millis, summary_row
 
         problems: list[str] = []
         timeline, state, session = self._open(ref, problems, reads)
         time = obj(session.get("time"))
         children = session.get("children")
-        if children is None:  # the sessions beside it that name it their parent: every one is read
-            reads.every_file_in(ref.path.parent)
-            children = sum(1 for _, s in json_files(ref.path.parent, []) if s.get("parentID") == session.get("id"))
+        if children is None:  # the sessions beside it that name it their parent: all read, once a folder
+            children = children_in(ref.path.parent, reads.every_file_in(ref.path.parent))[session["id"]]
         return summary_row(ref, timeline, project=str(session.get("directory") or ""),
                            started=from_millis(time.get("created")), ended=from_millis(time.get("updated")),
                            models=state.models, recorded_before=state.before, subagents=int(children),
