@@ -83,6 +83,11 @@ def opencode_db(home: Path, count: int) -> Path:
                            [(m[0] + fresh, m[1] + fresh, *m[2:]) for m in messages])  # fmt: skip
             db.executemany("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)",
                            [(p[0] + fresh, p[1] + fresh, p[2] + fresh, *p[3:]) for p in parts])  # fmt: skip
+        # opencode's own indexes (its first migration's); the small fixture lacks them, and without them
+        # every message's parts would be found by scanning the whole table
+        db.executescript("CREATE INDEX message_session_idx ON message (session_id);"
+                         "CREATE INDEX part_message_idx ON part (message_id);"
+                         "CREATE INDEX part_session_idx ON part (session_id);")  # fmt: skip
     return target  # without a write-ahead log here: its main file
 
 
