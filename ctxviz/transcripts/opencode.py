@@ -38,6 +38,13 @@ def _databases(folder: Path) -> list[Path]:
         return []
 
 
+def _noted(database: Path, reads: Reads) -> tuple[int, ...]:
+    """The database's key and its write-ahead log's, noted before either is read. opencode writes through
+    the log: the main file's time moves only when the log is copied back into it. Both are every
+    session's: a write to one reads all again."""
+    return (*reads.path(database), *reads.path(database.with_name(database.name + "-wal")))
+
+
 def _written(session: Mapping[str, Any], fallback: float) -> float:
     """When a session in a database was last written (its ``time.updated``, milliseconds), so that the
     sessions one file holds are told apart by age; the file's time when it is missing."""
@@ -65,7 +72,7 @@ class OpencodeReader:
         """Main sessions in each root's databases, and in its JSON tree unless a database already holds
         them (opencode copies the tree into its first database). A root may be a database file itself.
         Subagents' child sessions are counted with their parent, not listed."""
-        from ctxviz.transcripts.opencode_db import Database
+        from ctxviz.transcripts.opencode_db import listing
         from ctxviz.transcripts.walk import files_under
 
         found: list[SessionRef] = []
@@ -73,9 +80,8 @@ class OpencodeReader:
             databases = [root] if root.suffix == ".db" else _databases(root)
             in_database: set[str] = set()
             for database in databases:
-                try:
-                    with Database(database) as db:
-                        sessions = db.sessions()
+                try:  # listed once: the sessions summarised next take the list from here
+                    sessions = listing(database, _noted(database, Reads())).sessions
                 except InputError:
                     continue
                 in_database.update(str(s["id"]) for s in sessions)
@@ -104,7 +110,7 @@ class OpencodeReader:
     def _open(self, ref: SessionRef, problems: list[str], reads: Reads) -> tuple[Timeline, Gathered, dict[str, Any]]:
         from ctxviz.transcripts.jsonl import document, head
         from ctxviz.transcripts.opencode_build import Files, build
-        from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, Database
+        from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, Database, listing
 
         reads.path(ref.path)
         if not head(ref.path, 16).startswith(SQLITE_MAGIC):
@@ -113,22 +119,20 @@ class OpencodeReader:
             timeline, state = build(ref.path, session, files, problems)
             size = ref.size + files.session_bytes(str(session.get("id")), state.message_ids)
             return timeline, state, {**session, "bytes": size}
-        # opencode writes its database through a write-ahead log: the main file's time moves only when
-        # the log is copied back into it. Both are every session's: a write to one reads all again.
-        reads.path(ref.path.with_name(ref.path.name + "-wal"))
+        listed = listing(ref.path, _noted(ref.path, reads))
+        sessions = listed.sessions
+        if not sessions:
+            raise NoUsage(f"{ref.path}: an opencode database without sessions")
+        chosen = listed.by_id.get(ref.session)
+        latest: tuple[str, ...] = ()
+        if chosen is None:  # the database itself was named: its most recent session
+            chosen = max(sessions, key=lambda s: (s["time"]["updated"] or 0, str(s["id"])))
+            latest = (f"{ref.path} holds {len(sessions)} sessions; this is the latest, {chosen['id']}",)
         with Database(ref.path) as db:
-            sessions = db.sessions()
-            if not sessions:
-                raise NoUsage(f"{ref.path}: an opencode database without sessions")
-            chosen = [s for s in sessions if s["id"] == ref.session]
-            notices = db.notices
-            if not chosen:  # the database itself was named: its most recent session
-                chosen = [max(sessions, key=lambda s: (s["time"]["updated"] or 0, str(s["id"])))]
-                notices += (f"{ref.path} holds {len(sessions)} sessions; this is the latest, {chosen[0]['id']}",)
-            timeline, state = build(ref.path, chosen[0], db, problems, notices)
-            children = sum(1 for s in sessions if s["parentID"] == chosen[0]["id"])
-            size = db.session_bytes(str(chosen[0]["id"]), state.message_ids)
-            return timeline, state, {**chosen[0], "children": children, "bytes": size}
+            notices = db.notices + latest
+            timeline, state = build(ref.path, chosen, db, problems, notices)
+            size = db.session_bytes(str(chosen["id"]), state.message_ids)
+        return timeline, state, {**chosen, "children": listed.children[chosen["id"]], "bytes": size}
 
     def read(self, ref: SessionRef) -> Reading:
         problems: list[str] = []
@@ -140,16 +144,15 @@ class OpencodeReader:
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.jsonl import obj
-        from ctxviz.transcripts.opencode_build import json_files
+        from ctxviz.transcripts.opencode_build import children_in
         from ctxviz.transcripts.rows import from_millis, summary_row
 
         problems: list[str] = []
         timeline, state, session = self._open(ref, problems, reads)
         time = obj(session.get("time"))
         children = session.get("children")
-        if children is None:  # the sessions beside it that name it their parent: every one is read
-            reads.every_file_in(ref.path.parent)
-            children = sum(1 for _, s in json_files(ref.path.parent, []) if s.get("parentID") == session.get("id"))
+        if children is None:  # the sessions beside it that name it their parent: all read, once a folder
+            children = children_in(ref.path.parent, reads.every_file_in(ref.path.parent))[session["id"]]
         return summary_row(ref, timeline, project=str(session.get("directory") or ""),
                            started=from_millis(time.get("created")), ended=from_millis(time.get("updated")),
                            models=state.models, recorded_before=state.before, subagents=int(children),

@@ -13,6 +13,7 @@ and when a pruned tool output left the context.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +58,23 @@ def json_files(folder: Path, where: list[str]) -> list[Row]:
         except InputError as error:
             where.append(f"{error.message}, skipped")
     return found
+
+
+# Each session folder's count of children per parent, with the folder's key (its files' names, sizes and
+# times, taken before they were read): every session of a folder counts its subagents among the same
+# files, which are so read once a run, not once per session.
+_CHILDREN: dict[str, tuple[tuple[int, ...], Counter[str]]] = {}
+
+
+def children_in(folder: Path, key: tuple[int, ...]) -> Counter[str]:
+    """How many sessions in ``folder`` name each id their parent, read again only when ``key`` is not
+    the key of the last count."""
+    kept = _CHILDREN.get(str(folder))
+    if kept is None or kept[0] != key:
+        parents = (session.get("parentID") for _, session in json_files(folder, []))
+        # a counted session's id is a name (``build`` makes sure), so only a text parent can be its
+        kept = _CHILDREN[str(folder)] = (key, Counter(p for p in parents if isinstance(p, str)))
+    return kept[1]
 
 
 class Store(Protocol):

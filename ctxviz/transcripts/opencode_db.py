@@ -9,7 +9,9 @@ it is opened as immutable, which may miss the last moments written, and the time
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -121,3 +123,33 @@ class Database:
             session_id,
         )
         return sum(int(row["n"]) for row in rows)
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A database's sessions as one look found them (never changed after), by id, and each parent's
+    count of children (subagents' sessions)."""
+
+    sessions: list[dict[str, Any]]
+    by_id: dict[Any, dict[str, Any]]
+    children: Counter[Any]
+
+
+# Each database's last listing, by its path, with the key (its own and its write-ahead log's size and
+# time) taken before it was listed. Every session of a database needs the whole list (to find itself,
+# to count its children): without this a run summarising n sessions would list them n times. Plain
+# data, no connection: nothing is carried into a forked child or kept open between runs.
+_LISTINGS: dict[str, tuple[tuple[int, ...], Listing]] = {}
+
+
+def listing(path: Path, key: tuple[int, ...]) -> Listing:
+    """The database's sessions, listed again only when ``key`` (taken before now) is not the key of the
+    last listing: a key taken before a listing can only be older than what was listed."""
+    kept = _LISTINGS.get(str(path))
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    with Database(path) as db:
+        sessions = db.sessions()
+        found = Listing(sessions, {s["id"]: s for s in sessions}, Counter(s["parentID"] for s in sessions))
+    _LISTINGS[str(path)] = (key, found)
+    return found

@@ -72,13 +72,16 @@ class Reads:
         self.folders: dict[str, Key] = {}  # folders whose every file was read
         self._stats = stats if stats is not None else Stats()
 
-    def path(self, path: Path) -> None:
-        """A file about to be read (or looked for), or a folder about to be listed."""
-        self.files[str(path)] = self._stats.key(str(path))
+    def path(self, path: Path) -> Key:
+        """A file about to be read (or looked for), or a folder about to be listed; its key, by which a
+        reader may keep what it reads there for another session of the same run."""
+        key = self.files[str(path)] = self._stats.key(str(path))
+        return key
 
-    def every_file_in(self, folder: Path) -> None:
-        """A folder whose files are all about to be read."""
-        self.folders[str(folder)] = self._stats.key(str(folder), every_file=True)
+    def every_file_in(self, folder: Path) -> Key:
+        """A folder whose files are all about to be read; its key, as for ``path``."""
+        key = self.folders[str(folder)] = self._stats.key(str(folder), every_file=True)
+        return key
 
     def unchanged(self, stats: Stats) -> bool:
         """Whether every file and folder still has the key it had then."""
