@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from textual.widgets import Label
+from watching import watching
 
 from ctxviz.cli import main
 from ctxviz.live import reread
@@ -115,7 +116,7 @@ def test_lines_appended_show_up_in_the_app_within_seconds(
         seen = watch.poll()
         assert seen is not None and seen.timeline is not None
         app = WatchApp(watch, seen.timeline)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with watching(app, size=(80, 24)) as pilot:
             for line in lines[first:]:  # one line at a time, as the agent writes them
                 with file.open("ab") as out:
                     out.write(line)
@@ -287,7 +288,7 @@ def test_in_the_app_the_look_for_a_newer_session_runs_in_a_thread(
         seen = watch.poll()
         assert seen is not None and seen.timeline is not None
         app = WatchApp(watch, seen.timeline)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with watching(app, size=(80, 24)) as pilot:
             assert watch.looks_in_background
             pi = home / ".pi" / "agent" / "sessions" / "--home-me-app--" / "session.jsonl"
             pi.parent.mkdir(parents=True)

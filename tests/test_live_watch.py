@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from textual.widgets import Label
+from watching import watching
 
 from ctxviz.live.watch import Watch
 from ctxviz.live.watch_app import WatchApp
@@ -48,7 +49,7 @@ def test_appended_calls_appear_within_a_second_and_the_view_follows(tmp_path: Pa
 
     async def run() -> None:
         watch, app = _start(file)
-        async with app.run_test(size=(120, 36)) as pilot:
+        async with watching(app, size=(120, 36)) as pilot:
             first = _screen(app).timeline
             assert _screen(app).index == first.last
             _append(file, 300, 340)
@@ -73,7 +74,7 @@ def test_a_person_who_stepped_back_is_told_of_new_steps_until_end(tmp_path: Path
 
     async def run() -> None:
         watch, app = _start(file)
-        async with app.run_test(size=(120, 36)) as pilot:
+        async with watching(app, size=(120, 36)) as pilot:
             await pilot.press("left", "left")
             before = _screen(app)
             looking_at, last = before.index, before.timeline.last
@@ -103,7 +104,7 @@ def test_truncation_restarts_and_deletion_keeps_the_last_picture(tmp_path: Path)
 
     async def run() -> None:
         watch, app = _start(file)
-        async with app.run_test(size=(120, 36)) as pilot:
+        async with watching(app, size=(120, 36)) as pilot:
             long = _screen(app).timeline.last
             file.write_bytes(b"".join(LINES[:200]))  # truncated: the session file rewritten shorter
             app.poll()
@@ -158,7 +159,7 @@ def test_a_sidechain_in_the_session_file_opens_in_watch(tmp_path: Path) -> None:
             with file.open("ab") as out:
                 out.write(lines.pop(3) if len(lines) > 3 else b"")
         app = WatchApp(watch, seen.timeline)
-        async with app.run_test(size=(120, 36)) as pilot:
+        async with watching(app, size=(120, 36)) as pilot:
             with file.open("ab") as out:
                 out.write(b"".join(lines[3:]))
             app.poll()
@@ -193,7 +194,7 @@ def test_quitting_while_a_newer_picture_mounts_waits_for_it(tmp_path: Path) -> N
 
     async def run() -> None:
         watch, app = _start(file)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with watching(app, size=(80, 24)) as pilot:
             await pilot.pause()
             _append(file, 300, 340)
             app.poll()  # switches to a new screen, not mounted yet

@@ -1,0 +1,24 @@
+"""``ctxviz watch``'s app under Pilot, left the way a person's q leaves it.
+
+``run_test`` shuts the app down at once when its block ends. A newer picture switched in a moment
+before is then torn down in the middle of mounting, and its own mount handlers fail on widgets already
+gone. ``q`` waits for that screen (``WatchApp.action_quit``); a test leaves through ``watching``, which
+stops the polling and waits for it too."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from textual.pilot import Pilot
+
+from ctxviz.live.watch_app import WatchApp
+
+
+@asynccontextmanager
+async def watching(app: WatchApp, size: tuple[int, int]) -> AsyncIterator[Pilot[None]]:
+    async with app.run_test(size=size) as pilot:
+        yield pilot
+        app.watch_source.poll = lambda: None  # type: ignore[method-assign]  # nothing newer from here on
+        while app.newest_screen is not None and not app.newest_screen.ready:
+            await pilot.pause(0.02)
