@@ -5,7 +5,6 @@ only when one is read: a ``sessions`` run served from the summary index never lo
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -70,4 +69,4 @@ class CodexReader:
         row = summary_row(ref, timeline, project=state.cwd or "", started=state.started, ended=state.ended,
                           models=state.models, recorded_before=[], subagents=state.subagents,
                           problems=state.problems)  # fmt: skip
-        return dataclasses.replace(row, parent=state.parent)
+        return row._replace(parent=state.parent)

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 AGENT_PREFIX = "agent-"
 COMPACTION_PREFIX = "agent-acompact"  # the compaction call's own transcript, not a user subagent
 _PEEK_BYTES = 64 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class SessionFile:
+class SessionFile(NamedTuple):
     path: Path
     project_dir: Path  # the encoded project folder
     root: Path

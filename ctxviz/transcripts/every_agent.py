@@ -4,7 +4,6 @@ cached summaries), every other agent through its reader. The I/O edge; the CLI o
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,13 +16,15 @@ if TYPE_CHECKING:
     from ctxviz.transcripts.index import SummaryIndex
 
 
-@dataclass
 class Rows:
-    rows: list[SessionSummary] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)  # damaged lines and unreadable files, located
-    without_usage: list[str] = field(default_factory=list)  # sessions that record no token usage
-    unmeasured_calls: list[int] = field(default_factory=list)  # per session: its calls without usage
-    not_started: int = 0  # sessions with nothing to show yet (no API call), not listed
+    """What a ``sessions`` run found, every agent's."""
+
+    def __init__(self) -> None:
+        self.rows: list[SessionSummary] = []
+        self.problems: list[str] = []  # damaged lines and unreadable files, located
+        self.without_usage: list[str] = []  # sessions that record no token usage
+        self.unmeasured_calls: list[int] = []  # per session: its calls without usage
+        self.not_started = 0  # sessions with nothing to show yet (no API call), not listed
 
 
 # Wraps the Claude Code results with a progress display: (results, how many) → the same results.

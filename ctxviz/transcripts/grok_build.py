@@ -8,7 +8,6 @@ imported only when a session is read.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -103,4 +102,4 @@ class GrokBuildReader:
         project = timeline.source.summary or unquote(folder.parent.name)
         row = summary_row(ref, timeline, project=project, started=start, ended=end, models=models,
                           recorded_before=state.before, problems=state.problems, measured=False)  # fmt: skip
-        return dataclasses.replace(row, calls=state.model_calls, file=state.where)
+        return row._replace(calls=state.model_calls, file=state.where)

@@ -9,9 +9,8 @@ registry for the reader that recognises it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
 from ctxviz.errors import InputError
 from ctxviz.transcripts.reads import Reads as Reads  # what a row was worked out from
@@ -31,8 +30,7 @@ class NoUsage(InputError):
     """A session that records no token usage at all (Cursor's transcripts): nothing to measure, not damage."""
 
 
-@dataclass(frozen=True, slots=True)
-class SessionRef:
+class SessionRef(NamedTuple):
     """Where one session lives. ``path`` is what a user would pass to ``ctxviz context``: the session's
     file (opencode: its ``session/<project>/<id>.json``; grok-build: a file in its session folder)."""
 
@@ -43,8 +41,7 @@ class SessionRef:
     mtime: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     """A session's timeline and every damaged or unknown record skipped on the way (each located)."""
 
     timeline: Timeline
