@@ -21,7 +21,8 @@ ccusage 20 as compared so far: ``npm i --prefix /tmp/cc @ccusage/ccusage-linux-x
 
 Measured 2026-12-01 (2 cores whose speed drifted with other work on the host; whole processes, A and B
 alternated, medians of 25-30 pairs, ctxviz installed with ``pip install .``): warm, ``ctxviz sessions
---json`` 0.045 s against ccusage's 0.096 s, paired ratio 0.47x (0.43-0.45x in calmer rounds); cold
+--json`` 0.037-0.039 s against ccusage's 0.103-0.118 s, paired ratio 0.32-0.38x (0.45-0.47x before
+the rows became named tuples, sparing that run the import of dataclasses and inspect); cold
 0.154 s against 0.106 s, 1.59x (1.41x in this script's own rounds). The floor, Python starting,
 importing msgspec and skipping every byte with it on two cores, took 0.095 s against ccusage's
 0.111 s: 0.90x (0.80x in this script's rounds). So a reader that decodes every record with msgspec has
