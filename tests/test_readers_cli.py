@@ -205,3 +205,9 @@ def test_sessions_that_made_no_call_yet_are_counted_not_listed(home: Path) -> No
     # a grok-build session that recorded turns but no model-call count is still listed
     shutil.copytree(FIXTURES / "grok-build" / "agent-sessions", home / ".grok" / "sessions" / "%2Ftmp%2Fother")
     assert [(r["agent"], r["calls"]) for r in _sessions()[0]] == [("grok-build", 0)]
+
+
+def test_a_root_that_does_not_exist_is_a_usage_error(home: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["sessions", "--root", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2  # not an empty listing: a typo in the path would look like no sessions
+    assert "Invalid value for '--root'" in result.stderr and "does not exist" in result.stderr

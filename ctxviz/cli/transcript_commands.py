@@ -151,7 +151,8 @@ def context(
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list (see the README for the fields).")
 @click.option("--agent", "agents", multiple=True, metavar="NAME", callback=_known_readers,
               help="Only this agent's sessions (repeatable).")  # fmt: skip
-@click.option("--root", "roots", multiple=True, type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+@click.option("--root", "roots", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Also look under DIR, in any agent's layout (repeatable).")  # fmt: skip
 @click.option("-v", "--verbose", is_flag=True, help="List every damaged or unknown line skipped.")
 @click.option("--no-cache", is_flag=True, help="Read every session again, ignoring the summary index in the cache.")
