@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from agent_homes import OTHERS, empty_home
 from click.testing import CliRunner
 
 import ctxviz.transcripts.opencode_build as opencode_build
+from benchmarks.agent_corpus import opencode_db
 from ctxviz.cli import main
 from ctxviz.transcripts.opencode_db import Database
 
@@ -28,28 +27,8 @@ def _rows(*extra: str) -> list[tuple[str, int, int]]:
     return sorted((r["session"], r["calls"], r["subagents"]) for r in json.loads(result.stdout))
 
 
-def _database(home: Path) -> Path:
-    """The synthetic database's sessions (two main ones and the large one's child) ``COPIES`` times."""
-    database = home / ".local/share/opencode/opencode.db"
-    database.parent.mkdir(parents=True)
-    shutil.copy(OTHERS / "opencode/synthetic-db/opencode.db", database)
-    with sqlite3.connect(database) as db:
-        sessions = db.execute("SELECT * FROM session").fetchall()
-        messages = db.execute("SELECT * FROM message").fetchall()
-        parts = db.execute("SELECT * FROM part").fetchall()
-        for n in range(1, COPIES):
-            db.executemany("INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           [(s[0] + f"_{n}", s[1], s[2] and s[2] + f"_{n}", *s[3:]) for s in sessions])  # fmt: skip
-            db.executemany("INSERT INTO message VALUES (?, ?, ?, ?, ?)",
-                           [(m[0] + f"_{n}", m[1] + f"_{n}", *m[2:]) for m in messages])  # fmt: skip
-            db.executemany("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)",
-                           [(p[0] + f"_{n}", p[1] + f"_{n}", p[2] + f"_{n}", *p[3:]) for p in parts])  # fmt: skip
-    db.close()
-    return database
-
-
 def test_a_database_s_sessions_are_listed_once_a_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    database = _database(empty_home(tmp_path, monkeypatch))
+    database = opencode_db(empty_home(tmp_path, monkeypatch), 2 * COPIES)  # the benchmark's corpus, small
     listed = []
     sessions = Database.sessions
 
@@ -58,7 +37,7 @@ def test_a_database_s_sessions_are_listed_once_a_run(tmp_path: Path, monkeypatch
         return sessions(self)
 
     monkeypatch.setattr(Database, "sessions", counting)
-    large = [("s_stage0_large", 1, 1), *((f"s_stage0_large_{n}", 1, 1) for n in range(1, COPIES))]
+    large = [("s_stage0_large", 1, 1), *((f"s_stage0_large_{n:04d}", 1, 1) for n in range(1, COPIES))]
     assert _rows("--no-cache") == large
     assert listed == [database]  # by discovery; the 2 x COPIES sessions summarised take its list
     _rows()  # the index written
