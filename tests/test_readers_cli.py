@@ -202,6 +202,8 @@ def test_sessions_that_made_no_call_yet_are_counted_not_listed(home: Path) -> No
     table = CliRunner().invoke(main, ["sessions"])
     assert table.exit_code == 0, table.output
     assert table.stdout.strip() == "No session with an API call yet (2 sessions were found, each without one)."
+    elsewhere = CliRunner().invoke(main, ["sessions", "-p", "somewhere-else"])  # neither is of that project
+    assert elsewhere.stdout.startswith("No sessions found")
     # a grok-build session that recorded turns but no model-call count is still listed
     shutil.copytree(FIXTURES / "grok-build" / "agent-sessions", home / ".grok" / "sessions" / "%2Ftmp%2Fother")
     assert [(r["agent"], r["calls"]) for r in _sessions()[0]] == [("grok-build", 0)]

@@ -93,12 +93,12 @@ def collect(
                 found.unmeasured_calls.append(row.unmeasured_calls)
             if row.parent is not None:
                 continue  # a subagent's session: counted with its parent
+            if wanted and row.agent != AgentName.CLAUDE_CODE and wanted not in row.project.lower():
+                continue
             if row.calls == 0 and (row.measured or row.started is None):
                 # nothing to show yet: no call measured (for an agent without usage, nothing recorded at
                 # all, a log just created)
                 found.not_started += 1
-                continue
-            if wanted and row.agent != AgentName.CLAUDE_CODE and wanted not in row.project.lower():
                 continue
             if (row.file, row.session) not in seen:
                 seen.add((row.file, row.session))
