@@ -29,8 +29,7 @@ def open_timeline(
     if agent is not None and path is not None and Path(path).suffix in TRANSCRIPT_SUFFIXES:
         raise InputError(f"{path}: --agent replays a scenario; a transcript is read as it was recorded")
 
-    display = str(path) if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
-    path = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
+    path, display = _given(path)
     if path.suffix in TRANSCRIPT_SUFFIXES or (path.suffix not in SCENARIO_SUFFIXES and _is_session(path)):
         from ctxviz.transcripts import open_transcript
 
@@ -60,8 +59,7 @@ class Replayable:
 def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: bool = False) -> Replayable:
     """A scenario file, a built-in scenario's name (None: the default scenario), or a Claude Code session
     (.jsonl) turned into a scenario. Raises ``InputError``."""
-    display = path if path is not None else f"scenarios/{DEFAULT_SCENARIO}.yaml"
-    file = Path(path) if path is not None else builtin_scenario(DEFAULT_SCENARIO)
+    file, display = _given(path)
     if file.suffix in TRANSCRIPT_SUFFIXES:
         from ctxviz.importer import session_to_scenario
 
@@ -83,6 +81,14 @@ def _scenario(path: Path, display: str, tokenizer: str, allow_outside: bool) -> 
         return replace(timeline, tokenizer=counter.description, notices=notices)
 
     return Replayable(scenario, display, finish)
+
+
+def _given(path: str | Path | None) -> tuple[Path, str]:
+    """The file named and how to name it where the output says where it came from (None: the default
+    scenario)."""
+    if path is None:
+        return builtin_scenario(DEFAULT_SCENARIO), f"scenarios/{DEFAULT_SCENARIO}.yaml"
+    return Path(path), str(path)
 
 
 def _builtin_if_missing(path: Path, display: str) -> tuple[Path, str]:
