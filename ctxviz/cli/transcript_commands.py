@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from ctxviz.cli.common import EXIT_OK, fail
-from ctxviz.kinds import AgentName
 from ctxviz.report.sessions import report_problems
 
 if TYPE_CHECKING:
@@ -24,12 +23,7 @@ def choose_session(
 ) -> Path | SessionRef:
     """The transcript a command was pointed at: a FILE, the --latest session of any agent, or --session ID
     (all but FILE narrowed by --project and --agent). Raises ``InputError`` when none matches."""
-    from ctxviz.errors import InputError
-    from ctxviz.transcripts.claude_code.discover import config_roots, session_files
-    from ctxviz.transcripts.claude_code.select import by_session, project_matches
-    from ctxviz.transcripts.every_agent import find_session
-    from ctxviz.transcripts.latest import latest_session
-    from ctxviz.transcripts.registry import reader_named
+    from ctxviz.transcripts.find import latest_session, session_by_id
 
     if sum((file is not None, latest, session_id is not None)) != 1:
         raise click.UsageError("give one of FILE, --latest or --session ID")
@@ -40,17 +34,7 @@ def choose_session(
     if latest:
         return latest_session(os.environ, Path.home(), agents=agents, project=project, cwd=os.getcwd())
     assert session_id is not None
-    names = {reader_named(a).name for a in agents}
-    missing = InputError(f"no session {session_id!r} found (try `ctxviz sessions`)")
-    if not names or AgentName.CLAUDE_CODE in names:  # Claude Code's own (fast) choice first
-        try:
-            files = [f for f in session_files(config_roots()) if project_matches(f, project)]
-            return by_session(files, session_id).path
-        except InputError as error:
-            missing = error
-    if (other := find_session(os.environ, Path.home(), session_id, names or None)) is None:
-        raise missing
-    return other
+    return session_by_id(os.environ, Path.home(), session_id, agents=agents, project=project)
 
 
 def _fail_safely(message: str) -> NoReturn:

@@ -14,7 +14,7 @@ from ctxviz.transcripts.gemini_cli.reader import GeminiCliReader
 from ctxviz.transcripts.grok_build.reader import GrokBuildReader
 from ctxviz.transcripts.opencode.reader import OpencodeReader
 from ctxviz.transcripts.pi.reader import PiReader
-from ctxviz.transcripts.protocol import Reader, Reading, SessionRef, ref_for
+from ctxviz.transcripts.protocol import FoundFile, Reader, Reading, SessionRef, ref_for
 
 # Detection order: the most specific shapes first; Cursor's bare {role, message} lines last.
 READERS: tuple[Reader, ...] = (
@@ -80,24 +80,16 @@ def discover_in(roots_of: Mapping[str, list[Path]]) -> list[SessionRef]:
 
 def discover_under(roots: Iterable[Path], agents: Iterable[str] | None = None) -> list[SessionRef]:
     """Every session under folders a user named, whatever their layout: each JSON, JSONL or database
-    file found goes to the reader that recognises its content. A Claude Code subagent's file is its session's,
-    and a grok-build session is its folder (one reference, however many of its files are found)."""
+    file found goes to the reader that recognises its content, which says which sessions its files are
+    (a subagent's file is its session's; a folder or a database may be one session or many)."""
     from ctxviz.transcripts.walk import files_under
 
-    names = {reader_named(a).name for a in agents} if agents is not None else {r.name for r in READERS}
-    found: dict[Path, SessionRef] = {}
+    chosen = [reader_named(a) for a in agents] if agents is not None else list(READERS)
+    files_of: dict[str, list[FoundFile]] = {reader.name: [] for reader in chosen}
     for root in roots:
-        for file, size, mtime in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json", ".db"))):
-            owner = reader_for(file)
-            if owner is None or owner.name not in names:
-                continue
-            if file.suffix == ".db":  # a database holds many sessions (opencode)
-                found.update((Path(f"{ref.path}#{ref.session}"), ref) for ref in owner.discover([file]))
-                continue
-            if owner.name == AgentName.CLAUDE_CODE and file.name.startswith("agent-"):
-                continue
-            key = file.parent if owner.name == "grok-build" else file
-            if key not in found or file.name == "updates.jsonl":
-                session = file.parent.name if owner.name == "grok-build" else file.stem
-                found[key] = SessionRef(owner.name, file, session, size, mtime)
-    return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))
+        for found in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json", ".db"))):
+            owner = reader_for(found[0])
+            if owner is not None and owner.name in files_of:
+                files_of[owner.name].append(found)
+    refs = {(ref.path, ref.session): ref for reader in chosen for ref in reader.sessions_in(files_of[reader.name])}
+    return sorted(refs.values(), key=lambda r: (r.agent, str(r.path)))
