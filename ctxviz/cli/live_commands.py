@@ -24,7 +24,7 @@ WAIT_SECONDS = 0.5  # while waiting for a session's first API call
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session now (and stay on it).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
-@click.option("--agent", metavar="NAME", help="Only this agent's sessions (claude-code, codex, gemini-cli, …).")
+@click.option("--agent", metavar="NAME", help="Only this agent's sessions (`ctxviz sessions --help` lists them).")
 def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | None) -> None:
     """Open the TUI on a session and follow it as it is written.
 

@@ -96,8 +96,8 @@ def context(
 ) -> None:
     """The /context breakdown of a real session at any API call.
 
-    Give a session FILE of any agent (Claude Code, Codex, gemini-cli, opencode, pi, grok-build; the agent
-    is told from the content), or --latest, or --session ID. Totals are measured by the API;
+    Give a session FILE of any agent (the agent is told from the content; `ctxviz sessions --help` lists
+    the agents read), or --latest, or --session ID. Totals are measured by the API;
     how they split among the items is estimated (chars/4) and marked with ~.
     """
     from ctxviz.errors import InputError
@@ -128,7 +128,18 @@ def context(
     sys.exit(EXIT_OK)
 
 
-@click.command()
+class _ListsEachAgentsFolders(click.Command):
+    """A command whose help ends with each agent's folders, as its reader gives them."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from ctxviz.transcripts.registry import READERS
+
+        with formatter.section("Folders searched"):
+            formatter.write_dl(sorted((reader.name, reader.folders) for reader in READERS))
+        super().format_epilog(ctx, formatter)
+
+
+@click.command(cls=_ListsEachAgentsFolders)
 @click.option("-p", "--project", metavar="P", help="Only sessions whose project path contains P.")
 @click.option("--since", callback=_day, metavar="DATE", help="Sessions active on or after DATE (YYYYMMDD).")
 @click.option("--until", callback=_day, metavar="DATE", help="Sessions started on or before DATE (YYYYMMDD).")
@@ -152,12 +163,10 @@ def sessions(
 ) -> None:
     """The sessions on this machine, every agent: calls, peak and last context, compactions, subagents.
 
-    Looks in each agent's folders: ~/.claude, ~/.config/claude and CLAUDE_CONFIG_DIR (Claude Code),
-    CODEX_HOME or ~/.codex, GEMINI_CLI_HOME or ~/.gemini, XDG_DATA_HOME/opencode or
-    ~/.local/share/opencode, PI_CODING_AGENT_DIR or ~/.pi/agent, GROK_HOME or ~/.grok.
+    Looks in each agent's folders (listed below).
 
     In the table, cmp counts the compactions: "2a" is two automatic ones, "1m" one /compact, "1?" one whose
-    transcript does not say which (Codex, pi). A "~" before
+    transcript does not say which. A "~" before
     peak and last marks estimates, for agents whose transcripts record no token usage.
     """
     from ctxviz.errors import InputError

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator, MutableMapping
 from importlib import import_module
 
+from ctxviz.kinds import DEFAULT_AGENT as DEFAULT_AGENT  # the agent a scenario runs under when it names none
 from ctxviz.kinds import AgentName
 from ctxviz.profiles.base import ModelSpec, Profile
-
-DEFAULT_AGENT = AgentName.CLAUDE_CODE
 
 # name → the module (under ctxviz.profiles) whose PROFILE it is, in the order agents are listed
 _MODULES: dict[str, str] = {

@@ -2,7 +2,7 @@
 
 No command-line framework here: ``ctxviz sessions`` calls ``list_sessions`` after click has parsed its
 options, and ``ctxviz sessions --json`` alone, the form tools poll, calls it before click is even
-imported (``ctxviz.live.entry``). Both print the same bytes.
+imported (``ctxviz.main``). Both print the same bytes.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
 _OTHER_COLUMNS = 78  # the table's other columns (agent, session, … size), with their padding
 _NARROW = _OTHER_COLUMNS + 12  # below this many columns the table drops the start's time of day
 _MODELS_MIN = 8  # the models column's least width
-# The cmp column's marks: automatic, /compact, and compactions whose transcript does not say (Codex, pi).
+# The cmp column's marks: automatic, /compact, and compactions whose transcript does not say which.
 _TRIGGER_MARKS = (("auto", "a"), ("manual", "m"), ("unknown", "?"))
 
 

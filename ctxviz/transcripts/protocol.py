@@ -74,6 +74,9 @@ class Reader(Protocol):
     """One agent's transcripts. Every method raises ``InputError`` (never anything else) for input it
     cannot use; damaged records inside a readable session are skipped and reported, not fatal."""
 
+    # Where the agent keeps its sessions, as ``ctxviz sessions --help`` lists it (its folders, the variable
+    # that moves them).
+    folders: str = ""
     # Whether the agent's logs record token usage at all (Cursor's do not: nothing to measure or watch).
     records_usage: bool = True
     # Whether a session can be followed by reading only what is appended to its file, record by record

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ctxviz.errors import FOLDER_GIVEN, InputError
-from ctxviz.kinds import AgentName
+from ctxviz.kinds import DEFAULT_AGENT
 from ctxviz.transcripts.claude_code.reader import ClaudeCodeReader
 from ctxviz.transcripts.codex.reader import CodexReader
 from ctxviz.transcripts.cursor.reader import CursorReader
@@ -47,11 +47,11 @@ def reader_for(path: Path) -> Reader | None:
 
 def open_session(path: Path) -> tuple[Reader, SessionRef]:
     """The reader and reference for a file a user named. A file no reader recognises goes to the
-    Claude Code reader, whose messages explain what it found instead."""
+    default agent's reader (Claude Code's), whose messages explain what it found instead."""
     path = Path(path)
     if path.is_dir():
         raise InputError(f"{path}: {FOLDER_GIVEN} file")
-    reader = reader_for(path) or _BY_NAME[AgentName.CLAUDE_CODE]
+    reader = reader_for(path) or _BY_NAME[DEFAULT_AGENT]
     return reader, ref_for(reader.name, path)
 
 

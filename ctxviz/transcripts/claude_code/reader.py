@@ -39,6 +39,7 @@ def _file(ref: SessionRef) -> SessionFile:
 
 class ClaudeCodeReader(Reader):
     name = AgentName.CLAUDE_CODE
+    folders = "~/.claude, ~/.config/claude and each folder CLAUDE_CONFIG_DIR names"
     follows_by_appends = True
 
     def detect(self, path: Path) -> bool:

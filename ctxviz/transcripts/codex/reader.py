@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 class CodexReader(Reader):
     name = AgentName.CODEX
+    folders = "CODEX_HOME or ~/.codex"
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records, kind_of

@@ -24,6 +24,7 @@ def _is_turn(record: Mapping[str, object]) -> bool:
 
 class CursorReader(Reader):
     name = AgentName.CURSOR
+    folders = "~/.cursor"
     records_usage = False
 
     def detect(self, path: Path) -> bool:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 class GeminiCliReader(Reader):
     name = AgentName.GEMINI_CLI
+    folders = "GEMINI_CLI_HOME or ~/.gemini"
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import head

@@ -35,6 +35,7 @@ HISTORY = "chat_history.jsonl"
 
 class GrokBuildReader(Reader):
     name = AgentName.GROK_BUILD
+    folders = "GROK_HOME or ~/.grok"
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records, head, kind_of

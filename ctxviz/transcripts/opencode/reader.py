@@ -104,6 +104,7 @@ def _database_written(database: Path) -> float:
 
 class OpencodeReader(Reader):
     name = AgentName.OPENCODE
+    folders = "XDG_DATA_HOME/opencode or ~/.local/share/opencode"
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import head

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 class PiReader(Reader):
     name = AgentName.PI
+    folders = "PI_CODING_AGENT_DIR or ~/.pi/agent"
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records
