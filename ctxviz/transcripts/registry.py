@@ -1,4 +1,7 @@
-"""Every agent's reader, and the choice of reader for a file by its content (never by its name)."""
+"""Every agent's reader, and the choice of reader for a file by its content (never by its name).
+
+Adding an agent's reader is its package under ``transcripts/`` and one line in ``READERS``: every face
+(``sessions``, ``context``, ``watch``, the TUI's open screen) asks the readers listed here."""
 
 from __future__ import annotations
 
@@ -26,15 +29,14 @@ READERS: tuple[Reader, ...] = (
     ClaudeCodeReader(),
     CursorReader(),
 )
-AGENTS: tuple[str, ...] = tuple(sorted(r.name for r in READERS))
-_BY_NAME = {r.name: r for r in READERS}
 
 
 def reader_named(name: str) -> Reader:
-    try:
-        return _BY_NAME[name]
-    except KeyError:
-        raise InputError(f"no reader for agent {name!r}; choose one of: {', '.join(AGENTS)}") from None
+    for reader in READERS:
+        if reader.name == name:
+            return reader
+    agents = ", ".join(sorted(reader.name for reader in READERS))
+    raise InputError(f"no reader for agent {name!r}; choose one of: {agents}")
 
 
 def reader_for(path: Path) -> Reader | None:
@@ -51,7 +53,7 @@ def open_session(path: Path) -> tuple[Reader, SessionRef]:
     path = Path(path)
     if path.is_dir():
         raise InputError(f"{path}: {FOLDER_GIVEN} file")
-    reader = reader_for(path) or _BY_NAME[DEFAULT_AGENT]
+    reader = reader_for(path) or reader_named(DEFAULT_AGENT)
     return reader, ref_for(reader.name, path)
 
 
