@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -23,7 +22,6 @@ if TYPE_CHECKING:
     from ctxviz.errors import InputError
     from ctxviz.transcripts.protocol import SessionSummary
 
-_DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
 _OTHER_COLUMNS = 78  # the table's other columns (agent, session, … size), with their padding
 _NARROW = _OTHER_COLUMNS + 12  # below this many columns the table drops the start's time of day
@@ -125,7 +123,7 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ctxviz.layout import humanize
+    from ctxviz.short_forms import humanize, undated
     from ctxviz.transcripts.claude_code.select import PROJECT_LABEL_CHARS, project_labels
 
     console = Console()
@@ -171,7 +169,7 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
             Text(labels.get(r.project, "")),
             Text(r.session[:8]),
             (r.started or "")[when].replace("T", " "),
-            Text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models)),
+            Text(", ".join(undated(m.removeprefix("claude-")) for m in r.models)),
             str(r.calls),
             estimated + humanize(r.peak),
             estimated + humanize(r.last),
