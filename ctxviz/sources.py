@@ -69,7 +69,7 @@ def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: 
 
 
 def _scenario(path: Path, display: str, tokenizer: str, allow_outside: bool) -> Replayable:
-    from ctxviz.scenario.load import load_scenario
+    from ctxviz.scenario_file import load_scenario
     from ctxviz.tokens import LazyCounter
 
     counter = LazyCounter(tokenizer)  # cl100k is loaded only if some text is counted

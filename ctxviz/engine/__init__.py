@@ -7,7 +7,7 @@ from ctxviz.allocation import without_cycle_collection
 from ctxviz.engine.replay import replay
 from ctxviz.engine.session import EngineSession
 from ctxviz.profiles import Profile
-from ctxviz.scenario.check import resolve_profile
+from ctxviz.profiles.scenario_fit import resolve_profile
 from ctxviz.scenario.model import Scenario
 from ctxviz.timeline import Source, Timeline
 

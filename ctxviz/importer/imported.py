@@ -12,8 +12,8 @@ from ctxviz.importer.draft import Draft, draft_session
 from ctxviz.importer.load import load_session
 from ctxviz.importer.paths import PathStyle
 from ctxviz.importer.render import scenario_yaml
-from ctxviz.scenario.load import parse_scenario
 from ctxviz.scenario.model import Scenario
+from ctxviz.scenario_file import parse_scenario
 from ctxviz.tokens import CharsPerToken, TokenCounter
 
 _COUNTER: TokenCounter = CharsPerToken()
