@@ -8,7 +8,7 @@ from datetime import date
 from pathlib import Path
 
 from ctxviz.errors import InputError
-from ctxviz.transcripts.protocol import NoUsage, SessionSummary
+from ctxviz.transcripts.protocol import NoUsage, SessionSummary, kept_row
 
 
 class Rows:
@@ -39,7 +39,7 @@ def collect(
 ) -> Rows:
     """Every session's row (sessions without a measured call are left out, and counted). One summary
     index serves every agent; it is written back once all rows are in."""
-    from ctxviz.transcripts.index import open_index, reader_row
+    from ctxviz.transcripts.index import open_index
     from ctxviz.transcripts.registry import READERS, discover_under, reader_named
 
     readers = [reader_named(a) for a in agents] if agents else list(READERS)
@@ -59,7 +59,7 @@ def collect(
     wanted = project.lower() if project else None
     for ref in discover_under(extra_roots, names):
         try:
-            summary = reader_row(reader_named(ref.agent), ref, index)
+            summary = kept_row(reader_named(ref.agent), ref, index)
         except InputError as error:
             results.append(error)
             continue

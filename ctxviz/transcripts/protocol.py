@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
 from ctxviz.errors import InputError
+from ctxviz.errors import NoUsage as NoUsage  # what a reader raises for a session without usage
 from ctxviz.transcripts.reads import Reads as Reads  # what a row was worked out from
 from ctxviz.transcripts.session_row import Compaction as Compaction  # the row every reader makes
 from ctxviz.transcripts.session_row import SessionSummary as SessionSummary
@@ -33,10 +34,6 @@ if TYPE_CHECKING:
 DETECT_BYTES = 64 * 1024
 # A timeline's model when the session names none (grok-build's logs may not): shown in the header.
 MODEL_NOT_RECORDED = "model not recorded"
-
-
-class NoUsage(InputError):
-    """A session that records no token usage at all (Cursor's transcripts): nothing to measure, not damage."""
 
 
 class SessionRef(NamedTuple):
@@ -121,8 +118,6 @@ class Reader(Protocol):
         none), each kept in ``index`` while what it was worked out from is unchanged; and how many are
         coming. ``since``: sessions the reader can tell cheaply were not active since may be left out
         (the caller filters the rows on their dates)."""
-        from ctxviz.transcripts.index import reader_row
-
         refs: dict[tuple[Path, str], SessionRef] = {}  # a database file holds many sessions
         for ref in sorted(self.discover(roots), key=lambda r: str(r.path)):
             refs.setdefault((ref.path, ref.session), ref)
@@ -131,7 +126,7 @@ class Reader(Protocol):
         def rows() -> Iterator[Answer]:
             for ref in refs.values():
                 try:
-                    row = reader_row(self, ref, index)
+                    row = kept_row(self, ref, index)
                 except InputError as error:
                     yield error
                     continue
@@ -191,3 +186,11 @@ def ref_for(agent: str, path: Path, session: str | None = None) -> SessionRef:
 def counted(count: int, one: str, many: str) -> str:
     """``1 message`` / ``3 messages``: a count in a notice, in the right number."""
     return f"{count:,} {one if count == 1 else many}"
+
+
+def kept_row(reader: Reader, ref: SessionRef, index: SummaryIndex) -> SessionSummary:
+    """The session's row from ``index`` while nothing its reader read for it changed, else summarised
+    now and kept (``InputError`` when it cannot be summarised: kept too, and raised again as it was)."""
+    return index.row(
+        f"{reader.name} {ref.path}#{ref.session}", str(ref.path), lambda reads: reader.summarise(ref, reads)
+    )
