@@ -9,7 +9,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.profiles.scenario_fit import agent_problems, window_problems
 from ctxviz.scenario import advice
@@ -56,8 +55,7 @@ def parse_scenario(
     allow_outside: bool = False,
     limits: YamlLimits = LIMITS,
 ) -> Scenario:
-    with without_cycle_collection():
-        return _parse(text, filename, counter=counter, base=base, allow_outside=allow_outside, limits=limits)
+    return _parse(text, filename, counter=counter, base=base, allow_outside=allow_outside, limits=limits)
 
 
 def _parse(

@@ -98,8 +98,7 @@ def list_sessions(
 
 
 def with_progress_bar(results: Iterator[Result], total: int) -> Iterator[Result]:
-    """``results``, with a bar on stderr redrawn as each arrives. No refresh thread (Rich's default): the
-    summaries fork helper processes, which is safe only while this process runs a single thread."""
+    """``results``, with a bar on stderr redrawn as each arrives (by hand: no refresh thread)."""
     from rich.console import Console
     from rich.progress import Progress
 

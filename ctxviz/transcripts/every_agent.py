@@ -1,5 +1,5 @@
 """The rows of ``ctxviz sessions`` for every agent, each through its reader (which may take a fast path
-of its own: Claude Code's summarises in parallel). The I/O edge; the CLI only prints."""
+of its own: Claude Code's keeps its summaries by file). The I/O edge; the CLI only prints."""
 
 from __future__ import annotations
 

@@ -163,7 +163,7 @@ def open_index(roots: Sequence[Path], *, use_index: bool = True) -> SummaryIndex
 
 def summaries(files: Sequence[SessionFile], index: SummaryIndex) -> Iterator[Answer]:
     """Each Claude Code file's summary (or why it could not be read): first the answers kept in the
-    index where nothing changed, then the others as they are summarised (in parallel when many). The
+    index where nothing changed, then the others as they are summarised. The
     caller saves the index once every agent's rows are in."""
     todo: list[tuple[SessionFile, Reads]] = []
     for file in files:

@@ -1,7 +1,8 @@
 """Claude Code behind the reader protocol: its package's discovery (``discover``), choice (``select``),
 summary (``summary``) and reading (``load``), offered to the registry like every other agent's. Its
 fast paths live here: a session's project and id are told by its folder's name and first records, and
-its summaries are made in parallel; a live session is followed by reading what is appended."""
+its summaries are kept by file in the summary index; a live session is followed by reading what is
+appended."""
 
 from __future__ import annotations
 
