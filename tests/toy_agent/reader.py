@@ -66,4 +66,4 @@ class ToyReader(Reader):
         reading = self.read(ref)
         timeline = reading.timeline
         return summary_row(ref, timeline, project=timeline.source.summary or "", started=None, ended=None,
-                           models=["toy-1"], recorded_before=[], problems=reading.problems)  # fmt: skip
+                           models=["toy-1"], problems=reading.problems)  # fmt: skip
