@@ -444,3 +444,20 @@ def test_an_app_that_fails_to_start_says_why_and_what_to_do_in_the_page() -> Non
             tab.drop()
 
     asyncio.run(scenario())
+
+
+def test_stopping_the_server_ends_every_app_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(one_user_server, "QUIT_GRACE_SECONDS", 0.5)
+    monkeypatch.setattr(one_user_server, "KILL_WAIT_SECONDS", 0.5)
+
+    async def scenario() -> None:
+        serving = _Serving(_stand_in("stubborn"))
+        async with asyncio.timeout(10), serving:  # a killed app's tab is closed: the shutdown waits for none
+            tab = await serving.open_tab()
+            await tab.wait_for(b"ready")
+            pids = [tab.pid for tab in serving.server.tabs if tab.pid is not None]
+            assert len(pids) == 1
+        await _until_gone(pids, 5)  # the tab was still connected: the server's shutdown ended its app
+        tab.drop()
+
+    asyncio.run(scenario())

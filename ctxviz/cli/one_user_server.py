@@ -145,8 +145,11 @@ class Tab(AppService):
         finally:
             stderr_task.cancel()
             await asyncio.gather(stderr_task, return_exceptions=True)
-        if error_output and not self.failed_to_start:
-            log.error("the app said on leaving:\n%s", safe_lines(error_output.decode("utf-8", "replace")))
+        if not self.failed_to_start:  # the app is gone, however it ended: so is its tab (the page says so)
+            if error_output:
+                log.error("the app said on leaving:\n%s", safe_lines(error_output.decode("utf-8", "replace")))
+            with contextlib.suppress(ConnectionError):
+                await self.remote_close()
 
     async def _relay(self, stdout: asyncio.StreamReader) -> None:
         """textual-serve's packets: data for the terminal, meta (exit, open a URL, a download), packed."""
