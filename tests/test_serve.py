@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import shutil
@@ -270,22 +271,28 @@ class _Serving:
         await self.test_server.close()
 
     async def open_tab(self, query: str = "", origin: str | None = None, host: str | None = None) -> RawTab:
-        """A websocket opened by hand, so that leaving can be as abrupt as a tab being killed."""
-        reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        headers = {
-            "Host": host or self.here,
-            "Upgrade": "websocket",
-            "Connection": "Upgrade",
-            "Sec-WebSocket-Key": base64.b64encode(os.urandom(16)).decode(),
-            "Sec-WebSocket-Version": "13",
-        }
-        headers["Origin"] = f"http://{self.here}" if origin is None else origin
-        if not headers["Origin"]:
-            del headers["Origin"]
-        request = f"GET /ws{query} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"
-        writer.write(request.encode())
-        status = (await asyncio.wait_for(reader.readline(), 10)).decode()
-        return RawTab(int(status.split()[1]), reader, writer)
+        return await _open_tab(self.port, query, origin, host)
+
+
+async def _open_tab(port: int, query: str = "", origin: str | None = None, host: str | None = None) -> RawTab:
+    """A websocket opened by hand, so that leaving can be as abrupt as a tab being killed; by default
+    as the served page opens it."""
+    here = f"127.0.0.1:{port}"
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    headers = {
+        "Host": host or here,
+        "Upgrade": "websocket",
+        "Connection": "Upgrade",
+        "Sec-WebSocket-Key": base64.b64encode(os.urandom(16)).decode(),
+        "Sec-WebSocket-Version": "13",
+    }
+    headers["Origin"] = f"http://{here}" if origin is None else origin
+    if not headers["Origin"]:
+        del headers["Origin"]
+    request = f"GET /ws{query} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"
+    writer.write(request.encode())
+    status = (await asyncio.wait_for(reader.readline(), 10)).decode()
+    return RawTab(int(status.split()[1]), reader, writer)
 
 
 class RawTab:
@@ -461,3 +468,39 @@ def test_stopping_the_server_ends_every_app_process(monkeypatch: pytest.MonkeyPa
         tab.drop()
 
     asyncio.run(scenario())
+
+
+def test_closing_the_servers_terminal_ends_its_apps_too(tmp_path: Path) -> None:
+    """SIGHUP, as a closed terminal sends to serve alone (each app has its own process group)."""
+    port = _free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": str(tmp_path / "none")}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "ctxviz", "--tokenizer", "chars4", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+    )
+
+    apps: list[int] = []
+
+    async def scenario() -> None:
+        tab = await _open_tab(port)
+        await tab.wait_for(APP_DRAWN, 60)
+        apps.extend(int(pid) for pid in Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split())
+        assert len(apps) == 1
+        server.send_signal(signal.SIGHUP)
+        await _until_gone(apps, 15)
+        tab.drop()
+
+    try:
+        _wait_for_port(port, 60)
+        asyncio.run(scenario())
+        assert server.wait(timeout=15) == 0
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+        for app in apps:  # left running when the test fails: not to outlive it
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(app, signal.SIGKILL)

@@ -331,6 +331,12 @@ class OneUserServer(Server):
             elif kind == "focus":
                 await tab.focus()
 
+    async def on_startup(self, app: web.Application) -> None:
+        await super().on_startup(app)
+        # Closing the terminal sends SIGHUP, which would end the server without its shutdown: the
+        # apps, each in its own process group, would be left running. It leaves as Ctrl+C does.
+        asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.request_exit)
+
     async def on_shutdown(self, app: web.Application) -> None:
         await asyncio.gather(*(tab.stop() for tab in list(self.tabs)), return_exceptions=True)
 
