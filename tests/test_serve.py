@@ -330,12 +330,13 @@ async def _until_gone(pids: list[int], seconds: float) -> None:
 def test_host_headers_are_read_as_browsers_send_them() -> None:
     assert split_host("127.0.0.1:8000") == ("127.0.0.1", 8000) and split_host("LocalHost:80") == ("localhost", 80)
     assert split_host("[::1]:8000") == ("::1", 8000) and split_host("example.org") == ("example.org", 80)
-    assert split_host("example.org:x") == ("example.org", -1)
+    assert split_host("example.org:x") == ("example.org", None)
     server = OneUserServer(["true"], max_tabs=1, host="127.0.0.1", port=8000)
     assert server.host_is_ours("127.0.0.1:8000") and server.host_is_ours("localhost:8000")
     assert server.host_is_ours("[::1]:8000")
     assert not server.host_is_ours("127.0.0.1:8001") and not server.host_is_ours("attacker.example:8000")
     assert not server.host_is_ours(None) and not server.host_is_ours("192.168.1.4:8000")
+    assert OneUserServer(["true"], max_tabs=1, host="127.0.0.2", port=8000).host_is_ours("127.0.0.2:8000")
     everywhere = OneUserServer(["true"], max_tabs=1, host="0.0.0.0", port=8000)
     assert everywhere.host_is_ours("192.168.1.4:8000") and everywhere.host_is_ours("localhost:8000")
     assert not everywhere.host_is_ours("attacker.example:8000")  # a rebound name is not this machine's

@@ -32,7 +32,7 @@ from ctxviz.transcripts.safe import safe_text
 log = logging.getLogger("ctxviz.serve")
 
 MAX_COLUMNS, MAX_ROWS = 400, 150
-"""A 4K screen at the page's font holds about 400 × 110 cells; 5000 × 2000 cost a 240 MB app process."""
+"""A 4K screen at the page's font holds about 400 × 110 cells; asked for 5000 × 2000, an app took 240 MB."""
 QUIT_GRACE_SECONDS = 5.0  # an app asked to quit gets this long before it is killed
 KILL_WAIT_SECONDS = 5.0
 STDERR_KEPT = 64 * 1024  # the end of a failed app's error output, shown in its page
@@ -60,22 +60,23 @@ def clamp_size(width: object, height: object) -> tuple[int, int] | None:
     return max(1, min(width, MAX_COLUMNS)), max(1, min(height, MAX_ROWS))
 
 
-def split_host(host_header: str) -> tuple[str, int]:
-    """``name[:port]`` or ``[v6]:port`` as (lower-case name, port); a missing port is HTTP's 80."""
+def split_host(host_header: str) -> tuple[str, int | None]:
+    """``name[:port]`` or ``[v6]:port`` as (lower-case name, port); a missing port is HTTP's 80, one
+    that is not a number None."""
     host_header = host_header.strip().lower()
     if host_header.startswith("["):
         name, _, rest = host_header[1:].partition("]")
         port_text = rest[1:] if rest.startswith(":") else ""
     else:
         name, _, port_text = host_header.partition(":") if host_header.count(":") == 1 else (host_header, "", "")
-    return name, int(port_text) if port_text.isdigit() else (80 if not port_text else -1)
+    return name, int(port_text) if port_text.isdigit() else (None if port_text else 80)
 
 
 def names_for(listen_host: str) -> Callable[[str], bool]:
     """Which names in a Host header reach the address the server listens on."""
     listen_host = listen_host.lower()
     if is_loopback(listen_host):
-        return lambda name: name in LOOPBACK_NAMES
+        return lambda name: name in LOOPBACK_NAMES or name == listen_host.strip("[]")
     if listen_host in WILDCARDS:  # every address of this machine: its IPs (any literal) and its names
         machine = {socket.gethostname().lower(), socket.getfqdn().lower()} | LOOPBACK_NAMES
 
@@ -93,6 +94,11 @@ def names_for(listen_host: str) -> Callable[[str], bool]:
 def terminal_text(text: str) -> bytes:
     """Lines for the page's terminal: inert (nothing in them acts on it) and with the CR it needs."""
     return "".join(safe_text(line) + "\r\n" for line in text.splitlines()).encode("utf-8")
+
+
+def safe_lines(text: str) -> str:
+    """Lines for the server's own terminal, as inert."""
+    return "\n".join(safe_text(line) for line in text.splitlines())
 
 
 class Tab(AppService):
@@ -227,10 +233,6 @@ async def _end(process: asyncio.subprocess.Process) -> None:
             await asyncio.wait_for(process.wait(), KILL_WAIT_SECONDS)
         except TimeoutError:
             continue
-
-
-def safe_lines(text: str) -> str:
-    return "\n".join(safe_text(line) for line in text.splitlines())
 
 
 class OneUserServer(Server):
