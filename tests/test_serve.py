@@ -83,6 +83,18 @@ def test_another_host_is_warned_about_and_a_bad_scenario_fails_before_serving(
     assert result.exit_code == 1 and len(served) == 2
 
 
+def test_the_page_title_from_the_file_is_inert(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    titles: list[str] = []
+    from textual_serve import server
+
+    monkeypatch.setattr(server.Server, "serve", lambda self, debug=False: titles.append(self.title))
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text('name: "Mine\\e]0;owned\\a\\u202e"\nsetup: {system_prompt: 100}\nevents: []\n')
+    result = CliRunner().invoke(main, ["serve", str(scenario)])
+    assert result.exit_code == 0, result.output
+    assert titles == ["ctxviz · Mine\ufffd]0;owned\ufffd\ufffd"]
+
+
 def test_the_page_asks_nothing_of_the_internet() -> None:
     import textual_serve
 

@@ -60,6 +60,7 @@ def serve(ctx: click.Context, path: str | None, port: int, host: str, max_tabs: 
     them): by default only this machine can."""
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
+    from ctxviz.transcripts.safe import safe_text
 
     tokenizer = tokenizer_name(ctx)
     try:  # a bad scenario is reported here, once, not in every browser tab
@@ -77,7 +78,7 @@ def serve(ctx: click.Context, path: str | None, port: int, host: str, max_tabs: 
             err=True,
         )
     package = Path(textual_serve.__file__).parent
-    title = f"ctxviz · {timeline.source.name}"
+    title = f"ctxviz · {safe_text(timeline.source.name)}"  # a session's id is the file's text
     with tempfile.TemporaryDirectory(prefix="ctxviz-serve-") as pages:
         page = (package / "templates" / "app_index.html").read_text(encoding="utf-8")
         (Path(pages) / "app_index.html").write_text(offline_page(page), encoding="utf-8")
