@@ -434,7 +434,10 @@ def test_every_app_process_ends_with_its_connection_even_one_that_ignores_quit_a
     asyncio.run(scenario())
 
 
-def test_the_real_app_ends_with_its_connection() -> None:
+def test_the_real_app_ends_with_its_connection(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))  # the app's environment is this one's: nothing of the user's
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "none"))
+
     async def scenario() -> None:
         async with _Serving(play_argv(None, "chars4", False)) as serving:
             tab = await serving.open_tab("?width=100&height=30")
