@@ -486,8 +486,14 @@ def test_stopping_the_server_ends_every_app_process(monkeypatch: pytest.MonkeyPa
     asyncio.run(scenario())
 
 
-def test_closing_the_servers_terminal_ends_its_apps_too(tmp_path: Path) -> None:
-    """SIGHUP, as a closed terminal sends to serve alone (each app has its own process group)."""
+@pytest.mark.parametrize(
+    "ending",
+    [signal.SIGHUP, pytest.param(signal.SIGKILL, marks=pytest.mark.skipif(sys.platform != "linux", reason="Linux"))],
+    ids=["terminal-closed", "killed"],
+)
+def test_the_apps_end_with_the_server_however_it_ends(tmp_path: Path, ending: signal.Signals) -> None:
+    """SIGHUP, as a closed terminal sends to serve alone (each app has its own process group), lets it
+    end its apps; SIGKILL leaves it no time to, and the apps end by themselves (Linux)."""
     port = _free_port()
     env = {**os.environ, "HOME": str(tmp_path), "CLAUDE_CONFIG_DIR": str(tmp_path / "none")}
     server = subprocess.Popen(
@@ -505,14 +511,14 @@ def test_closing_the_servers_terminal_ends_its_apps_too(tmp_path: Path) -> None:
         await tab.wait_for(APP_DRAWN, 60)
         apps.extend(int(pid) for pid in Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split())
         assert len(apps) == 1
-        server.send_signal(signal.SIGHUP)
+        server.send_signal(ending)
         await _until_gone(apps, 15)
         tab.drop()
 
     try:
         _wait_for_port(port, 60)
         asyncio.run(scenario())
-        assert server.wait(timeout=15) == 0
+        assert server.wait(timeout=15) == (0 if ending == signal.SIGHUP else -signal.SIGKILL)
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)

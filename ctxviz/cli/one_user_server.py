@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import ipaddress
 import json
 import logging
@@ -19,6 +20,7 @@ import os
 import shlex
 import signal
 import socket
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -123,6 +125,7 @@ class Tab(AppService):
             stderr=asyncio.subprocess.PIPE,
             env=self._build_environment(width=width, height=height),
             start_new_session=True,  # its own group, so whatever it starts is ended with it
+            preexec_fn=_end_with_this_process,
         )
         assert process.stdin is not None
         self._stdin = process.stdin
@@ -201,6 +204,23 @@ class Tab(AppService):
         if self._task is not None:
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
+
+
+def _parent_death_signal() -> Callable[[], None] | None:
+    """Linux: a function, run in a new app process before it starts, that has it sent SIGTERM when
+    this server ends however it ends (killed, crashed), when no shutdown can end the apps. Resolved
+    here, so that the new process only makes one system call."""
+    if not sys.platform.startswith("linux"):
+        return None
+    prctl, set_parent_death_signal = ctypes.CDLL(None, use_errno=True).prctl, 1  # PR_SET_PDEATHSIG
+
+    def end_with_this_process() -> None:
+        prctl(set_parent_death_signal, signal.SIGTERM)
+
+    return end_with_this_process
+
+
+_end_with_this_process = _parent_death_signal()
 
 
 async def _saw_prelude(stdout: asyncio.StreamReader) -> bool:
