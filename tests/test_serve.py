@@ -346,6 +346,7 @@ def test_host_headers_are_read_as_browsers_send_them() -> None:
     server = OneUserServer(["true"], max_tabs=1, host="127.0.0.1", port=8000)
     assert server.host_is_ours("127.0.0.1:8000") and server.host_is_ours("localhost:8000")
     assert server.host_is_ours("[::1]:8000")
+    assert OneUserServer(["true"], max_tabs=1, host="::1", port=8000).public_url == "http://[::1]:8000"
     assert not server.host_is_ours("127.0.0.1:8001") and not server.host_is_ours("attacker.example:8000")
     assert not server.host_is_ours(None) and not server.host_is_ours("192.168.1.4:8000")
     assert OneUserServer(["true"], max_tabs=1, host="127.0.0.2", port=8000).host_is_ours("127.0.0.2:8000")

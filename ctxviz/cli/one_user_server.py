@@ -264,6 +264,8 @@ class OneUserServer(Server):
         self.max_tabs = max_tabs
         self.tabs: set[Tab] = set()
         self._reaches_here = names_for(self.host)
+        if ":" in self.host:  # an IPv6 address, bracketed in the address printed at start
+            self.public_url = f"http://[{self.host.strip('[]')}]:{self.port}"
 
     def host_is_ours(self, host_header: str | None) -> bool:
         if not host_header:
