@@ -326,11 +326,18 @@ class RawTab:
 
 
 def _gone(pid: int) -> bool:
+    """Ended: no such process, or (Linux) a zombie that an orphan's new parent has not reaped yet."""
+    if not Path("/proc").is_dir():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
         return True
-    return False
+    return state in ("Z", "X")
 
 
 async def _until_gone(pids: list[int], seconds: float) -> None:
