@@ -192,3 +192,18 @@ def test_a_compaction_writes_the_whole_window_again() -> None:
     assert input_cost("unknown", [100], PRICES) is None
     with pytest.raises(ValueError, match="x.output"):
         parse_prices({"x": {"input": 1, "cache_write": 1, "cache_read": 1}}, "p.json")
+
+
+def test_a_call_smaller_than_the_first_calls_unrecorded_part_shrinks_it(tmp_path: Path) -> None:
+    """A resumed session's first call holds the earlier conversation: when a later call measures less, the
+    unrecorded part gives way, so the items still add up to what each call sent."""
+    records = [_prompt(0, None, 400), _call(0, "u0", 50_000), _prompt(1, "a0", 400), _call(1, "u1", 30_000)]
+    path = tmp_path / "resumed.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    document = json.loads(CliRunner().invoke(main, ["audit", str(path), "--json"]).output)
+    # call 1: 49,900 unrecorded + the 100-token prompt; call 2 measures 30,000: the first prompt leaves
+    # (100), then the unrecorded part gives the other 20,000 - 100 + 100 (the new prompt's): 29,900
+    items = sorted((i["kind"], i["tokens"], i["first_call"], i["calls"]) for i in document["items"])
+    assert items == [("prompt", 100, 1, 1), ("prompt", 100, 2, 1), ("startup-overhead", 29_900, 2, 1),
+                     ("startup-overhead", 49_900, 1, 1)]  # fmt: skip
+    assert document["input_tokens"] == 80_000 and document["unaccounted"] == 0

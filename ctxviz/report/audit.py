@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ctxviz.kinds import ANSWERED_STEP_KINDS, BlockKind, CostKind, StepKind
-from ctxviz.timeline import CATEGORIES, Block, Timeline
+from ctxviz.timeline import CATEGORIES, Block, Category, Timeline
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,9 +100,13 @@ def call_steps(timeline: Timeline) -> list[int]:
     return answered_call_steps(timeline)
 
 
-def _kind(block: Block, first_call: int) -> str:
+def _kind(block: Block) -> str:
+    """A transcript's unrecorded start-up is held in System prompt; what it could not place later, in
+    Messages."""
     if block.kind == BlockKind.OVERHEAD:
-        return CostKind.STARTUP_OVERHEAD if first_call == 1 else CostKind.UNEXPLAINED_GROWTH
+        if block.category == Category.SYSTEM_PROMPT:
+            return CostKind.STARTUP_OVERHEAD
+        return CostKind.UNEXPLAINED_GROWTH
     return block.kind
 
 
@@ -117,7 +121,7 @@ def carried_cost(timeline: Timeline, steps: Sequence[int] | None = None) -> Carr
         stop = bisect_left(calls, end if block.left is None else block.left)
         if stop <= first or block.tokens == 0:
             continue  # never sent: it left (or the session ended) before the next call
-        kind = _kind(block, first + 1)
+        kind = _kind(block)
         items.append(Item(block.id, block.label, kind, block.category.value, block.tokens, first + 1, stop,
                           stop - first))  # fmt: skip
     items.sort(key=lambda item: (-item.carried, item.first_call, item.block))
