@@ -76,6 +76,13 @@ def _events(value: str) -> tuple[int, ...]:
     return indices
 
 
+def _on_off(value: str) -> bool:
+    lowered = value.strip().lower()
+    if lowered in ("on", "off"):
+        return lowered == "on"
+    raise ValueError(f"expected on or off, got {value!r}")
+
+
 def _dedup(value: str) -> bool:
     lowered = value.strip().lower()
     if lowered in ("sha256", "on"):
@@ -93,6 +100,7 @@ SCENARIO_KEYS: dict[str, tuple[Callable[[str], Any], str]] = {
     "autocompact_pct": (_percent, "compact at this % of the usable window (can only lower the threshold)"),
     "drop": (_events, "leave out events by number (from 0), e.g. 12 or 3,12"),
     "output_cap": (_size, "cap every bash and tool output at this many tokens, e.g. 10k"),
+    "tool_search": (_on_off, "on: every MCP server's tool schemas deferred to tool search; off: loaded up front"),
     "dedup": (_dedup, "sha256: a file read again unchanged while still in the window is not sent again; or off"),
 }
 
@@ -238,6 +246,9 @@ def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None 
             events = [_capped(event, setting.value) for event in events]
         elif setting.key == "dedup":
             dedup = setting.value
+        elif setting.key == "tool_search":
+            servers = tuple(server.model_copy(update={"deferred": setting.value}) for server in scenario.setup.mcp)
+            update["setup"] = scenario.setup.model_copy(update={"mcp": servers})
         elif setting.key in SCENARIO_KEYS:
             update[setting.key] = setting.value
         elif setting.key in numbers:

@@ -207,3 +207,20 @@ def test_a_call_smaller_than_the_first_calls_unrecorded_part_shrinks_it(tmp_path
     assert items == [("prompt", 100, 1, 1), ("prompt", 100, 2, 1), ("startup-overhead", 29_900, 2, 1),
                      ("startup-overhead", 49_900, 1, 1)]  # fmt: skip
     assert document["input_tokens"] == 80_000 and document["unaccounted"] == 0
+
+
+def test_tool_search_defers_what_the_start_up_loaded_up_front() -> None:
+    mcp = scenario("""
+        setup:
+          mcp: [{server: jira, tools: 10, deferred: false, schemas: 5k}]
+        events:
+          - prompt: "hi"
+          - reply: 10
+          - prompt: "bye"
+        """)
+    found = {f.kind: f for f in findings(mcp, carried_cost(simulate(mcp)))}
+    startup = found[FindingKind.STARTUP_OVERHEAD]
+    assert startup.what_if == ("--set", "tool_search=on")
+    # up front: the 5,000-token schemas; deferred: 10 names × 15 tokens (claude-code's number); two calls
+    assert startup.input_tokens_saved == (5_000 - 10 * 15) * 2
+    assert "MCP jira: 10 tool schemas" in startup.items

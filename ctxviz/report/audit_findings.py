@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ctxviz.kinds import ANSWERED_STEP_KINDS, BlockKind, FindingKind
+from ctxviz.kinds import ANSWERED_STEP_KINDS, BlockKind, CostKind, FindingKind
 from ctxviz.profiles import AGENT_NAMES
 from ctxviz.report.audit import CarriedCost, Item
 from ctxviz.report.compare_runs import Run, RunSpec, compactions_of, run_one
 from ctxviz.scenario.model import Scenario
+from ctxviz.timeline import Category
 from ctxviz.whatif import Settings, parse_settings
 
 # A tool output this large, carried this many calls, is worth capping; the cap the what-if tries.
@@ -154,6 +155,8 @@ def findings(
                 [f"output_cap={OUTPUT_CAP}"],
             )
         )
+    if startup := _startup_overhead(replays, cost):
+        found.append(startup)
     own = window or replays.as_recorded_run.timeline.window
     other = LARGE_WINDOW if own < LARGE_WINDOW else SMALL_WINDOW
     found.append(
@@ -169,6 +172,25 @@ def findings(
     return sorted(found, key=lambda f: -f.input_tokens_saved)
 
 
+def _startup_overhead(replays: _Replays, cost: CarriedCost) -> Finding | None:
+    """What the start-up (everything outside Messages, and a transcript's unrecorded start-up) carried,
+    and what tool search changes: MCP schemas deferred if some load up front, else all loaded up front.
+    Only a scenario that declares MCP servers can be replayed so (an imported session declares none)."""
+    servers = replays.scenario.setup.mcp
+    if not servers:
+        return None
+    items = [i for i in cost.items if i.category != Category.MESSAGES.value or i.kind == CostKind.STARTUP_OVERHEAD]
+    carried = sum(i.carried for i in items)
+    setting = "tool_search=on" if any(not server.deferred for server in servers) else "tool_search=off"
+    share = f"{100 * carried / cost.input_tokens:.0f}%" if cost.input_tokens else "—"
+    return replays.finding(
+        FindingKind.STARTUP_OVERHEAD,
+        f"the start-up (system prompt, tools, MCP, memory, skills) is {share} of what the calls sent",
+        items,
+        [setting],
+    )
+
+
 def _other_agent(replays: _Replays) -> Finding | None:
     """The other profile whose replay of the same calls sends least."""
     tried = [(replays.under(agent=name), name) for name in AGENT_NAMES if name != replays.agent]
@@ -177,7 +199,7 @@ def _other_agent(replays: _Replays) -> Finding | None:
     sent, name = min(tried, key=lambda pair: pair[0].input_tokens)
     return Finding(
         FindingKind.OTHER_AGENT,
-        f"the same session under {name}'s rules (the profile that sends least)",
+        f"the same calls under {name}'s rules (the profile that sends least)",
         (),
         0,
         ("--agents", f"{replays.agent},{name}"),
