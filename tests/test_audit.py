@@ -224,3 +224,36 @@ def test_tool_search_defers_what_the_start_up_loaded_up_front() -> None:
     # up front: the 5,000-token schemas; deferred: 10 names × 15 tokens (claude-code's number); two calls
     assert startup.input_tokens_saved == (5_000 - 10 * 15) * 2
     assert "MCP jira: 10 tool schemas" in startup.items
+
+
+def test_a_finding_opens_its_two_replays_side_by_side(tmp_path: Path) -> None:
+    import asyncio
+
+    from ctxviz.cli.audit_commands import _audit_scenario
+    from ctxviz.report.audit_json import audit_dict, cost_json
+    from ctxviz.tui.audit_app import AuditApp
+    from ctxviz.tui.screens.audit_screen import AuditScreen
+    from ctxviz.tui.screens.compare_screen import CompareScreen
+
+    path = tmp_path / "twice.yaml"
+    path.write_text("name: twice\n" + TWICE)
+    audited = _audit_scenario(path)
+    document = audit_dict(audited.timeline, audited.cost, audited.findings, cost_json(None, "m", None))
+    first = audited.findings[0] if audited.findings else None
+    assert first is not None
+
+    async def run() -> None:
+        app = AuditApp(audited.timeline, document, audited.findings, audited.comparison)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, CompareScreen)
+            labels = [run.label for run in screen.comparison.runs]
+            assert labels[0] == "as-recorded" and len(labels) == 2
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, AuditScreen)
+
+    asyncio.run(run())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,9 @@ from ctxviz.cli.transcript_commands import choose_session
 if TYPE_CHECKING:
     from ctxviz.report.audit import CarriedCost
     from ctxviz.report.audit_findings import Finding
+    from ctxviz.report.compare_runs import Comparison
     from ctxviz.report.prices import Price
+    from ctxviz.scenario.model import Scenario
     from ctxviz.timeline import Timeline
     from ctxviz.transcripts.protocol import SessionRef
 
@@ -45,17 +48,37 @@ def _is_scenario(file: Path | None) -> bool:
     return file.suffix in SCENARIO_SUFFIXES or (not file.exists() and file.suffix not in TRANSCRIPT_SUFFIXES)
 
 
-def _audit_scenario(file: Path) -> tuple[Timeline, CarriedCost, list[Finding] | None, str | None]:
+@dataclass(frozen=True)
+class Audited:
+    """What the command prints, and what a finding's comparison replays (no scenario: none can be)."""
+
+    timeline: Timeline
+    cost: CarriedCost
+    findings: list[Finding] | None
+    not_replayed: str | None = None
+    scenario: Scenario | None = None
+    measured: tuple[int | None, ...] | None = None
+
+    def comparison(self, finding: Finding) -> Comparison:
+        from ctxviz.report.audit_findings import finding_comparison
+
+        assert self.scenario is not None  # a finding exists only where the session was replayed
+        display = self.timeline.source.path or self.timeline.source.name
+        return finding_comparison(self.scenario, finding, display, self.measured)
+
+
+def _audit_scenario(file: Path) -> Audited:
     from ctxviz.report.audit import carried_cost
     from ctxviz.report.audit_findings import findings
     from ctxviz.sources import open_replayable, open_timeline
 
     timeline = open_timeline(file)
     cost = carried_cost(timeline)
-    return timeline, cost, findings(open_replayable(str(file)).scenario, cost), None
+    scenario = open_replayable(str(file)).scenario
+    return Audited(timeline, cost, findings(scenario, cost), scenario=scenario)
 
 
-def _audit_session(target: Path | SessionRef) -> tuple[Timeline, CarriedCost, list[Finding] | None, str | None]:
+def _audit_session(target: Path | SessionRef) -> Audited:
     from ctxviz.errors import InputError
     from ctxviz.importer import session_to_scenario
     from ctxviz.report.audit import carried_cost
@@ -70,10 +93,10 @@ def _audit_session(target: Path | SessionRef) -> tuple[Timeline, CarriedCost, li
     try:
         imported = session_to_scenario(target if isinstance(target, Path) else target.path)
     except InputError as error:
-        return timeline, cost, None, f"the findings replay an imported session: {error.message}"
+        return Audited(timeline, cost, None, f"the findings replay an imported session: {error.message}")
     call_events = [call.after_event for call in imported.calls]
     found = findings(imported.scenario, cost, call_events=call_events, window=timeline.window)
-    return timeline, cost, found, None
+    return Audited(timeline, cost, found, None, imported.scenario, tuple(imported.measured_per_event()))
 
 
 @click.command()
@@ -95,6 +118,7 @@ def _audit_session(target: Path | SessionRef) -> tuple[Timeline, CarriedCost, li
     help="A JSON price table ($ per million tokens) instead of the one shipped.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (format ctxviz.audit/1).")
+@click.option("--tui", is_flag=True, help="Open the audit screen: ⏎ on a finding compares its two replays.")
 def audit(
     session: Path | None,
     latest: bool,
@@ -104,6 +128,7 @@ def audit(
     top: int,
     prices_file: Path | None,
     as_json: bool,
+    tui: bool,
 ) -> None:  # fmt: skip
     """Where a session's input tokens went, and what would have sent fewer.
 
@@ -117,23 +142,29 @@ def audit(
     from ctxviz.report.audit_json import audit_dict, cost_json
     from ctxviz.report.prices import input_cost
 
-    one_shot()
+    if not tui:
+        one_shot()
+    elif not (sys.stdin.isatty() and sys.stdout.isatty()):
+        fail("ctxviz audit --tui needs a terminal (its input or output is not one); try without --tui")
     table = _prices(prices_file)
     try:
         if _is_scenario(session):
             assert session is not None
-            timeline, cost, found, not_replayed = _audit_scenario(session)
+            audited = _audit_scenario(session)
         else:
-            timeline, cost, found, not_replayed = _audit_session(
-                choose_session(session, latest, session_id, project, agents)
-            )
+            audited = _audit_session(choose_session(session, latest, session_id, project, agents))
     except InputError as error:
         fail(error.message)
+    timeline, cost = audited.timeline, audited.cost
     sizes = [timeline.steps[step].used for step in cost.call_steps]
-    money = cost_json(
-        input_cost(timeline.model, sizes, table), timeline.model, str(prices_file) if prices_file else None
-    )
-    document = audit_dict(timeline, cost, found, money, not_replayed)
+    prices_from = str(prices_file) if prices_file else None
+    money = cost_json(input_cost(timeline.model, sizes, table), timeline.model, prices_from)
+    document = audit_dict(timeline, cost, audited.findings, money, audited.not_replayed)
+    if tui:
+        from ctxviz.tui.audit_app import AuditApp
+
+        AuditApp(timeline, document, audited.findings, audited.comparison).run()
+        return
     if as_json:
         click.echo(json.dumps(document, indent=1, ensure_ascii=False))
     else:

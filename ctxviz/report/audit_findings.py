@@ -9,12 +9,12 @@ event it followed in the session) and as compactions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ctxviz.kinds import ANSWERED_STEP_KINDS, BlockKind, CostKind, FindingKind
 from ctxviz.profiles import AGENT_NAMES
 from ctxviz.report.audit import CarriedCost, Item
-from ctxviz.report.compare_runs import Run, RunSpec, compactions_of, run_one
+from ctxviz.report.compare_runs import WHAT_IF, Comparison, Run, RunSpec, compactions_of, compare, run_one
 from ctxviz.scenario.model import Scenario
 from ctxviz.timeline import Category
 from ctxviz.whatif import Settings, parse_settings
@@ -35,9 +35,17 @@ class Finding:
     title: str
     items: tuple[str, ...]  # the labels of the items it is about, largest carried first
     tokens: int  # what those items carried (0: the finding is about the whole session)
-    what_if: tuple[str, ...]  # the ``ctxviz compare`` arguments that replay it
+    settings: tuple[str, ...]  # the what-if's ``--set`` values, as written (none: another agent)
+    agents: tuple[str, str]  # the agent as recorded, and the one the what-if runs (the same but for other-agent)
     input_tokens_saved: int  # as replayed minus what-if replayed (negative: the what-if sends more)
     compactions_saved: int
+
+    @property
+    def what_if(self) -> tuple[str, ...]:
+        """The ``ctxviz compare`` arguments that replay it."""
+        if self.agents[0] != self.agents[1]:
+            return ("--agents", ",".join(self.agents))
+        return tuple(word for setting in self.settings for word in ("--set", setting))
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +125,7 @@ class _Replays:
     def finding(self, kind: FindingKind, title: str, items: Sequence[Item], settings: Sequence[str]) -> Finding:
         what_if = self.under(settings)
         return Finding(
-            kind, title, _named(items), sum(i.carried for i in items),
-            tuple(word for setting in settings for word in ("--set", setting)),
+            kind, title, _named(items), sum(i.carried for i in items), tuple(settings), (self.agent, self.agent),
             self.as_recorded.input_tokens - what_if.input_tokens,
             self.as_recorded.compactions - what_if.compactions,
         )  # fmt: skip
@@ -202,7 +209,23 @@ def _other_agent(replays: _Replays) -> Finding | None:
         f"the same calls under {name}'s rules (the profile that sends least)",
         (),
         0,
-        ("--agents", f"{replays.agent},{name}"),
+        (),
+        (replays.agent, name),
         replays.as_recorded.input_tokens - sent.input_tokens,
         replays.as_recorded.compactions - sent.compactions,
     )
+
+
+AS_RECORDED = "as-recorded"
+
+
+def finding_comparison(
+    scenario: Scenario, finding: Finding, display: str, measured: tuple[int | None, ...] | None = None
+) -> Comparison:
+    """The two runs a finding sets side by side: the session as recorded, and its what-if (another agent,
+    or the same agent under the finding's settings), with what the session measured when it is one."""
+    recorded, other = finding.agents
+    label = str(other) if other != recorded else WHAT_IF
+    specs = (RunSpec(AS_RECORDED, recorded), RunSpec(label, other))
+    settings = parse_settings(f"{label}.{setting}" for setting in finding.settings)
+    return replace(compare(scenario, specs, settings, display), measured=measured)
