@@ -257,3 +257,16 @@ def test_a_finding_opens_its_two_replays_side_by_side(tmp_path: Path) -> None:
             assert isinstance(app.screen, AuditScreen)
 
     asyncio.run(run())
+
+
+def test_context_lists_what_carried_most_so_far() -> None:
+    # Codex's two calls: 1,000 (all start-up, the rollout records no item), then 2,500 (1,500 more)
+    rollout = Path(__file__).parent / "fixtures" / "other-agents" / "codex" / "ccusage-session-alpha.jsonl"
+    document = json.loads(CliRunner().invoke(main, ["context", str(rollout), "--json"]).output)
+    assert [(i["kind"], i["carried"]) for i in document["carried"]] == [
+        ("startup-overhead", 1_000 * 2), ("unexplained-growth", 1_500 * 1),
+    ]  # fmt: skip
+    at_first = json.loads(CliRunner().invoke(main, ["context", str(rollout), "--json", "--at", "1"]).output)
+    assert [i["carried"] for i in at_first["carried"]] == [1_000]
+    text = CliRunner().invoke(main, ["context", str(rollout)]).output
+    assert "Carried most so far" in text and "2,000" in text

@@ -128,3 +128,8 @@ def carried_cost(timeline: Timeline, steps: Sequence[int] | None = None) -> Carr
     sent = sum(timeline.steps[step].used for step in calls)
     measured = bool(calls) and all(timeline.steps[step].measured for step in calls)
     return CarriedCost(tuple(calls), sent, tuple(items), measured)
+
+
+def carried_so_far(timeline: Timeline, index: int) -> CarriedCost:
+    """The carried cost of the calls up to step ``index`` (``ctxviz context --at N``)."""
+    return carried_cost(timeline, [step for step in call_steps(timeline) if step <= index])

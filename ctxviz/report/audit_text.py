@@ -8,6 +8,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from ctxviz.report.audit import CarriedCost
+
 
 def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "—"
@@ -72,3 +74,17 @@ def audit_renderable(document: dict[str, Any], top: int) -> Group:
     else:
         parts.append(Text(f"Cost: no price known for {cost['model']} (prices: {cost['prices']})."))
     return Group(*parts)
+
+
+def carried_renderable(cost: CarriedCost, count: int) -> Table:
+    """The items that carried most over the calls so far: what ``ctxviz context`` adds below the window."""
+    title = f"Carried most so far (tokens × calls; {cost.calls:,} calls sent {cost.input_tokens:,}; ctxviz audit)"
+    table = Table(title=title, title_justify="left", box=None, padding=(0, 1))
+    table.add_column("carried", justify="right", no_wrap=True, min_width=9)
+    table.add_column("share", justify="right", no_wrap=True, min_width=5)
+    table.add_column("calls", justify="right", no_wrap=True, min_width=7)
+    table.add_column("item", no_wrap=True, overflow="ellipsis", max_width=48)
+    for item in cost.items[:count]:
+        calls = f"{item.first_call}–{item.last_call}" if item.calls > 1 else str(item.first_call)
+        table.add_row(f"{item.carried:,}", _share(item.carried, cost.input_tokens), calls, item.label)
+    return table
