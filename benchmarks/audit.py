@@ -1,4 +1,4 @@
-"""Audit speed: ``ctxviz audit`` of a real session, by phase, in process.
+"""Audit speed: ``ctxviz audit`` of a real session, by phase, in CPU seconds (the machine is shared).
 
     python benchmarks/audit.py [SESSION.jsonl …] [--repeat 3]
 
@@ -11,21 +11,28 @@ Measured 2026-12-01 on 2 shared cores under a load average of 8–10 from other 
 inflated by the wait for a core; CPU times are the steadier figure), four real Claude Code sessions:
 
     session (MB, calls)        read+cost  import  findings   whole process, median of 5
-                               (in process, medians of 3)   cpu      wall     peak
-    0f_c364a22bea (3.1, 202)   0.15 s     0.52 s  0.22 s    0.75 s   2.68 s   50 MiB
-    2a_075ef186b4 (3.9, 253)   0.08 s     0.45 s  0.19 s    0.80 s   3.29 s   54 MiB
-    44_785715c3f5 (2.2, 149)   0.05 s     0.29 s  0.17 s    0.74 s   2.06 s   48 MiB
-    cd_95adddad32 (3.9, 225)   0.08 s     0.48 s  0.27 s    0.99 s   2.92 s   54 MiB
+                               (in process, CPU, median of 3)  cpu      wall     peak
+    0f_c364a22bea (3.1, 202)   0.03 s     0.10 s  0.06 s    0.75 s   2.68 s   50 MiB
+    2a_075ef186b4 (3.9, 253)   0.03 s     0.13 s  0.07 s    0.80 s   3.29 s   54 MiB
+    44_785715c3f5 (2.2, 149)   0.03 s     0.11 s  0.08 s    0.74 s   2.06 s   48 MiB
+    cd_95adddad32 (3.9, 225)   0.03 s     0.13 s  0.07 s    0.99 s   2.92 s   54 MiB
 
-The import is the largest in-process phase, then the findings' 11 replays (~20 ms each); the carried
-cost itself is one pass over the blocks with a bisection each. Python's start-up and the imports of the
-engine and the scenario models take the rest of the whole process. Not measured: a 1 GB session (none
-was at hand; the import reads a whole session in memory, so its peak grows with the session).
+Linear in size: the first session written 3 and 10 times over (fresh ids, one chain; 606 and 2,020
+calls, input_tokens exactly 3 and 10 times 18,185,116): 9.6 MB 1.07 s CPU, 76 MiB; 32 MB 1.99 s CPU,
+144 MiB (median of 3; in process 0.27 + 0.88 + 0.56 s). About 0.05 s and 4.5 MiB more per MB beyond
+the start-up.
+
+The audit's own work is ~0.2 s of a 3 MB session's ~0.75 s: Python's start-up and the imports (the
+engine, the scenario models, the importer) take the rest. Of that work the import is the largest
+phase, then the findings' 11 replays; the carried cost is one pass over the blocks, a bisection each.
+Not measured: a 1 GB session (none was at hand; the reader and the import hold a whole session in
+memory, so at ~4.5 MiB per MB its peak would be some GiB).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import time
 from pathlib import Path
@@ -42,19 +49,20 @@ DEFAULT = (
 
 
 def phases(session: Path) -> tuple[float, float, float, int, int]:
-    start = time.perf_counter()
+    start = time.process_time()
     timeline = read_target(session).timeline
     cost = carried_cost(timeline)
-    read = time.perf_counter()
+    read = time.process_time()
     imported = session_to_scenario(session)
-    imported_at = time.perf_counter()
+    imported_at = time.process_time()
     found = findings(imported.scenario, cost, call_events=[c.after_event for c in imported.calls],
                      window=timeline.window)  # fmt: skip
-    end = time.perf_counter()
+    end = time.process_time()
     return read - start, imported_at - read, end - imported_at, cost.calls, len(found)
 
 
 def main() -> None:
+    gc.disable()  # as the command runs (ctxviz.process.one_shot): with the collector on, 32 MB took 4x as long
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("sessions", nargs="*", type=Path, default=[DEFAULT])
     parser.add_argument("--repeat", type=int, default=3)
