@@ -270,3 +270,17 @@ def test_context_lists_what_carried_most_so_far() -> None:
     assert [i["carried"] for i in at_first["carried"]] == [1_000]
     text = CliRunner().invoke(main, ["context", str(rollout)]).output
     assert "Carried most so far" in text and "2,000" in text
+
+
+def test_a_read_of_another_size_is_another_part_not_the_same_content() -> None:
+    from ctxviz.report.audit_findings import _repeated
+
+    call = StepKind.API_CALL
+    blocks = [
+        Block(0, Category.MESSAGES, BlockKind.FILE_READ, "a.py", 1_000, 0),
+        Block(1, Category.MESSAGES, BlockKind.FILE_READ, "a.py", 300, 1),  # lines 1-60 of it, say
+        Block(2, Category.MESSAGES, BlockKind.FILE_READ, "a.py", 1_050, 2),  # the whole file again: within 10%
+    ]
+    steps = [Step(n, call, f"call {n + 1}", (n,), (), 1_000 + n, measured=True) for n in range(3)]
+    repeated = _repeated(carried_cost(_timeline(blocks, steps)))
+    assert [(item.tokens, item.first_call) for item in repeated] == [(1_050, 3)]

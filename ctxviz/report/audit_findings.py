@@ -76,23 +76,26 @@ def answered_events(run: Run) -> list[int | None]:
 
 
 def _repeated(cost: CarriedCost) -> list[Item]:
-    """Reads of a file while an earlier read of it, with no edit in between, was still in the window."""
+    """Reads of a file while an earlier read of it of the same size, with no edit in between, was still in
+    the window."""
     reads = sorted((i for i in cost.items if i.kind == BlockKind.FILE_READ), key=lambda i: (i.first_call, i.block))
     edits: dict[str, list[int]] = {}
     for item in cost.items:
         if item.kind == BlockKind.EDIT:
             edits.setdefault(item.label, []).append(item.first_call)
     repeated: list[Item] = []
-    held: dict[str, Item] = {}
+    held: dict[str, list[Item]] = {}  # every earlier copy of each file, first read first
     for read in reads:
-        earlier = held.get(read.label)
-        # as large as the copy held (half of it at least): content again, not the agent's own "unchanged" stub
-        if earlier is not None and earlier.last_call >= read.first_call and 2 * read.tokens >= earlier.tokens:
+        for earlier in held.get(read.label, ()):
+            # the same size within 10%: the same content again, not the agent's own "unchanged" stub nor
+            # another part of the file (a transcript's read is named by its path alone, whatever it read)
+            same = abs(read.tokens - earlier.tokens) * 10 <= earlier.tokens
             edited = any(earlier.first_call <= at <= read.first_call for at in edits.get(read.label, ()))
-            if not edited:
+            if same and earlier.last_call >= read.first_call and not edited:
                 repeated.append(read)
-                continue
-        held[read.label] = read
+                break
+        else:
+            held.setdefault(read.label, []).append(read)
     return repeated
 
 
