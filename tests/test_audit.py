@@ -284,3 +284,16 @@ def test_a_read_of_another_size_is_another_part_not_the_same_content() -> None:
     steps = [Step(n, call, f"call {n + 1}", (n,), (), 1_000 + n, measured=True) for n in range(3)]
     repeated = _repeated(carried_cost(_timeline(blocks, steps)))
     assert [(item.tokens, item.first_call) for item in repeated] == [(1_050, 3)]
+
+
+def test_a_label_with_markup_is_printed_as_written(tmp_path: Path) -> None:
+    records = [
+        {"type": "user", "uuid": "u0", "parentUuid": None, "message": {"role": "user", "content": "[/][bold]boom"}},
+        _call(0, "u0", 10_000),
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    for command in (["audit", str(path)], ["context", str(path)]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 0, result.output
+        assert "[/][bold]boom" in result.output

@@ -35,14 +35,14 @@ def audit_renderable(document: dict[str, Any], top: int) -> Group:
     parts.append(categories)
     title = f"What carried most (tokens × calls; {len(document['items']):,} items)"
     rows = [
-        (item["label"], item["kind"], f"{item['tokens']:,}",
+        (Text(item["label"]), item["kind"], f"{item['tokens']:,}",
          f"{item['first_call']}–{item['last_call']}" if item["calls"] > 1 else f"{item['first_call']}",
          f"{item['carried']:,}", _share(item["carried"], sent))
         for item in document["items"][:top]
     ]  # fmt: skip
     items = Table(title=title, title_justify="left")
     for n, name in enumerate(("item", "kind", "tokens", "calls", "carried", "share")):
-        widest = max((len(row[n]) for row in rows), default=0)
+        widest = max((len(str(row[n])) for row in rows), default=0)
         if n < 2:  # the label and kind give way; the figures never do
             items.add_column(name, no_wrap=True, overflow="ellipsis", max_width=(22, 12)[n])
         else:
@@ -86,5 +86,5 @@ def carried_renderable(cost: CarriedCost, count: int) -> Table:
     table.add_column("item", no_wrap=True, overflow="ellipsis", max_width=48)
     for item in cost.items[:count]:
         calls = f"{item.first_call}–{item.last_call}" if item.calls > 1 else str(item.first_call)
-        table.add_row(f"{item.carried:,}", _share(item.carried, cost.input_tokens), calls, item.label)
+        table.add_row(f"{item.carried:,}", _share(item.carried, cost.input_tokens), calls, Text(item.label))
     return table

@@ -69,17 +69,17 @@ class AuditScreen(Screen[None]):
                 finding.kind,
                 Text(f"{saved:,} ({_share(saved, sent)})", style="green" if saved > 0 else "red"),
                 f"{finding.compactions_saved:+d}",
-                " ".join(finding.what_if),
+                Text(" ".join(finding.what_if)),
             )
-        yield Label("Findings (⏎ opens both replays side by side)" if self.findings else
-                    f"No findings: {d['not_replayed']}", classes="audit-heading")  # fmt: skip
+        yield Label(Text("Findings (⏎ opens both replays side by side)" if self.findings else
+                         f"No findings: {d['not_replayed']}"), classes="audit-heading")  # fmt: skip
         yield findings
         yield Label(f"What carried most ({len(d['items']):,} items)", classes="audit-heading")
         items: DataTable[Any] = DataTable(id="audit-items", cursor_type="row")
         items.add_columns("item", "kind", "tokens", "calls", "carried", "share")
         for item in d["items"][:ITEMS_SHOWN]:
             calls = f"{item['first_call']}–{item['last_call']}" if item["calls"] > 1 else str(item["first_call"])
-            items.add_row(item["label"][:50], item["kind"], f"{item['tokens']:,}", calls, f"{item['carried']:,}",
+            items.add_row(Text(item["label"][:50]), item["kind"], f"{item['tokens']:,}", calls, f"{item['carried']:,}",
                           _share(item["carried"], sent))  # fmt: skip
         yield items
         yield KeyBar()
