@@ -137,10 +137,17 @@ class FindingKind(StrEnum):
 
     REPEATED_CONTENT = "repeated-content"
     LARGE_OUTPUT = "large-output"
-    STALE_READ = "stale-read"
     STARTUP_OVERHEAD = "startup-overhead"
     WINDOW_CHOICE = "window-choice"
     OTHER_AGENT = "other-agent"
+
+
+class CompactionTrigger(StrEnum):
+    """What started a compaction: the agent on its own, the user (``/compact``), or a log that does not say."""
+
+    AUTO = "auto"
+    MANUAL = "manual"
+    UNKNOWN = "unknown"
 
 
 USER_STEP_KINDS = frozenset({StepKind.PROMPT, StepKind.COMPACT, StepKind.CLEAR})
