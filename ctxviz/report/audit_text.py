@@ -62,6 +62,8 @@ def audit_renderable(document: dict[str, Any], top: int) -> Group:
                 f" input tokens ({_share(saved, sent)}), {finding['compactions_saved']:+d} compaction(s). "
                 f"Replay it: ctxviz compare {document['file'] or document['session']} {' '.join(finding['what_if'])}",
             )  # fmt: skip
+            if saved == 0:  # found in what the session sent, yet both replays send the same
+                line.append(" (the two replays send the same)", style="dim")
             parts.append(line)
             if finding["items"]:
                 parts.append(
