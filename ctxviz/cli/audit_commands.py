@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ctxviz.cli.common import EXIT_OK, fail
+from ctxviz.cli.common import EXIT_OK, fail, tokenizer_name
 from ctxviz.cli.transcript_commands import choose_session
 
 if TYPE_CHECKING:
@@ -67,15 +67,16 @@ class Audited:
         return finding_comparison(self.scenario, finding, display, self.measured)
 
 
-def _audit_scenario(file: Path) -> Audited:
+def _audit_scenario(file: Path, tokenizer: str = "cl100k") -> Audited:
+    from ctxviz.engine import simulate
     from ctxviz.report.audit import carried_cost
     from ctxviz.report.audit_findings import findings
-    from ctxviz.sources import open_replayable, open_timeline
+    from ctxviz.sources import open_replayable
 
-    timeline = open_timeline(file)
+    loaded = open_replayable(str(file), tokenizer)
+    timeline = loaded.finish(simulate(loaded.scenario, source_path=loaded.display))
     cost = carried_cost(timeline)
-    scenario = open_replayable(str(file)).scenario
-    return Audited(timeline, cost, findings(scenario, cost), scenario=scenario)
+    return Audited(timeline, cost, findings(loaded.scenario, cost), scenario=loaded.scenario)
 
 
 def _audit_session(target: Path | SessionRef) -> Audited:
@@ -119,7 +120,9 @@ def _audit_session(target: Path | SessionRef) -> Audited:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (format ctxviz.audit/1).")
 @click.option("--tui", is_flag=True, help="Open the audit screen: ⏎ on a finding compares its two replays.")
+@click.pass_context
 def audit(
+    ctx: click.Context,
     session: Path | None,
     latest: bool,
     session_id: str | None,
@@ -150,7 +153,7 @@ def audit(
     try:
         if _is_scenario(session):
             assert session is not None
-            audited = _audit_scenario(session)
+            audited = _audit_scenario(session, tokenizer_name(ctx))
         else:
             audited = _audit_session(choose_session(session, latest, session_id, project, agents))
     except InputError as error:
