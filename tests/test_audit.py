@@ -297,3 +297,19 @@ def test_a_label_with_markup_is_printed_as_written(tmp_path: Path) -> None:
         result = CliRunner().invoke(main, command)
         assert result.exit_code == 0, result.output
         assert "[/][bold]boom" in result.output
+
+
+def test_a_read_after_an_edit_is_new_content_not_repeated() -> None:
+    edited = scenario("""
+        agent: codex
+        files:
+          src/a.py: {tokens: 1000, lines: 40}
+        events:
+          - prompt: "fix a"
+          - read: src/a.py
+          - edit: {path: src/a.py, change: 20}
+          - read: src/a.py
+        """)
+    cost = carried_cost(simulate(edited))
+    assert cost.edits["src/a.py"] == (3,)  # the edit is sent by the third call
+    assert FindingKind.REPEATED_CONTENT not in {f.kind for f in findings(edited, cost)}

@@ -11,8 +11,8 @@ counted apart (``unaccounted``), never spread over the items.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ctxviz.kinds import ANSWERED_STEP_KINDS, BlockKind, CostKind, StepKind
 from ctxviz.timeline import CATEGORIES, Block, Category, Timeline
@@ -42,6 +42,8 @@ class CarriedCost:
     input_tokens: int  # the sum of every call's context
     items: tuple[Item, ...]  # largest carried first
     measured: bool  # the calls' sizes come from the API (a transcript), not from a replay
+    # each file edited or written, with the first call that sent each change
+    edits: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def calls(self) -> int:
@@ -66,6 +68,9 @@ class CarriedCost:
 
     def share(self, item: Item) -> float:
         return item.carried / self.input_tokens if self.input_tokens else 0.0
+
+
+_CHANGE_STEPS = frozenset({StepKind.EDIT, StepKind.WRITE})
 
 
 def measured_call_steps(timeline: Timeline) -> list[int]:
@@ -126,8 +131,14 @@ def carried_cost(timeline: Timeline, steps: Sequence[int] | None = None) -> Carr
                           stop - first))  # fmt: skip
     items.sort(key=lambda item: (-item.carried, item.first_call, item.block))
     sent = sum(timeline.steps[step].used for step in calls)
+    edits: dict[str, list[int]] = {}
+    # a file changed: a replay's edit or write step is named by the path, a transcript's edit block too
+    changed = [(s.label, s.index) for s in timeline.steps if s.kind in _CHANGE_STEPS]
+    changed += [(b.label, b.entered) for b in timeline.blocks if b.kind == BlockKind.EDIT]
+    for path, step in changed:
+        edits.setdefault(path, []).append(bisect_left(calls, step) + 1)
     measured = bool(calls) and all(timeline.steps[step].measured for step in calls)
-    return CarriedCost(tuple(calls), sent, tuple(items), measured)
+    return CarriedCost(tuple(calls), sent, tuple(items), measured, {p: tuple(sorted(c)) for p, c in edits.items()})
 
 
 def carried_so_far(timeline: Timeline, index: int) -> CarriedCost:

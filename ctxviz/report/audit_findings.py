@@ -79,10 +79,6 @@ def _repeated(cost: CarriedCost) -> list[Item]:
     """Reads of a file while an earlier read of it of the same size, with no edit in between, was still in
     the window."""
     reads = sorted((i for i in cost.items if i.kind == BlockKind.FILE_READ), key=lambda i: (i.first_call, i.block))
-    edits: dict[str, list[int]] = {}
-    for item in cost.items:
-        if item.kind == BlockKind.EDIT:
-            edits.setdefault(item.label, []).append(item.first_call)
     repeated: list[Item] = []
     held: dict[str, list[Item]] = {}  # every earlier copy of each file, first read first
     for read in reads:
@@ -90,7 +86,7 @@ def _repeated(cost: CarriedCost) -> list[Item]:
             # the same size within 10%: the same content again, not the agent's own "unchanged" stub nor
             # another part of the file (a transcript's read is named by its path alone, whatever it read)
             same = abs(read.tokens - earlier.tokens) * 10 <= earlier.tokens
-            edited = any(earlier.first_call <= at <= read.first_call for at in edits.get(read.label, ()))
+            edited = any(earlier.first_call <= at <= read.first_call for at in cost.edits.get(read.label, ()))
             if same and earlier.last_call >= read.first_call and not edited:
                 repeated.append(read)
                 break
