@@ -1,0 +1,95 @@
+"""What real logs of other agents hold that the samples did not: calls that never reached the API (all-zero
+usage), pi's older compaction entries, Codex subagents and rollouts written one object over several lines."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from ctxviz.timeline import Category, Timeline
+from ctxviz.transcripts.protocol import Reads, SessionSummary, ref_for
+from ctxviz.transcripts.registry import reader_for
+
+FIXTURES = Path(__file__).parent / "fixtures" / "other-agents"
+OPENCODE = FIXTURES / "opencode" / "agent-sessions_storage_v2"
+
+
+def _read(path: Path) -> tuple[Timeline, SessionSummary]:
+    reader = reader_for(path)
+    assert reader is not None, path
+    ref = ref_for(reader.name, path)
+    return reader.timeline(ref), reader.summarise(ref, Reads())
+
+
+def _calls(timeline: Timeline) -> list[int]:
+    return [s.used for s in timeline.steps if s.kind == "api-call"]
+
+
+def _pi_message(role: str, text: str, usage: dict[str, int] | None = None, stop: str = "stop") -> dict[str, object]:
+    message: dict[str, object] = {"role": role, "content": [{"type": "text", "text": text}], "timestamp": 0}
+    if usage is not None:
+        message |= {"model": "claude-opus-4-5", "usage": {"output": 10, "totalTokens": 0, **usage}, "stopReason": stop}
+    return {"type": "message", "timestamp": "2025-12-08T22:41:05.306Z", "message": message}
+
+
+def _pi_older_session(path: Path) -> Path:
+    """A session in pi's older layout (no ids, as pi wrote until its v2 migration): a compaction naming the
+    first entry it keeps by position, then an aborted reply with all-zero usage as real pi sessions have."""
+    zero = {"input": 0, "cacheRead": 0, "cacheWrite": 0}
+    entries = [
+        {"type": "session", "id": "s1", "timestamp": "2025-12-08T22:41:00.000Z", "cwd": "/tmp/demo"},
+        _pi_message("user", "Read the old notes."),  # entry 1
+        _pi_message("assistant", "The old notes say " + "x" * 4000, {"input": 5, "cacheRead": 0, "cacheWrite": 3000}),
+        _pi_message("user", "Now the new plan."),  # entry 3
+        _pi_message("assistant", "The new plan is " + "y" * 800, {"input": 5, "cacheRead": 4000, "cacheWrite": 300}),
+        {
+            "type": "compaction",
+            "timestamp": "2025-12-08T22:45:00.000Z",
+            "summary": "Notes read, plan made.",
+            "firstKeptEntryIndex": 3,
+            "tokensBefore": 4_420,
+        },  # fmt: skip
+        _pi_message("assistant", "", zero, stop="aborted"),
+        _pi_message("user", "Go on."),
+        _pi_message("assistant", "Going on.", {"input": 5, "cacheRead": 3300, "cacheWrite": 40}),
+    ]
+    path.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    return path
+
+
+def test_pi_aborted_message_is_no_call_and_the_older_compaction_keeps_from_its_index(tmp_path: Path) -> None:
+    timeline, row = _read(_pi_older_session(tmp_path / "session.jsonl"))
+    # input + cacheRead + cacheWrite of the three answered messages; the aborted one (all zeros) is not a call
+    assert _calls(timeline) == [3_005, 4_305, 3_345]
+    assert (row.calls, row.last, row.peak) == (3, 3_345, 4_305)
+    assert any("1 assistant message without usage or with all-zero usage" in n for n in timeline.notices)
+    # firstKeptEntryIndex 3: the file's fourth entry (the header is entry 0), the prompt "Now the new plan."
+    compaction = timeline.steps[timeline.compaction_indices()[0]]
+    kept = [b.label for b in timeline.state_at(compaction.index) if b.category is Category.MESSAGES]
+    assert kept[0] == "Now the new plan." and "Read the old notes." not in kept
+    assert kept[-1] == "compaction summary"
+    assert [c.pre_tokens for c in row.compactions] == [4_420]  # tokensBefore
+
+
+def test_gemini_reply_with_zero_input_is_no_call(tmp_path: Path) -> None:
+    lines = (FIXTURES / "gemini-cli" / "agent-sessions_jsonl_v040.jsonl").read_text().splitlines()
+    failed = {"id": "g-failed", "type": "gemini", "content": "", "tokens": {"input": 0, "output": 0, "total": 0}}
+    path = tmp_path / "session.jsonl"
+    path.write_text("\n".join([*lines, json.dumps(failed)]) + "\n")
+    timeline, row = _read(path)
+    assert _calls(timeline) == [11_855, 12_069]  # tokens.input of the two answered messages
+    assert row.last == 12_069
+    assert "1 gemini replies without token counts (not counted as calls)" in timeline.notices
+
+
+def test_opencode_unfinished_message_with_zero_tokens_is_no_call(tmp_path: Path) -> None:
+    storage = tmp_path / "storage"
+    shutil.copytree(OPENCODE, storage)
+    message = storage / "message" / "s_stage0_large" / "msg_0004.json"
+    record = json.loads(message.read_text())
+    record["tokens"] = {"input": 0, "output": 0, "reasoning": 0, "cache": {"read": 0, "write": 0}}
+    message.write_text(json.dumps(record))
+    timeline, row = _read(storage / "session" / "proj_test" / "ses_s_stage0_large.json")
+    assert _calls(timeline) == [120] and row.last == 120  # the one finished step's tokens.input
+    assert "1 assistant message without tokens (not counted as calls)" in timeline.notices
