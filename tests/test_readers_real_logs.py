@@ -93,3 +93,41 @@ def test_opencode_unfinished_message_with_zero_tokens_is_no_call(tmp_path: Path)
     timeline, row = _read(storage / "session" / "proj_test" / "ses_s_stage0_large.json")
     assert _calls(timeline) == [120] and row.last == 120  # the one finished step's tokens.input
     assert "1 assistant message without tokens (not counted as calls)" in timeline.notices
+
+
+def _codex_rollout(path: Path, meta: dict[str, object], *items: dict[str, object]) -> Path:
+    usage = {"input_tokens": 12_000, "cached_input_tokens": 0, "output_tokens": 50, "total_tokens": 12_050}
+    info = {"last_token_usage": usage, "total_token_usage": usage, "model_context_window": 258_400}
+    records = [
+        {"type": "session_meta", "payload": {"cwd": "/tmp/demo", **meta}},
+        *({"type": "response_item", "payload": item} for item in items),
+        {"type": "event_msg", "payload": {"type": "token_count", "info": info}},
+    ]
+    path.write_text("".join(json.dumps({"timestamp": "2026-06-18T07:55:31.403Z", **r}) + "\n" for r in records))
+    return path
+
+
+def test_codex_subagent_started_with_spawn_agent_is_counted_and_linked(tmp_path: Path) -> None:
+    # a version that records the spawn_agent call and its result, and no collab_agent_spawn_end event
+    call = {"type": "function_call", "name": "spawn_agent", "call_id": "c1", "arguments": '{"message": "look"}'}
+    started = {"type": "function_call_output", "call_id": "c1", "output": '{"agent_id": "child-1"}'}
+    refused = {"type": "function_call", "name": "spawn_agent", "call_id": "c2", "arguments": "{}"}
+    error = {"type": "function_call_output", "call_id": "c2", "output": "agent depth limit reached"}
+    parent = _codex_rollout(tmp_path / "parent.jsonl", {"id": "parent-1"}, call, started, refused, error)
+    _, row = _read(parent)
+    assert row.subagents == 1  # the call whose result names a started agent; the refused one started none
+    # the child names its parent only inside source.subagent.thread_spawn
+    source = {"subagent": {"thread_spawn": {"parent_thread_id": "parent-1", "depth": 1}}}
+    _, child = _read(_codex_rollout(tmp_path / "child.jsonl", {"id": "child-1", "source": source}))
+    assert child.parent == "parent-1"
+
+
+def test_codex_rollout_written_one_object_over_several_lines_is_read(tmp_path: Path) -> None:
+    one_a_line = FIXTURES / "codex" / "agent-sessions_stage0_small.jsonl"
+    records = [json.loads(line) for line in one_a_line.read_text().splitlines() if line.strip()]
+    pretty = tmp_path / "rollout.jsonl"
+    pretty.write_text("\n".join(json.dumps(r, indent=2) for r in records) + "\n")
+    timeline, row = _read(pretty)
+    assert timeline.agent == "codex"
+    assert _calls(timeline) == [16_341]  # last_token_usage.input_tokens, as in the one-a-line file
+    assert (row.calls, row.subagents) == (1, 1)
