@@ -82,7 +82,7 @@ def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
     return found
 
 
-def _context(usage: object) -> int | None:
+def usage_size(usage: object) -> int | None:
     if not isinstance(usage, dict):
         return None
     parts = [count(usage.get(k, 0)) for k in ("input", "cacheRead", "cacheWrite")]
@@ -135,12 +135,12 @@ def current_branch(entries: list[tuple[int, dict[str, Any]]]) -> tuple[list[tupl
     return path, len(entries) - len(path)
 
 
-def _origin(number: int, entry: Mapping[str, Any]) -> str:
+def entry_key(number: int, entry: Mapping[str, Any]) -> str:
     """An entry's key: its id, or in older files (no ids) its line."""
     return str(entry.get("id") or f"line:{number}")
 
 
-def _first_kept(compaction: Mapping[str, Any]) -> str | None:
+def first_kept(compaction: Mapping[str, Any]) -> str | None:
     """The key of the first entry a compaction keeps. Older files give its position in the file instead of
     its id, the session header being entry 0: one entry a line, so the entry at position i is line i + 1."""
     first = compaction.get("firstKeptEntryId")
@@ -163,8 +163,8 @@ def _events(state: Parsed) -> _Session:
     from ctxviz.transcripts.assemble import Call, Compaction, Item
 
     branch, others = current_branch(state.entries)
-    order = [_origin(number, entry) for number, entry in branch]
-    compactions = {_origin(n, e) for n, e in branch if e.get("type") == "compaction"}  # replaced, never kept
+    order = [entry_key(number, entry) for number, entry in branch]
+    compactions = {entry_key(n, e) for n, e in branch if e.get("type") == "compaction"}  # replaced, never kept
     events: list[Event] = []
     models: list[str] = []
     before: list[int | None] = []
@@ -172,9 +172,9 @@ def _events(state: Parsed) -> _Session:
     for position, (number, entry) in enumerate(branch):
         try:
             kind = entry.get("type")
-            origin = _origin(number, entry)
+            origin = entry_key(number, entry)
             if kind == "compaction":
-                first = _first_kept(entry)
+                first = first_kept(entry)
                 kept = (
                     [k for k in order[order.index(first) : position] if k not in compactions] if first in order else []
                 )
@@ -194,7 +194,7 @@ def _events(state: Parsed) -> _Session:
             elif kind == "message" and isinstance(entry.get("message"), dict):
                 message = entry["message"]
                 if message.get("role") == "assistant":
-                    used = _context(message.get("usage"))
+                    used = usage_size(message.get("usage"))
                     if used is None:
                         missing += 1
                     else:
