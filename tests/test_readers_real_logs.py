@@ -131,3 +131,15 @@ def test_codex_rollout_written_one_object_over_several_lines_is_read(tmp_path: P
     assert timeline.agent == "codex"
     assert _calls(timeline) == [16_341]  # last_token_usage.input_tokens, as in the one-a-line file
     assert (row.calls, row.subagents) == (1, 1)
+
+
+def test_codex_rollout_with_a_long_first_line_is_still_read_one_record_a_line(tmp_path: Path) -> None:
+    # real rollouts open with a session_meta of ~22 KB (its base instructions): one line, not a spanning object
+    path = _codex_rollout(tmp_path / "rollout.jsonl", {"id": "r1", "base_instructions": {"text": "x" * 20_000}})
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], "{damaged", *lines[1:]]) + "\n")
+    reader = reader_for(path)
+    assert reader is not None
+    reading = reader.read(ref_for(reader.name, path))
+    assert _calls(reading.timeline) == [12_000]
+    assert any(p.startswith(f"{path}:2: not JSON") for p in reading.problems)  # located, and reading went on

@@ -191,7 +191,10 @@ def spans_lines(path: Path) -> bool:
     its first line is an opening brace alone, or a start of an object that is not a whole JSON value."""
     import msgspec
 
-    first = head(path, 4096).split(b"\n", 1)[0].strip()
+    start = head(path)
+    if b"\n" not in start:
+        return False  # one line longer than the head: a record a line, a long one
+    first = start.split(b"\n", 1)[0].strip()
     if not first.startswith(b"{"):
         return False
     try:
