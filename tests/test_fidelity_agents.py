@@ -122,3 +122,12 @@ def test_import_and_fidelity_name_the_agent_they_refuse(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["import", str(rollout)])
     assert result.exit_code == 1
     assert "a codex session; `ctxviz import` makes scenarios of Claude Code sessions only" in result.output
+
+
+def test_a_damaged_line_in_a_rollout_is_a_located_warning(tmp_path: Path) -> None:
+    path = _codex_rollout(tmp_path / "rollout.jsonl")
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([*lines[:2], "not json", *lines[2:]]) + "\n")
+    result = CliRunner().invoke(main, ["fidelity", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"warning: {path}:3: not JSON" in result.stderr

@@ -38,6 +38,8 @@ def print_fidelity(agent: str, path: Path, as_json: bool) -> None:
         report = recorded_fidelity(agent, path)
     except InputError as error:
         fail(error.message)
+    for problem in report.session.problems[:5]:
+        click.echo(f"warning: {problem}", err=True)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=1))
         return

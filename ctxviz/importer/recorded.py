@@ -37,3 +37,4 @@ class RecordedSession:
     calls: tuple[RecordedCall, ...]
     compactions: tuple[RecordedCompaction, ...]
     overhead: int  # the first call's size beyond what the log records (instructions, tools)
+    problems: tuple[str, ...] = ()  # damaged or unexpected records skipped, each located

@@ -12,7 +12,7 @@ from typing import Any
 
 from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
 from ctxviz.kinds import AgentName
-from ctxviz.transcripts.jsonl import Record, count, part_texts, text_size
+from ctxviz.transcripts.jsonl import Record, count, each_record, part_texts, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED
 
 _OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
@@ -38,9 +38,8 @@ class _Calls:
     session: str | None = None
     previous_kind: str | None = None
 
-    def estimate(self, value: object, cap: int | None = None) -> int:
-        tokens = -(-text_size(value) // 4)
-        return min(tokens, cap) if cap is not None else tokens
+    def estimate(self, value: object) -> int:
+        return -(-text_size(value) // 4)
 
     def add(self, call: int, tokens: int) -> None:
         if call < 0:
@@ -98,7 +97,7 @@ class _Calls:
         self.open_compaction = {"after_call": len(self.used), "pre_tokens": None, "agent_after": None,
                                 "kept": kept, "manual": self.previous_kind == "task_started"}  # fmt: skip
 
-    def record(self, record: Record) -> None:
+    def record(self, _number: int, record: Record) -> None:
         kind = record.get("type")
         payload = record.get("payload")
         if not isinstance(payload, dict):
@@ -122,13 +121,13 @@ class _Calls:
             self.previous_kind = str(inner if kind == "event_msg" else kind)
 
 
-def recorded_session(records: Iterable[tuple[int, Record]], path: Path) -> RecordedSession:
-    """Pure: a rollout's records → what ``fidelity`` replays."""
+def recorded_session(records: Iterable[tuple[int, Record]], path: Path, problems: list[str]) -> RecordedSession:
+    """Pure: a rollout's records → what ``fidelity`` replays (a record of an unexpected shape: skipped,
+    located in ``problems``)."""
     from ctxviz.profiles.codex import NUMBERS
 
     calls = _Calls(NUMBERS.output_max_tokens)
-    for _, record in records:
-        calls.record(record)
+    each_record(records, str(path), problems, calls.record)
     calls.close_compaction()
     found = tuple(
         RecordedCall(used, output, calls.added.get(n, 0), calls.after_compaction.get(n, 0))
@@ -138,7 +137,7 @@ def recorded_session(records: Iterable[tuple[int, Record]], path: Path) -> Recor
     overhead = max(0, found[0].used - calls.before_first) if found else 0
     return RecordedSession(AgentName.CODEX, str(calls.session or path.stem), calls.version,
                            calls.model or MODEL_NOT_RECORDED, window, found, tuple(calls.compactions),
-                           overhead)  # fmt: skip
+                           overhead, tuple(problems))  # fmt: skip
 
 
 def read_recorded(path: Path) -> RecordedSession:
@@ -147,7 +146,8 @@ def read_recorded(path: Path) -> RecordedSession:
     from ctxviz.transcripts.rows import nothing_measured
 
     read = spanning_records if spans_lines(path) else records
-    session = recorded_session(read(path, []), path)
+    problems: list[str] = []
+    session = recorded_session(read(path, problems), path, problems)
     if not session.calls:
         raise nothing_measured(path, AgentName.CODEX, "no token_count events with usage")
     return session

@@ -88,7 +88,8 @@ def recorded_session(state: Parsed, path: Path) -> RecordedSession:
     version = state.header.get("version")
     return RecordedSession(AgentName.PI, str(state.header.get("id") or path.stem),
                            str(version) if version is not None else None, model, window, calls,
-                           tuple(compactions), max(0, used[0] - before_first) if used else 0)  # fmt: skip
+                           tuple(compactions), max(0, used[0] - before_first) if used else 0,
+                           tuple(state.problems))  # fmt: skip
 
 
 def read_recorded(path: Path) -> RecordedSession:
@@ -97,7 +98,10 @@ def read_recorded(path: Path) -> RecordedSession:
     from ctxviz.transcripts.pi.session import parse
     from ctxviz.transcripts.rows import nothing_measured
 
-    session = recorded_session(parse(records(path, []), str(path)), path)
+    problems: list[str] = []
+    state = parse(records(path, problems), str(path))
+    state.problems[:0] = problems
+    session = recorded_session(state, path)
     if not session.calls:
         raise nothing_measured(path, AgentName.PI, "no assistant message carries usage")
     return session
