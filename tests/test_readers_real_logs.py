@@ -143,3 +143,21 @@ def test_codex_rollout_with_a_long_first_line_is_still_read_one_record_a_line(tm
     reading = reader.read(ref_for(reader.name, path))
     assert _calls(reading.timeline) == [12_000]
     assert any(p.startswith(f"{path}:2: not JSON") for p in reading.problems)  # located, and reading went on
+
+
+def test_a_codex_subagent_rollout_is_a_row_until_its_parent_is_found(tmp_path: Path) -> None:
+    from ctxviz.transcripts.every_agent import collect
+
+    source = {"subagent": {"thread_spawn": {"parent_thread_id": "parent-1", "depth": 1}}}
+    root = tmp_path / "rollouts"
+    root.mkdir()
+    _codex_rollout(root / "child.jsonl", {"id": "child-1", "source": source})
+    home = tmp_path / "home"
+    home.mkdir()
+    alone = collect({}, home, agents=["codex"], extra_roots=[root], use_index=False)
+    assert [r.session for r in alone.rows] == ["child-1"]  # its parent is not here: not hidden
+    call = {"type": "function_call", "name": "spawn_agent", "call_id": "c1", "arguments": "{}"}
+    started = {"type": "function_call_output", "call_id": "c1", "output": '{"agent_id": "child-1"}'}
+    _codex_rollout(root / "parent.jsonl", {"id": "parent-1"}, call, started)
+    both = collect({}, home, agents=["codex"], extra_roots=[root], use_index=False)
+    assert [(r.session, r.subagents) for r in both.rows] == [("parent-1", 1)]  # counted with its parent
