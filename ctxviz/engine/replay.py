@@ -25,7 +25,7 @@ from ctxviz.scenario.event_model import (
     ToolEvent,
 )
 from ctxviz.scenario.measure import Measure
-from ctxviz.timeline import Source, Timeline
+from ctxviz.timeline import Fate, Source, Timeline
 
 # A handler adds what its event brings and returns the step's kind and label (the replay closes the
 # step), or None when it closed its own steps (a note, a parallel group, /compact, /clear).
@@ -75,11 +75,24 @@ def compact(
         )
     fates = session.profile.compaction.compact(session, manual=manual, focus=focus, summary=summary)
     session.note(f"{before:,} → {session.used:,} tokens")
+    if session.used >= before:
+        session.note(_why_nothing_freed(fates, before, session.used))
     kind = StepKind.COMPACT if manual else StepKind.AUTO_COMPACT
     label = "/compact" + (f" {focus}" if focus else "") if manual else "auto-compaction"
     session.close_step(kind, label, note=note, fates=tuple(fates), automatic=not manual)
     if manual and threshold is not None and session.used >= threshold:
         compact(session, manual=False, focus=None, summary=None, note=None)  # still over: the next call compacts
+
+
+def _why_nothing_freed(fates: list[Fate], before: int, after: int) -> str:
+    """A compaction exists to free room; when it did not, the reason in its own figures."""
+    replaced = sum(f.tokens for f in fates if f.fate in ("summarised", "dropped"))
+    grew = f"the window grew by {after - before:,}" if after > before else "nothing was freed"
+    if not replaced:
+        return f"{grew}: no piece of the history was older than what this compaction keeps, so none was replaced"
+    # what stands in the window now in place of the history replaced: the summary and all that came back
+    instead = after - (before - replaced)
+    return f"{grew}: the {replaced:,} tokens replaced are no more than what took their place ({instead:,})"
 
 
 def clear(session: EngineSession, note: str | None) -> None:

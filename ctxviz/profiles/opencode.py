@@ -224,17 +224,25 @@ class PruneThenSummarise(ClearsHistory):
             kept_count, total = kept_count + 1, total + tokens
         older = [b for turn in grouped[: len(grouped) - kept_count] for b in turn]
         newer = [b for turn in grouped[len(grouped) - kept_count :] for b in turn]
+        kept_why = f"a recent turn within {budget:,} tokens"
+        within = f"{total:,} of at most {budget:,} tokens: {n.tail_percent}% of {usable:,} usable"
+        if not older:
+            # the summary stands for what is older than the tail: with nothing older there is nothing to write
+            session.note(f"every turn fits the recent tail ({within}): nothing older to summarise")
+            return fates + kept_fates(newer, kept_why)
         fates += drop(session, older, lambda kind: "older turns: folded into the anchored summary")
         tokens = summary.tokens if summary is not None else n.summary
-        fates.append(add_summary(session, tokens, "Anchored summary", f"the anchored summary ({shown(n, 'summary')})"))
-        fates += kept_fates(newer, f"a recent turn within {budget:,} tokens")
+        size = f"{tokens:,} tokens" if summary is not None else shown(n, "summary")
+        fates.append(add_summary(session, tokens, "Anchored summary", f"the anchored summary ({size})"))
+        fates += kept_fates(newer, kept_why)
         session.add(
             Category.MESSAGES, BlockKind.PROMPT, "Continue if you have next steps", n.continue_message, "hidden"
         )
         session.note(f"an auto-continue message follows the summary ({shown(n, 'continue_message')})")
         session.note(
-            f"{kept_count} recent turn(s) kept ({total:,} of at most {budget:,} tokens: {n.tail_percent}% of "
-            f"{usable:,} usable, within {n.tail_min:,}–{n.tail_max:,}); the rest summarised"
+            f"{kept_count} recent turn(s) kept ({within}, within {n.tail_min:,}–{n.tail_max:,}); the "
+            f"{len(grouped) - kept_count} older turn(s), {sum(b.tokens for b in older):,} tokens, summarised "
+            f"in {size}"
         )
         reset_reads(session)
         return fates
