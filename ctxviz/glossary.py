@@ -129,18 +129,18 @@ JARGON: tuple[Entry, ...] = (
     ),
     Entry("token", "The unit models count text in: roughly 4 characters of English or ¾ of a word."),
     Entry("compaction", "Replacing the conversation so far with a summary, to free space; /compact or automatic."),
-    Entry("deferred (MCP)", "Only the tool's name is loaded; its full description loads when Claude first needs it."),
+    Entry(
+        "deferred (MCP)", "Only the tool's name is loaded; its full description loads when the model first needs it."
+    ),
     Entry(
         "disable-model-invocation",
-        "A skill setting: Claude cannot start the skill itself, so it is not in the listing; only you can run it.",
+        "A skill setting: the model cannot start the skill itself, so it is not in the listing; only you can run it.",
     ),
     Entry("preTokens", "In a real transcript: how full the context was when a compaction started."),
-    Entry("reinjected", "Put back after a compaction, read fresh from disk (CLAUDE.md, rules, the skill listing)."),
-    Entry(
-        "spilled preview", "A tool result too big for the context: saved to a file; Claude sees its first 2,000 bytes."
-    ),
-    Entry("additionalContext", "The field a hook's JSON answer uses to add text to Claude's context."),
-    Entry("stub", "The short answer Read gives for a file it already read and that has not changed since."),
+    Entry("reinjected", "Put back after a compaction, read fresh from disk."),
+    Entry("spilled preview", "A tool result too big for the context: the model sees only part of it."),
+    Entry("additionalContext", "The field a hook's JSON answer uses to add text to the model's context."),
+    Entry("stub", "A short stand-in sent instead of a file's or an output's contents."),
     Entry(
         "estimated / measured",
         "Measured totals come from a real API response; everything else is counted by ctxviz. A ~ marks an"
@@ -161,10 +161,16 @@ _TRIGGERS: Mapping[str, tuple[str, ...]] = {
 }
 
 
-def terms_in(texts: Iterable[str]) -> list[Entry]:
-    """The jargon entries whose words appear in ``texts``, in glossary order."""
+def words(own: Mapping[str, str] | None = None) -> list[Entry]:
+    """The jargon, each term in an agent's ``own`` meaning where its profile gives one."""
+    own = own or {}
+    return [Entry(e.term, own.get(e.term, e.meaning)) for e in JARGON]
+
+
+def terms_in(texts: Iterable[str], own: Mapping[str, str] | None = None) -> list[Entry]:
+    """The jargon entries whose words appear in ``texts``, in glossary order, in the agent's ``own`` words."""
     text = " ".join(texts).lower()
-    return [e for e in JARGON if any(word in text for word in _TRIGGERS.get(e.term, ()))]
+    return [e for e in words(own) if any(word in text for word in _TRIGGERS.get(e.term, ()))]
 
 
 def segment_meaning(key: str) -> str:

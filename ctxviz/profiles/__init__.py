@@ -8,6 +8,7 @@ from importlib import import_module
 
 from ctxviz.kinds import AgentName
 from ctxviz.profiles.base import ModelSpec, Profile
+from ctxviz.profiles.teaching import Teaching
 
 DEFAULT_AGENT = AgentName.CLAUDE_CODE
 
@@ -81,4 +82,18 @@ def get_profile(name: str) -> Profile:
         raise UnknownAgent(name) from None
 
 
-__all__ = ["AGENT_NAMES", "DEFAULT_AGENT", "PROFILES", "ModelSpec", "Profile", "UnknownAgent", "get_profile"]
+def teaching_of(agent: str) -> Teaching:
+    """How the agent of a timeline explains itself; a name no profile has gets the plain words."""
+    return PROFILES[agent].teaching if agent in PROFILES else Teaching()
+
+
+__all__ = [
+    "AGENT_NAMES",
+    "DEFAULT_AGENT",
+    "PROFILES",
+    "ModelSpec",
+    "Profile",
+    "UnknownAgent",
+    "get_profile",
+    "teaching_of",
+]

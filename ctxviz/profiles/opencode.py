@@ -29,6 +29,7 @@ from ctxviz.profiles.policies.mentions import directory_entries
 from ctxviz.profiles.policies.reads import TruncateAtLimits, within
 from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
+from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Block, Category, Fate
@@ -256,6 +257,7 @@ def build(n: OpencodeNumbers) -> Profile:
         name=AgentName.OPENCODE,
         title="opencode",
         reply_label="opencode's reply",
+        teaching=teaching(n),
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
@@ -299,6 +301,18 @@ def build(n: OpencodeNumbers) -> Profile:
         output=SaveWithHead(n),
         compaction=PruneThenSummarise(n, trigger),
         subagents=TaskSubagents(types=("general", "explore"), prompt_tokens=n.system_prompt),
+    )
+
+
+def teaching(n: OpencodeNumbers) -> Teaching:
+    """opencode keeps its recent turns and summarises only the older ones; prune clears old tool output."""
+    return Teaching(
+        CompactionWords(
+            summary="Anchored summary",
+            keeps=f"the recent turns within {n.tail_percent}% of the usable window ({n.tail_min:,}–{n.tail_max:,})",
+            drops=f"older turns; tool output beyond the newest {n.prune_protect:,} tokens is cleared first",
+        ),
+        words={"stub": "A short marker left where an old tool output was cleared (pruned)."},
     )
 
 

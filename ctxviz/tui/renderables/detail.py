@@ -13,6 +13,7 @@ from rich.text import Text
 
 from ctxviz.glossary import display_fate, explain_block, fate_meaning, terms_in
 from ctxviz.layout import humanize, percent
+from ctxviz.profiles import teaching_of
 from ctxviz.timeline import Block, Step, Timeline
 from ctxviz.tui.icons import YOU_SEE, icon
 from ctxviz.tui.renderables.compaction import CompactionGlance
@@ -84,7 +85,8 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
     if step.notes:
         parts.append(Text("\nWhy", style="bold underline"))
         parts.append(_bullets([Text(note) for note in step.notes]))
-    words = terms_in([*step.notes, step.note or "", *(f"{f.label} {f.why}" for f in step.fates)])
+    texts = [*step.notes, step.note or "", *(f"{f.label} {f.why}" for f in step.fates)]
+    words = terms_in(texts, teaching_of(timeline.agent).words)
     if words:
         parts.append(Text("\nWords", style="bold underline"))
         parts.append(_bullets([Text.assemble((entry.term, "bold"), ": ", entry.meaning) for entry in words]))
