@@ -19,7 +19,7 @@ from typing import Any
 from ctxviz.engine import resolve_profile
 from ctxviz.errors import InputError
 from ctxviz.profiles import AGENT_NAMES, Profile, UnknownAgent, get_profile
-from ctxviz.scenario.event_model import BashEvent, NoteEvent, ParallelEvent, ToolEvent, event_kind
+from ctxviz.scenario.event_model import BashEvent, Note, NoteEvent, ParallelEvent, ToolEvent, event_kind
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import Scenario
 from ctxviz.scenario.sizes import parse_tokens
@@ -198,7 +198,7 @@ def _capped(event: Any, cap: int) -> Any:
 
 def _dropped(event: Any, index: int, text: str) -> NoteEvent:
     kind = event_kind(event) or "event"
-    return NoteEvent(note=f"event {index} ({kind}) left out by the what-if {text}")
+    return NoteEvent(note=Note(text=f"event {index} ({kind}) left out by the what-if {text}"))
 
 
 def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None = None) -> tuple[Scenario, Profile]:

@@ -19,6 +19,7 @@ from ctxviz.scenario.event_model import (
     Event,
     GlobEvent,
     GrepEvent,
+    Note,
     NoteEvent,
     ParallelEvent,
     SubagentEvent,
@@ -49,7 +50,7 @@ def run_event(session: EngineSession, event: Event, spilled: bool = False, last:
         return
     step_kind, label = outcome
     session.check_warning()
-    session.close_step(step_kind, label, note=event.note)
+    session.close_step(step_kind, label, note=narration(session, event.note))
     if last:
         after_event(session)
 
@@ -106,16 +107,35 @@ def clear(session: EngineSession, note: str | None) -> None:
     session.close_step(StepKind.CLEAR, "/clear", note=note)
 
 
+def narration(session: EngineSession, note: Note | None) -> str | None:
+    """The author's note, if it is about this run's agent (its own ``agents``, else the scenario's
+    ``notes_about``)."""
+    if note is None:
+        return None
+    about = note.agents or session.scenario.notes_about
+    return note.text if not about or session.profile.name in about else None
+
+
 def note(session: EngineSession, event: NoteEvent, spilled: bool) -> None:
-    session.close_step(StepKind.NOTE, short(event.note), note=event.note)
+    text = narration(session, event.note)
+    # a note about other agents still takes its step, so every run keeps one step per event
+    about = event.note.agents or session.scenario.notes_about
+    label = short(text) if text is not None else f"(a note about {', '.join(about)})"
+    session.close_step(StepKind.NOTE, label, note=text)
 
 
 def manual_compact(session: EngineSession, event: CompactEvent, spilled: bool) -> None:
-    compact(session, manual=True, focus=event.compact.focus, summary=event.compact.summary, note=event.note)
+    compact(
+        session,
+        manual=True,
+        focus=event.compact.focus,
+        summary=event.compact.summary,
+        note=narration(session, event.note),
+    )
 
 
 def clear_event(session: EngineSession, event: ClearEvent, spilled: bool) -> None:
-    clear(session, note=event.note)
+    clear(session, note=narration(session, event.note))
 
 
 def parallel(session: EngineSession, event: ParallelEvent, spilled: bool = False) -> None:
