@@ -31,7 +31,7 @@ _FATE_STYLES = {
     "reinjected": "cyan",
     "kept": "green",
 }
-_SEEN = "Claude sees every block whole; “you see” is what your terminal shows of it."
+_SEEN = "The model sees every block whole; “you see” is what your terminal shows of it."
 # At most this many rows per block table: a compaction can remove thousands of blocks.
 _MAX_ROWS = 40
 

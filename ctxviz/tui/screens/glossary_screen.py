@@ -114,9 +114,9 @@ class GlossaryScreen(ModalScreen[None]):
 
 
 _SEEN = {
-    "hidden": "Your terminal shows nothing of this block, but Claude reads it all.",
-    "brief": "Your terminal shows a one-line notice (“Read src/app.ts”); Claude reads the whole content.",
-    "full": "You see the whole text in your terminal, as Claude does.",
+    "hidden": "Your terminal shows nothing of this block, but the model reads it all.",
+    "brief": "Your terminal shows a one-line notice (“Read src/app.ts”); the model reads the whole content.",
+    "full": "You see the whole text in your terminal, as the model does.",
 }
 
 
