@@ -111,5 +111,23 @@ def what_came_back(timeline: Timeline, index: int, words: CompactionWords | None
     standing = [b for b in stayed if b.id not in taken]
     if standing:
         names = ", ".join(dict.fromkeys(_STANDING.get(b.category, str(b.category)) for b in standing))
-        rows.append(Row("Never left", _total(standing), f"{names}: sent with every request, not history"))
+        rows.append(Row("Never left", _total(standing), f"{names}: not history, sent every time"))
+    return rows
+
+
+def what_left(timeline: Timeline, index: int) -> list[Row]:
+    """What the compaction at step ``index`` took out of the window for good, by fate."""
+    fates = timeline.steps[index].fates
+    rows: list[Row] = []
+    summarised = [f for f in fates if f.fate == "summarised"]
+    if summarised:
+        kinds = ", ".join(f.label for f in summarised[:3]) + (", …" if len(summarised) > 3 else "")
+        rows.append(Row("Summarised", sum(f.tokens for f in summarised), kinds))
+    dropped = [f for f in fates if f.fate == "dropped" and f.tokens]
+    if dropped:
+        names = ", ".join(f.label.rsplit("/", 1)[-1] for f in dropped)
+        rows.append(Row("Dropped", sum(f.tokens for f in dropped), f"{names}: back only when loaded again"))
+    left_out = [f for f in fates if f.fate == "not-restored" or (f.fate == "dropped" and not f.tokens)]
+    if left_out:
+        rows.append(Row("Not brought back", 0, _plural(len(left_out), "piece") + ", counted with the summarised"))
     return rows

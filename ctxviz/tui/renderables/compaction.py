@@ -11,7 +11,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from ctxviz.compaction_story import what_came_back
+from ctxviz.compaction_story import Row, what_came_back, what_left
 from ctxviz.timeline import Category, Timeline
 
 
@@ -40,27 +40,40 @@ class CompactionGlance:
             bars.append(f"{name} {used:,}".ljust(label_width), style="bold")
             bars.append("█" * fixed_cells, style=self.fixed_style)
             bars.append("█" * history_cells, style=self.history_style)
-            bars.append("\n")
-        bars.append("█", style=self.fixed_style)
-        bars.append(" loaded at startup  ", style="dim")
-        bars.append("█", style=self.history_style)
-        bars.append(" conversation", style="dim")
-        rows = what_came_back(timeline, index)
-        title = Text("What came back", style="bold")
-        if width >= 60:
-            table = Table(box=None, padding=(0, 1), expand=True, show_header=False)
-            table.add_column("what", no_wrap=True)
-            table.add_column("tokens", justify="right", no_wrap=True)
-            table.add_column("detail", style="dim", ratio=1)
-            for row in rows:
-                table.add_row(row.what, f"{row.tokens:,}", row.detail)
-            yield Group(bars, Text(""), title, table)
-            return
-        # narrow: the name and its figure on one line, the detail wrapped under it, indented
-        lines: list[RenderableType] = [bars, title]
-        figures = max(len(f"{row.tokens:,}") for row in rows) if rows else 0
+            if name == "before":
+                bars.append("\n")
+        legend = Text.assemble(
+            ("█", self.fixed_style),
+            (" loaded at startup  ", "dim"),
+            ("█", self.history_style),
+            (" conversation", "dim"),
+        )
+        parts: list[RenderableType] = [bars]
+        for title, rows in (
+            ("What came back", what_came_back(timeline, index)),
+            ("What left", what_left(timeline, index)),
+        ):
+            if rows:
+                parts += [Text(title, style="bold"), _rows(rows, width)]
+        parts.append(legend)
+        yield Group(*parts)
+
+
+def _rows(rows: list[Row], width: int) -> RenderableType:
+    if width >= 60:
+        table = Table(box=None, padding=(0, 1), expand=True, show_header=False)
+        table.add_column("what", no_wrap=True)
+        table.add_column("tokens", justify="right", no_wrap=True)
+        table.add_column("detail", style="dim", ratio=1)
         for row in rows:
-            name = row.what[: max(1, width - figures - 2)]
-            lines.append(Text(f" {name.ljust(width - figures - 2)}{row.tokens:>{figures},}", no_wrap=True))
-            lines.append(Padding(Text(row.detail, style="dim"), (0, 0, 0, 3)))
-        yield Group(*lines)
+            table.add_row(row.what, f"{row.tokens:,}", row.detail)
+        return table
+    # narrow: the name and its figure on one line, the detail wrapped under it, indented
+    lines: list[RenderableType] = []
+    figures = max(len(f"{row.tokens:,}") for row in rows)
+    for row in rows:
+        room = max(1, width - figures - 2)
+        name = row.what if len(row.what) <= room else row.what[: room - 1] + "…"
+        lines.append(Text(f" {name.ljust(room)}{row.tokens:>{figures},}", no_wrap=True))
+        lines.append(Padding(Text(row.detail, style="dim"), (0, 0, 0, 3)))
+    return Group(*lines)
