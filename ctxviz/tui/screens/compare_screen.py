@@ -111,7 +111,7 @@ class CompareScreen(Screen[None]):
             event = self.comparison.events[position - 1]
             measured = self.comparison.measured and self.comparison.measured[event.index]
             reading = f" · measured {measured:,}" if measured else ""
-            where = f"event {event.index}/{self.last - 1}{reading} · {event.kind} {event.label}"
+            where = f"event {event.index}/{self.last - 1}{reading} · {event.kind} {event.label}".rstrip()
         self.query_one("#compare-event", Label).update(where)
         for lane in self.query(Lane):
             lane.show(position)
