@@ -28,9 +28,10 @@ SEGMENTS: Mapping[str, str] = {
     "custom-agents": "One line per custom subagent you defined, so the model knows it can hand work to it.",
     "memory-files": "CLAUDE.md files, unscoped rules and auto memory: your standing instructions, loaded at startup.",
     "skills": "One short description per skill the model may invoke on its own (the skill listing).",
-    "prompts": "What you typed, including ! shell commands and @file mentions that came with it.",
+    "prompts": "What you typed, including ! shell commands; what an @-mention sends counts under Files.",
     "replies": "What the model wrote back, and the tool calls it made (each call costs a few dozen tokens).",
-    "file-reads": "Contents of files the model read or edited; your terminal shows only a one-line notice.",
+    "file-reads": "Contents of files the model read or edited, and what an @-mention of a file sent; your "
+    "terminal shows only a one-line notice.",
     "rules": "Path-scoped rules and CLAUDE.md files in subfolders: they load when a matching file is touched.",
     "hooks": "Text your hooks added (only what a hook hands back as context; plain output goes to a log).",
     "tool-output": "Results of searches, shell commands and other tools; very large ones are cut to a short preview.",

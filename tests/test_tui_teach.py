@@ -325,3 +325,14 @@ def test_hovering_a_line_of_the_chart_explains_it() -> None:
         assert f"╌ the auto-compact line, 167,000: {glossary.THRESHOLDS['auto-compact']}" in chart.tooltip
 
     drive(deep_dive, script)
+
+
+def test_the_glossary_and_the_legend_agree_on_where_a_mention_counts() -> None:
+    from ctxviz.tui.segments import segment_of
+
+    for agent in ("claude-code", "grok-build", "gemini-cli", "cursor"):
+        timeline = open_timeline("mention-myth", agent=agent)
+        mentioned = [b for b in timeline.blocks if b.kind in ("mention", "file-read") and "@" in b.label]
+        assert mentioned, agent
+        assert {segment_of(b).key for b in mentioned} == {"file-reads"}, agent
+    assert "@-mention" in glossary.SEGMENTS["file-reads"] and "counts under Files" in glossary.SEGMENTS["prompts"]
