@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, MutableMapping
 from importlib import import_module
 
+from ctxviz.errors import did_you_mean
 from ctxviz.kinds import AgentName
 from ctxviz.profiles.base import ModelSpec, Profile
 from ctxviz.profiles.teaching import Teaching
@@ -70,7 +71,8 @@ class UnknownAgent(ValueError):
     """An agent name no profile has; the message lists the valid names."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"unknown agent {name!r}; expected one of {', '.join(AGENT_NAMES)}")
+        hint = did_you_mean(name, AGENT_NAMES)
+        super().__init__(f"unknown agent {name!r}; expected one of {', '.join(AGENT_NAMES)}{hint}")
         self.name = name
         self.message = str(self)
 
