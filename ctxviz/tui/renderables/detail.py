@@ -72,14 +72,15 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
         (total, "bold"),
         ")",
     )
-    parts: list[RenderableType] = [title, figures]
+    # a compaction's before and after bars say its figures: a narrow pane keeps its rows for them
+    parts: list[RenderableType] = [title] if step.fates and narrow else [title, figures]
     if step.kind == "startup":
         # startup steps carry no event of their own: say what the piece is, with its numbers
         for block in timeline.blocks_of(step.added):
             parts.append(Padding(Text(explain_block(block, timeline.window)), (1, 0, 0, 2)))
     if step.fates:
         # a compaction's story is its fates: at a glance first, the reasons, then piece by piece
-        parts.append(Padding(CompactionGlance(timeline, index), (1, 0, 0, 0)))
+        parts.append(Padding(CompactionGlance(timeline, index), (0 if narrow else 1, 0, 0, 0)))
     if step.note:
         parts.append(Padding(Text(step.note, style="italic"), (1, 0, 0, 2)))
     if step.notes:
