@@ -116,7 +116,7 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
         # one unit per column: a session's items by the first API call that carried them, a scenario's by step
         if calls:
             first = bisect.bisect_left(calls, block.entered)
-            when = f"call {first + 1}" if first < len(calls) else "next call"
+            when = f"call {first + 1}" if first < len(calls) else f"after call {len(calls)}"
         else:
             when = f"step {block.entered}"
         label = Text(block.label, no_wrap=True, overflow="ellipsis")
