@@ -53,9 +53,9 @@ THRESHOLDS: Mapping[str, str] = {
 
 # What happened to a piece of content at a compaction (the words in the compaction table).
 FATES: Mapping[str, str] = {
-    "kept": "Never part of the conversation (sent with every request), so it stays as it was.",
+    "kept": "Stays as it was: sent with every request, or recent history this agent keeps verbatim.",
     "reinjected": "Removed with the history, then put back from disk right after the summary.",
-    "restored": "A recently used file, read again after the summary (each up to 5,000 tokens).",
+    "restored": "A recently used file, read again after the summary, within the agent's limits.",
     "truncated": "Put back, but only its start: it was over the per-item cap.",
     "referenced": "Too big to put back: a one-line reference tells the model the file exists.",
     "dropped": "Gone; it comes back only if the trigger that loaded it happens again.",

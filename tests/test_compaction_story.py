@@ -80,3 +80,20 @@ def test_the_words_box_defines_a_stub_as_the_agent_in_use_means_it() -> None:
         "grok-build", "mention-myth", 5
     )
     assert "the short answer read gives" not in words_box("grok-build", "mention-myth", 5).lower()
+
+
+def test_run_why_tells_each_agents_compaction_in_its_words() -> None:
+    from click.testing import CliRunner
+
+    from ctxviz.cli import main
+
+    def why(agent: str) -> str:
+        result = CliRunner().invoke(main, ["run", "compaction-deep-dive", "--agent", agent, "--why"], terminal_width=200)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    pi = why("pi")
+    # pi's system prompt, four tools (assumed), the scenario's CLAUDE.md: what never left
+    assert f"Never left {625 + 1_200 + 2_000:,}:" in pi and "Kept verbatim" in pi
+    assert "Recent files re-read" not in pi
+    assert "Recent files re-read" in why("claude-code")
