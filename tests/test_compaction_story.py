@@ -88,7 +88,8 @@ def test_run_why_tells_each_agents_compaction_in_its_words() -> None:
     from ctxviz.cli import main
 
     def why(agent: str) -> str:
-        result = CliRunner().invoke(main, ["run", "compaction-deep-dive", "--agent", agent, "--why"], terminal_width=200)
+        args = ["run", "compaction-deep-dive", "--agent", agent, "--why"]
+        result = CliRunner().invoke(main, args, terminal_width=200)
         assert result.exit_code == 0, result.output
         return result.output
 
