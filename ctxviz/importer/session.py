@@ -60,6 +60,12 @@ class _FlagMessage(Struct, frozen=True):
     content: list[_ResultFlag] | str | None = None
 
 
+class _VersionRecord(Struct, frozen=True):
+    """The Claude Code version a record was written by (the replay takes that version's rules)."""
+
+    version: str | None = None
+
+
 class _FlagRecord(Struct, frozen=True):
     """Only the ``is_error`` flags of a user record's tool results (the shared record type omits them)."""
 
@@ -67,6 +73,7 @@ class _FlagRecord(Struct, frozen=True):
 
 
 _FLAGS = msgspec.json.Decoder(_FlagRecord)
+_VERSION = msgspec.json.Decoder(_VersionRecord)
 _ARGS = msgspec.json.Decoder(ToolArgs)
 _RESULT_INFO = msgspec.json.Decoder(_ToolResultInfo)
 
@@ -146,6 +153,7 @@ class Session:
     model: str | None
     cwd: str | None
     session_id: str | None
+    version: str | None = None  # the Claude Code version of the last call (a session may span an update)
 
     @property
     def calls(self) -> list[int]:
@@ -156,6 +164,13 @@ def _text_of(content: str | list[Content] | None) -> str:
     if isinstance(content, str):
         return content
     return "\n".join(b.text for b in content or () if b.type == "text" and b.text)
+
+
+def _version(raw: bytes) -> str | None:
+    try:
+        return _VERSION.decode(raw).version
+    except msgspec.DecodeError:
+        return None
 
 
 def _raw_text(raw: Raw) -> str:
@@ -178,18 +193,20 @@ class _Builder:
         self.message_group: dict[str, tuple[int, Tools]] = {}
         self.seen_calls: set[str] = set()
         self.model: str | None = None
+        self.version: str | None = None
         self.failed: set[str] = set()  # tool_use ids whose result the current user record marks as an error
 
     @property
     def current(self) -> Segment:
         return self.segments[-1]
 
-    def assistant(self, entry: Entry, record: Record) -> None:
+    def assistant(self, entry: Entry, record: Record, raw: bytes) -> None:
         if entry.used is not None and entry.message_id not in self.seen_calls:
             self.seen_calls.add(entry.message_id or "")
             self.current.used, self.current.line = entry.used, entry.line
             self.segments.append(Segment())
             self.model = entry.model or self.model
+            self.version = _version(raw) or self.version
         message = record.message
         content = message.content if message is not None else None
         if isinstance(content, str):
@@ -289,7 +306,7 @@ def build_session(chain: Sequence[Entry], lines: Mapping[int, bytes], cwd: str |
         except DecodeError:
             continue
         if record.kind == "assistant":
-            builder.assistant(entry, record)
+            builder.assistant(entry, record, raw)
         elif record.kind == "user":
             builder.user(record, raw)
         elif record.kind == "attachment" and entry.pieces:
@@ -298,7 +315,7 @@ def build_session(chain: Sequence[Entry], lines: Mapping[int, bytes], cwd: str |
     segments = builder.segments
     if not segments[-1].items:
         segments.pop()
-    return Session(tuple(segments), builder.model, cwd, session)
+    return Session(tuple(segments), builder.model, cwd, session, builder.version)
 
 
 def is_unchanged_stub(use: ToolUse) -> bool:
