@@ -12,6 +12,7 @@ from ctxviz.importer.draft import Draft, draft_session
 from ctxviz.importer.load import load_session
 from ctxviz.importer.paths import PathStyle
 from ctxviz.importer.render import scenario_yaml
+from ctxviz.importer.represent import make_representable
 from ctxviz.scenario.load import parse_scenario
 from ctxviz.scenario.model import Scenario
 from ctxviz.tokens import CharsPerToken, TokenCounter
@@ -68,7 +69,7 @@ def measured_per_event(calls: Iterable[MeasuredCall], event_count: int) -> list[
 HEADER_WIDTH = 100
 
 
-def _header(draft: Draft, calibrated: Calibrated, name: str) -> list[str]:
+def _header(draft: Draft, calibrated: Calibrated, name: str, stand_ins: list[str]) -> list[str]:
     """The scenario's opening comment: where it came from and how each kind of size was made."""
     session = draft.session
     first = session.segments[0].used or 0
@@ -92,6 +93,11 @@ def _header(draft: Draft, calibrated: Calibrated, name: str) -> list[str]:
             "decides when to compact (`ctxviz fidelity` compares). profile.summary_tokens is the first "
             "recorded summary (its text at 4 chars a token)."
         )
+    if stand_ins:
+        paragraphs.append(
+            f"{len(stand_ins)} event(s) the scenario format cannot hold are kept as hidden input of their size: "
+            + "; ".join(stand_ins)
+        )
     if calibrated.unplaced:
         paragraphs.append(
             f"{calibrated.unplaced:,} tokens could not be placed in any free size (see `ctxviz fidelity`)."
@@ -108,8 +114,9 @@ def session_to_scenario(path: Path | str, *, keep_paths: bool = False) -> Import
     session = loaded.session
     name = session.session_id or Path(path).stem
     draft = draft_session(session, PathStyle(session.cwd, keep_paths), loaded.subagents)
+    stand_ins = make_representable(draft, name)
     calibrated = calibrate(draft, name)
-    text = scenario_yaml(calibrated.document, draft, _header(draft, calibrated, name))
+    text = scenario_yaml(calibrated.document, draft, _header(draft, calibrated, name, stand_ins))
     # every size is written in tokens: nothing is counted, the counter is only the loader's requirement
     scenario = parse_scenario(text, f"{name}.yaml", counter=_COUNTER)
     return ImportResult(scenario, text, draft, calibrated, loaded.problems)

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from ctxviz.importer.draft import Draft, EventDraft
+from ctxviz.importer.rules import builtin_subagent_types
 from ctxviz.kinds import AgentName, EventKind
 
 MILLION_WINDOW = 1_000_000
@@ -49,6 +50,10 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
     setup: dict[str, Any] = dict(startup)
     if draft.skills:
         setup["skills"] = [{"name": n, "body": t} for n, t in draft.skills.items()]
+    custom = _custom_agents(draft, document["agent"])
+    if custom:
+        # the user's own agents: their descriptions went out with the tool definitions, in the fitted start-up
+        setup["agents"] = [{"name": name, "description": 0} for name in custom]
     document["setup"] = setup
     document["files"] = {
         path: {"tokens": tokens, "lines": draft.file_lines[path]} if path in draft.file_lines else tokens
@@ -56,6 +61,12 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
     }
     document["events"] = [event_document(e) for e in draft.events]
     return document
+
+
+def _custom_agents(draft: Draft, agent: str) -> list[str]:
+    builtin = set(builtin_subagent_types(agent))
+    used = (e.fields["type"] for top in draft.events for e in top.flat() if e.kind == EventKind.SUBAGENT)
+    return list(dict.fromkeys(t for t in used if t not in builtin))
 
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_~][\w./~-]*$")

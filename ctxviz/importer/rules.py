@@ -1,11 +1,11 @@
-"""The two numbers of the agent's rules the importer must know before it replays anything: a tool call's
-envelope and the chars over which a tool's output spills to a file. Everything else it learns by
+"""What of the agent's rules the importer must know before it replays anything: a tool call's envelope,
+the chars over which a tool's output spills to a file and the subagent types it ships with. Everything else it learns by
 replaying the scenario. One place, so a change to the profile's shape touches only this module."""
 
 from __future__ import annotations
 
 from ctxviz.engine import resolve_profile
-from ctxviz.profiles import Profile
+from ctxviz.profiles import Profile, get_profile
 from ctxviz.scenario.model import Scenario
 
 
@@ -21,3 +21,8 @@ def tool_call_tokens(profile: Profile) -> int:
 def spill_limit_chars(profile: Profile, tool: str) -> int | None:
     """Over this many chars, the engine saves ``tool``'s output to a file (None: it never does)."""
     return profile.output.limit(tool)
+
+
+def builtin_subagent_types(agent: str) -> tuple[str, ...]:
+    """The subagent types the agent ships with; any other type a session used was defined by its user."""
+    return get_profile(agent).subagents.types
