@@ -51,26 +51,37 @@ def run_event(session: EngineSession, event: Event, spilled: bool = False, last:
     session.check_warning()
     session.close_step(step_kind, label, note=event.note)
     if last:
-        after_event(session)
+        # a gap recorded for the agent whose own count it is; other rules compare the exact size
+        own_count = getattr(session.profile.thresholds, "checks_own_count", False)
+        after_event(session, getattr(event, "count_gap", 0) if own_count else 0)
 
 
-def after_event(session: EngineSession) -> None:
+def after_event(session: EngineSession, count_gap: int = 0) -> None:
+    """Before the next model call: auto-compaction when the agent's count (the exact size, off by
+    ``count_gap`` where the agent estimates) reaches the threshold."""
     if session.state.background:
         session.finish_background()
     limit = session.thresholds.autocompact
-    if limit is not None and session.used >= limit:
-        compact(session, manual=False, focus=None, summary=None, note=None)
+    if limit is not None and session.used + count_gap >= limit:
+        compact(session, manual=False, focus=None, summary=None, note=None, count_gap=count_gap)
 
 
 def compact(
-    session: EngineSession, *, manual: bool, focus: str | None, summary: Measure | None, note: str | None
+    session: EngineSession,
+    *,
+    manual: bool,
+    focus: str | None,
+    summary: Measure | None,
+    note: str | None,
+    count_gap: int = 0,
 ) -> None:
     before, threshold = session.used, session.thresholds.autocompact
     if manual:
         session.note(f"/compact at {before:,} tokens" + (f", focus: {focus}" if focus else ""))
     else:
+        counted = f"{before + count_gap:,} (its own count; {before:,} exactly)" if count_gap else f"{before:,}"
         session.note(
-            f"auto-compaction: {before:,} ≥ {threshold or 0:,} ({session.profile.thresholds.formula()}), "
+            f"auto-compaction: {counted} ≥ {threshold or 0:,} ({session.profile.thresholds.formula()}), "
             "checked before the next model call"
         )
     fates = session.profile.compaction.compact(session, manual=manual, focus=focus, summary=summary)

@@ -93,7 +93,9 @@ def _add_fillers(draft: Draft, leftovers: dict[int, int]) -> None:
     """A stretch whose growth no free size could take gets a hidden item of that size at its end."""
     for segment, tokens in sorted(leftovers.items(), reverse=True):
         last = max(n for n, e in enumerate(draft.events) if e.segment == segment)
-        draft.events.insert(last + 1, _filler(segment, tokens))
+        filler = _filler(segment, tokens)
+        filler.count_gap = draft.events[last].count_gap
+        draft.events.insert(last + 1, filler)
 
 
 def _prepare(draft: Draft, scenario: Scenario) -> None:

@@ -47,6 +47,7 @@ class EventDraft:
     caps: dict[str, int] = field(default_factory=dict)  # the most a free size may hold
     lines: int | None = None  # a Read's line count
     agent: str | None = None  # a subagent's id (its file holds its own reads)
+    count_gap: int = 0  # Claude Code's own count before the next call minus the exact size (see count_gap)
 
     def flat(self) -> list[EventDraft]:
         return self.inner if self.kind == EventKind.PARALLEL else [self]
@@ -157,8 +158,12 @@ class _Drafter:
             event.sizes["result"] = 0  # the whole measured size goes to the change
         return event, [_Unit(use.call_chars, event, _CALL_KEY.get(kind)), _Unit(result, event, _RESULT_KEY.get(kind))]
 
-    def segment(self, k: int, seg: Segment, measured_total: int | None, before: int | None) -> None:
+    def segment(
+        self, k: int, seg: Segment, measured_total: int | None, before: int | None, output: int | None = None
+    ) -> None:
         """Draft the events of one segment and give each its target size."""
+        start = len(self.events)
+        sent_chars = 0  # what the person, the tools and the hooks sent: Claude Code estimates it at chars/4
         pre: list[_Unit] = []
         post: list[_Unit] = []
         units = pre
@@ -181,6 +186,7 @@ class _Drafter:
                 event = EventDraft(EventKind.PROMPT, fields, {"size": 0}, ("size",), 0, k, False, comment)
                 self.events.append(event)
                 units.append(_Unit(item.chars, event, "size"))
+                sent_chars += item.chars
             elif isinstance(item, Tools):
                 group: list[EventDraft] = []
                 for use in item.calls:
@@ -196,6 +202,7 @@ class _Drafter:
                     event, tool_units = self.tool_event(use, k, extra)
                     group.append(event)
                     units.extend(tool_units)
+                    sent_chars += tool_units[-1].chars
                 if len(group) == 1:
                     self.events.append(group[0])
                 else:
@@ -221,6 +228,13 @@ class _Drafter:
             self.events.append(event)
             pre.append(_Unit(1, event, "size"))
         self._size(pre, post, compaction, measured_total, before)
+        if compaction is None and measured_total is not None and before is not None:
+            # before sending, Claude Code counts the last call's usage, its output and chars/4 of what came
+            # after (tokens.ts tokenCountWithEstimation): all known then, unlike the call's own size
+            gap = before + (output or 0) + estimate(sent_chars) - measured_total
+            for top in self.events[start:]:
+                for event in (top, *top.inner):
+                    event.count_gap = gap
         for group_event in parallels:
             group_event.measured = any(e.measured for e in group_event.inner)
 
@@ -303,13 +317,15 @@ def draft_session(session: Session, style: PathStyle, subagents: Mapping[str, Se
     drafter = _Drafter(session, style)
     segments = session.segments
     previous: int | None = None
+    output: int | None = None
     first_messages = 0
     for k, seg in enumerate(segments):
         start = len(drafter.events)
-        drafter.segment(k, seg, seg.used, previous)
+        drafter.segment(k, seg, seg.used, previous, output)
         if k == 0:
             first_messages = sum(e.target for top in drafter.events[start:] for e in top.flat())
-        previous = seg.used if seg.used is not None else previous
+        if seg.used is not None:
+            previous, output = seg.used, seg.output
     drafter.finish_sizes()
     _subagent_reads(drafter, subagents or {})
     overhead = max(0, (segments[0].used or 0) - first_messages)

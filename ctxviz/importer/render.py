@@ -16,6 +16,13 @@ SMALL_WINDOW = 200_000
 
 
 def event_document(event: EventDraft) -> dict[str, Any]:
+    document = _event_body(event)
+    if event.count_gap:
+        document["count_gap"] = event.count_gap
+    return document
+
+
+def _event_body(event: EventDraft) -> dict[str, Any]:
     kind, fields, sizes = event.kind, event.fields, event.sizes
     if kind == EventKind.PARALLEL:
         return {"parallel": [event_document(e) for e in event.inner]}
@@ -45,8 +52,13 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
     auto_summaries = [
         s for s, (_, trigger, _) in zip(draft.summaries, draft.compactions, strict=True) if trigger == "auto"
     ]
+    profile: dict[str, Any] = {}
+    if session.version:
+        profile["version"] = session.version  # the rules of the version that wrote the session
     if auto_summaries:
-        document["profile"] = {"summary_tokens": auto_summaries[0]}
+        profile["summary_tokens"] = auto_summaries[0]
+    if profile:
+        document["profile"] = profile
     setup: dict[str, Any] = dict(startup)
     if draft.skills:
         setup["skills"] = [{"name": n, "body": t} for n, t in draft.skills.items()]

@@ -60,10 +60,20 @@ class _FlagMessage(Struct, frozen=True):
     content: list[_ResultFlag] | str | None = None
 
 
-class _VersionRecord(Struct, frozen=True):
-    """The Claude Code version a record was written by (the replay takes that version's rules)."""
+class _Output(Struct, frozen=True):
+    output_tokens: int | None = None
+
+
+class _OutputMessage(Struct, frozen=True):
+    usage: _Output | None = None
+
+
+class _CallFacts(Struct, frozen=True):
+    """Of an API call's record: the Claude Code version that wrote it (the replay takes that version's
+    rules) and the output tokens recorded (Claude Code's own count before the next call adds them)."""
 
     version: str | None = None
+    message: _OutputMessage | None = None
 
 
 class _FlagRecord(Struct, frozen=True):
@@ -73,7 +83,7 @@ class _FlagRecord(Struct, frozen=True):
 
 
 _FLAGS = msgspec.json.Decoder(_FlagRecord)
-_VERSION = msgspec.json.Decoder(_VersionRecord)
+_CALL_FACTS = msgspec.json.Decoder(_CallFacts)
 _ARGS = msgspec.json.Decoder(ToolArgs)
 _RESULT_INFO = msgspec.json.Decoder(_ToolResultInfo)
 
@@ -145,6 +155,7 @@ class Segment:
     items: list[Item] = field(default_factory=list)
     used: int | None = None
     line: int | None = None  # the call's line in the file
+    output: int | None = None  # the call's output tokens as recorded
 
 
 @dataclass(frozen=True)
@@ -166,11 +177,11 @@ def _text_of(content: str | list[Content] | None) -> str:
     return "\n".join(b.text for b in content or () if b.type == "text" and b.text)
 
 
-def _version(raw: bytes) -> str | None:
+def _call_facts(raw: bytes) -> _CallFacts:
     try:
-        return _VERSION.decode(raw).version
+        return _CALL_FACTS.decode(raw)
     except msgspec.DecodeError:
-        return None
+        return _CallFacts()
 
 
 def _raw_text(raw: Raw) -> str:
@@ -203,10 +214,13 @@ class _Builder:
     def assistant(self, entry: Entry, record: Record, raw: bytes) -> None:
         if entry.used is not None and entry.message_id not in self.seen_calls:
             self.seen_calls.add(entry.message_id or "")
+            facts = _call_facts(raw)
+            usage = facts.message.usage if facts.message is not None else None
             self.current.used, self.current.line = entry.used, entry.line
+            self.current.output = usage.output_tokens if usage is not None else None
             self.segments.append(Segment())
             self.model = entry.model or self.model
-            self.version = _version(raw) or self.version
+            self.version = facts.version or self.version
         message = record.message
         content = message.content if message is not None else None
         if isinstance(content, str):

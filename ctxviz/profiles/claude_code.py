@@ -15,6 +15,7 @@ from ctxviz.profiles.policies.reads import RefuseOverLimit
 from ctxviz.profiles.policies.startup import AutoMemoryRule, GitStatusRule, SkillListingRule, StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import ReserveAndBuffer
+from ctxviz.profiles.versions import at_least
 from ctxviz.tokens import CHARS_PER_TOKEN
 
 _200K_32K = ModelSpec(window=200_000, max_output=32_000)
@@ -60,6 +61,14 @@ class ClaudeCodeNumbers:
     unknown_model: ModelSpec = number(_200K_32K, _SRC, "context.ts: defaults for an unknown model")
     long_context_window: int = number(1_000_000, _DOCS, "a [1m] model suffix")
     summary_reserve_cap: int = number(20_000, _SRC, "autoCompact.ts MAX_OUTPUT_TOKENS_FOR_SUMMARY")
+    # the rules of which version: a session's replay takes the version it recorded (`--set version=X`)
+    version: str = number("2.1.88", _SRC, "the version whose source these numbers were read in")
+    reserve_capped_since: str = number(
+        "2.1.21",
+        _DOCS,
+        "CHANGELOG 2.1.21: auto-compact no longer triggers too early on models with large output "
+        "limits; before it the whole max output (32,000) was reserved: 155k sessions measured up to 2.1.20",
+    )
     autocompact_buffer: int = number(13_000, _SRC, "autoCompact.ts AUTOCOMPACT_BUFFER_TOKENS")
     warning_buffer: int = number(20_000, _SRC, "autoCompact.ts WARNING_THRESHOLD_BUFFER_TOKENS")
     blocking_buffer: int = number(3_000, _SRC, "autoCompact.ts MANUAL_COMPACT_BUFFER_TOKENS")
@@ -169,7 +178,12 @@ def build(n: ClaudeCodeNumbers) -> Profile:
             spill.preview_tokens(),
         ),
         rule_triggers=n.rule_triggers,
-        thresholds=ReserveAndBuffer(n.summary_reserve_cap, n.autocompact_buffer, n.warning_buffer, n.blocking_buffer),
+        thresholds=ReserveAndBuffer(
+            n.summary_reserve_cap if at_least(n.version, n.reserve_capped_since) else None,
+            n.autocompact_buffer,
+            n.warning_buffer,
+            n.blocking_buffer,
+        ),
         startup=StandardStartup(
             system_prompt=n.system_prompt,
             environment=n.environment,

@@ -27,6 +27,10 @@ def _shorthand(key: str) -> Callable[[Any], Any]:
 class EventBase(Strict):
     kind: ClassVar[EventKind]
     note: str | None = None
+    # The agent decides to compact from its own count, not the exact size: the last call's measured usage
+    # plus an estimate of what came after it. How far that count is from the exact size once this event
+    # is in (tokens; an imported session knows it, a written scenario counts exactly).
+    count_gap: int = 0
 
 
 class PromptSpec(Strict):
