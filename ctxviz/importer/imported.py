@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ctxviz.importer.calibrate import Calibrated, calibrate
-from ctxviz.importer.draft import Draft, draft_session
+from ctxviz.importer.draft import Draft, carry_over, draft_session
 from ctxviz.importer.load import load_session
 from ctxviz.importer.paths import PathStyle
 from ctxviz.importer.render import scenario_yaml
 from ctxviz.importer.represent import make_representable
+from ctxviz.importer.rules import continuation_rule
+from ctxviz.kinds import AgentName
 from ctxviz.scenario.load import parse_scenario
 from ctxviz.scenario.model import Scenario
 from ctxviz.tokens import CharsPerToken, TokenCounter
@@ -115,6 +117,9 @@ def session_to_scenario(path: Path | str, *, keep_paths: bool = False) -> Import
     name = session.session_id or Path(path).stem
     draft = draft_session(session, PathStyle(session.cwd, keep_paths), loaded.subagents)
     stand_ins = make_representable(draft, name)
+    rule = continuation_rule(AgentName.CLAUDE_CODE)
+    if rule is not None:
+        carry_over(draft, *rule)
     calibrated = calibrate(draft, name)
     text = scenario_yaml(calibrated.document, draft, _header(draft, calibrated, name, stand_ins))
     # every size is written in tokens: nothing is counted, the counter is only the loader's requirement

@@ -26,3 +26,12 @@ def spill_limit_chars(profile: Profile, tool: str) -> int | None:
 def builtin_subagent_types(agent: str) -> tuple[str, ...]:
     """The subagent types the agent ships with; any other type a session used was defined by its user."""
     return get_profile(agent).subagents.types
+
+
+def continuation_rule(agent: str) -> tuple[int, int] | None:
+    """(first call over which a session opened as another's continuation, the start-up such a session
+    has besides the earlier conversation), where the agent's profile measured them."""
+    numbers = get_profile(agent).numbers
+    over = getattr(numbers, "continuation_first_call", None)
+    startup = getattr(numbers, "continuation_startup", None)
+    return (over, startup) if over is not None and startup is not None else None

@@ -23,6 +23,9 @@ _200K_8K = ModelSpec(window=200_000, max_output=8_192)
 _SRC: Confidence = "source"
 _DOCS: Confidence = "documented"
 _GUESS: Confidence = "assumed"
+_MEASURED: Confidence = "measured"
+# the sessions rules were fitted on: the fit half of the benchmark corpus (benchmarks/fidelity.py)
+_FIT = "fit half of benchmarks/fidelity.py's corpus"
 _MODELS = {
     "claude-opus-4-6": ModelSpec(window=200_000, max_output=64_000),
     "claude-sonnet-4-6": _200K_32K,
@@ -72,6 +75,13 @@ class ClaudeCodeNumbers:
     autocompact_buffer: int = number(13_000, _SRC, "autoCompact.ts AUTOCOMPACT_BUFFER_TOKENS")
     warning_buffer: int = number(20_000, _SRC, "autoCompact.ts WARNING_THRESHOLD_BUFFER_TOKENS")
     blocking_buffer: int = number(3_000, _SRC, "autoCompact.ts MANUAL_COMPACT_BUFFER_TOKENS")
+    # a session that opens as another's continuation: its first call carries the earlier conversation
+    continuation_first_call: int = number(
+        60_000, _MEASURED, f"{_FIT}: first calls were 27k-45k (start-up and prompt) or 68k-152k (resumed)"
+    )
+    continuation_startup: int = number(
+        41_794, _MEASURED, f"{_FIT}: the median first call minus its messages of the 24 sessions not resumed"
+    )
     # startup ("What loads before your first message"; DOCS illustrative sizes; tools from real /context
     # output, 13.5k–20.5k)
     system_prompt: int = number(4_200, _DOCS, "context-window docs, illustrative size")
