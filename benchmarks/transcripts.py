@@ -76,8 +76,8 @@ BIG_BYTES = 1_000_000_000
 
 # Every session's timeline, built in full (all calls, all blocks), and its /context at the last call.
 BREAKDOWN = """
-from ctxviz.transcripts.discover import config_roots, session_files
-from ctxviz.transcripts.load import read_transcript
+from ctxviz.transcripts.claude_code.discover import config_roots, session_files
+from ctxviz.transcripts.claude_code.load import read_transcript
 from ctxviz.report.context_data import context_dict
 files = session_files(config_roots())
 steps = 0

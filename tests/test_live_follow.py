@@ -15,8 +15,8 @@ from ctxviz.live.follow import NOT_ITEMS
 from ctxviz.live.session import LiveSession
 from ctxviz.live.tail import Change, Read, Tail
 from ctxviz.timeline import Timeline
+from ctxviz.transcripts.claude_code.load import read_transcript
 from ctxviz.transcripts.lines import numbered_lines
-from ctxviz.transcripts.load import read_transcript
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 BIG = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"

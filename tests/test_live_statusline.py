@@ -15,7 +15,7 @@ from ctxviz.live import cache as cache_module
 from ctxviz.live import cache_file, statusline
 from ctxviz.live.session import LiveSession
 from ctxviz.report.context_data import context_dict
-from ctxviz.transcripts.load import read_transcript
+from ctxviz.transcripts.claude_code.load import read_transcript
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 BIG = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"

@@ -83,8 +83,8 @@ def test_one_worker_or_one_job_runs_here() -> None:
 def test_sessions_summarised_in_shares_are_those_summarised_one_by_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from pathlib import Path
 
-    from ctxviz.transcripts.discover import session_files
-    from ctxviz.transcripts.summary import summarize, summarize_all
+    from ctxviz.transcripts.claude_code.discover import session_files
+    from ctxviz.transcripts.claude_code.summary import summarize, summarize_all
 
     fixture = Path(__file__).parent / "fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
     project = tmp_path / "projects" / "-home-u-app"

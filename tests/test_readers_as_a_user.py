@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from ctxviz.cli import main
 from ctxviz.report.sessions import size_label
-from ctxviz.transcripts.codex_rollout import _command
+from ctxviz.transcripts.codex.rollout import _command
 
 NARROW = {"COLUMNS": "80"}
 

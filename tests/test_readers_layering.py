@@ -17,19 +17,19 @@ ROOT = Path(__file__).resolve().parents[1]
 # What reads an agent's records into a timeline: the parsing module beside each reader.
 PARSING_MODULES = tuple(
     f"ctxviz.transcripts.{name}"
-    for name in ("codex_rollout", "pi_session", "gemini_chat", "opencode_build", "grok_build_session")
+    for name in ("codex.rollout", "pi.session", "gemini_cli.chat", "opencode.build", "grok_build.session")
 )
 READER_MODULES = (
     "ctxviz.transcripts.registry",
     "ctxviz.transcripts.every_agent",
-    "ctxviz.transcripts.opencode_db",
+    "ctxviz.transcripts.opencode.database",
     "ctxviz.transcripts.latest",
     *PARSING_MODULES,
 )
 # What any reading needs: the records of a file, Claude Code's summariser, the timeline they make.
 READING_MODULES = (
     "ctxviz.transcripts.jsonl",
-    "ctxviz.transcripts.summary",
+    "ctxviz.transcripts.claude_code.summary",
     "ctxviz.transcripts.assemble",
     "ctxviz.timeline",
 )
@@ -91,7 +91,7 @@ def test_sessions_served_from_the_index_loads_no_reader_s_parsing(tmp_path: Path
     assert set(PARSING_MODULES) <= first_loaded
     rows, loaded = _sessions(tmp_path)
     assert rows == first
-    assert "ctxviz.transcripts.codex" in loaded  # the readers themselves: they find the sessions
+    assert "ctxviz.transcripts.codex.reader" in loaded  # the readers themselves: they find the sessions
     assert sorted(loaded & {*PARSING_MODULES, *READING_MODULES}) == []
     # opencode's older storage: discovery reads each session's file (to leave out subagents' sessions)
     shutil.copytree(OTHERS / "opencode" / "agent-sessions_storage_v2", home / ".local/share/opencode/storage")

@@ -13,10 +13,10 @@ import pytest
 from agent_homes import OTHERS, empty_home
 from click.testing import CliRunner
 
-import ctxviz.transcripts.opencode_build as opencode_build
+import ctxviz.transcripts.opencode.build as opencode_build
 from benchmarks.agent_corpus import opencode_db
 from ctxviz.cli import main
-from ctxviz.transcripts.opencode_db import Database
+from ctxviz.transcripts.opencode.database import Database
 
 COPIES = 6  # of each sample's sessions: a large one listed with a subagent, a small one without tokens
 

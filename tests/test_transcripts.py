@@ -8,8 +8,8 @@ import pytest
 
 from ctxviz.errors import InputError
 from ctxviz.transcripts import open_transcript
-from ctxviz.transcripts.load import read_transcript
-from ctxviz.transcripts.summary import summarize
+from ctxviz.transcripts.claude_code.load import read_transcript
+from ctxviz.transcripts.claude_code.summary import summarize
 
 SAMPLES = Path(__file__).resolve().parent / "fixtures" / "claude-code"
 
@@ -180,7 +180,7 @@ def test_other_files_get_a_clear_message(name: str) -> None:
 
 
 def test_path_labels_are_relative_to_the_session_folder_and_keep_their_end() -> None:
-    from ctxviz.transcripts.parse import short_path
+    from ctxviz.transcripts.claude_code.parse import short_path
 
     assert short_path("/home/u/app/src/main.py", "/home/u/app") == "src/main.py"
     assert short_path("/home/u/app/src/main.py", "/home/u/app/") == "src/main.py"

@@ -9,9 +9,9 @@ import pytest
 
 from ctxviz.errors import InputError
 from ctxviz.transcripts import lines as lines_module
+from ctxviz.transcripts.claude_code.load import read_transcript
+from ctxviz.transcripts.claude_code.summary import summarize
 from ctxviz.transcripts.lines import numbered_lines
-from ctxviz.transcripts.load import read_transcript
-from ctxviz.transcripts.summary import summarize
 
 
 def _record(n: int, used: int, parent: str | None) -> dict[str, object]:
@@ -159,7 +159,7 @@ def test_a_1m_window_is_inferred_from_a_large_call(tmp_path: Path) -> None:
 def test_the_summary_reads_any_chunking_as_line_by_line(tmp_path: Path, monkeypatch, chunk: int) -> None:
     # Whole chunks are decoded at once; a chunk with a damaged or blank line, a line longer than a chunk
     # and a last line without its end go line by line: figures and located problems are the same.
-    from ctxviz.transcripts.summary import summarize_lines
+    from ctxviz.transcripts.claude_code.summary import summarize_lines
 
     monkeypatch.setattr(lines_module, "MAX_LINE_BYTES", 1000)
     huge = b'{"type":"user","message":{"content":"' + b"y" * 5000 + b'"}}\n'

@@ -43,7 +43,7 @@ EXPECTED = [("c45af7b1", 12, 21_331), ("4d5611e5", 139, 164_831)]
 def test_a_second_run_is_served_from_the_index(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert _sessions() == EXPECTED
     assert corpus.is_file()
-    import ctxviz.transcripts.summary as summary
+    import ctxviz.transcripts.claude_code.summary as summary
 
     def no_reading(*_: object) -> None:
         raise AssertionError("a transcript was read although nothing changed")

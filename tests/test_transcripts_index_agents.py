@@ -49,7 +49,7 @@ def read(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
 
 def _served_from_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
     """From now on any reading fails the test: every reader's summary, and Claude Code's."""
-    import ctxviz.transcripts.summary as summary
+    import ctxviz.transcripts.claude_code.summary as summary
 
     def no_reading(*_: object) -> None:
         raise AssertionError("a session was read although nothing it was worked out from changed")

@@ -18,11 +18,11 @@ from ctxviz.errors import InputError
 from ctxviz.report.context import context_renderable
 from ctxviz.report.context_data import api_call_indices, context_dict, shown_breakdown
 from ctxviz.transcripts import open_transcript
-from ctxviz.transcripts.build import SUMMARISED_LABEL
-from ctxviz.transcripts.chain import REORDERED_NOTE, REWOUND_NOTE
-from ctxviz.transcripts.load import read_transcript
-from ctxviz.transcripts.select import project_labels
-from ctxviz.transcripts.summary import summarize
+from ctxviz.transcripts.claude_code.build import SUMMARISED_LABEL
+from ctxviz.transcripts.claude_code.chain import REORDERED_NOTE, REWOUND_NOTE
+from ctxviz.transcripts.claude_code.load import read_transcript
+from ctxviz.transcripts.claude_code.select import project_labels
+from ctxviz.transcripts.claude_code.summary import summarize
 
 SAMPLES = Path(__file__).resolve().parent / "fixtures" / "claude-code"
 SPOTTER = SAMPLES / "spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"

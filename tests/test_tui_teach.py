@@ -193,7 +193,7 @@ def test_at_80x24_the_window_view_never_scrolls_sideways_and_keeps_whole_numbers
 
 
 def test_a_real_session_s_window_view_marks_every_block_size_as_an_estimate() -> None:
-    from ctxviz.transcripts.load import read_transcript
+    from ctxviz.transcripts.claude_code.load import read_transcript
 
     spotter = Path(__file__).parent / "fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
     timeline = read_transcript(spotter).timeline

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
 
 
 def _session_file(file: Path | None, latest: bool, session_id: str | None) -> Path:
-    from ctxviz.transcripts.discover import config_roots, session_files
-    from ctxviz.transcripts.select import by_session
-    from ctxviz.transcripts.select import latest as newest
+    from ctxviz.transcripts.claude_code.discover import config_roots, session_files
+    from ctxviz.transcripts.claude_code.select import by_session
+    from ctxviz.transcripts.claude_code.select import latest as newest
 
     if sum((file is not None, latest, session_id is not None)) != 1:
         raise click.UsageError("give one of SESSION (a .jsonl file), --latest or --session ID")

@@ -81,8 +81,8 @@ def _chosen(session_id: str | None, agent: str | None) -> Path:
             raise InputError(f"no {whose} found (`ctxviz sessions` lists where it looks)")
         return ref.path
     if agent in (None, AgentName.CLAUDE_CODE):
-        from ctxviz.transcripts.discover import config_roots, session_files
-        from ctxviz.transcripts.select import by_session
+        from ctxviz.transcripts.claude_code.discover import config_roots, session_files
+        from ctxviz.transcripts.claude_code.select import by_session
 
         try:
             return by_session(session_files(config_roots()), session_id).path

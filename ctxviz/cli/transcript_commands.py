@@ -25,11 +25,11 @@ def choose_session(
     """The transcript a command was pointed at: a FILE, the --latest session of any agent, or --session ID
     (all but FILE narrowed by --project and --agent). Raises ``InputError`` when none matches."""
     from ctxviz.errors import InputError
-    from ctxviz.transcripts.discover import config_roots, session_files
+    from ctxviz.transcripts.claude_code.discover import config_roots, session_files
+    from ctxviz.transcripts.claude_code.select import by_session, project_matches
     from ctxviz.transcripts.every_agent import find_session
     from ctxviz.transcripts.latest import latest_session
     from ctxviz.transcripts.registry import reader_named
-    from ctxviz.transcripts.select import by_session, project_matches
 
     if sum((file is not None, latest, session_id is not None)) != 1:
         raise click.UsageError("give one of FILE, --latest or --session ID")
@@ -73,7 +73,7 @@ def _known_readers(ctx: click.Context, param: click.Parameter, value: tuple[str,
 def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
     if value is None:
         return None
-    from ctxviz.transcripts.select import parse_day
+    from ctxviz.transcripts.claude_code.select import parse_day
 
     try:
         return parse_day(value)

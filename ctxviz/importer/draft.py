@@ -18,7 +18,7 @@ from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Se
 from ctxviz.kinds import EventKind
 from ctxviz.layout import share_cells
 from ctxviz.tokens import CHARS_PER_TOKEN
-from ctxviz.transcripts.records import SUBAGENT_TOOLS
+from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS
 
 EDIT_TOOLS = ("Edit", "MultiEdit")
 PRE_TOKENS_NOTE = "shares the count Claude Code compacted at (preTokens) minus the call before"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from ctxviz.errors import FOLDER_GIVEN, InputError
 from ctxviz.importer.session import Session, Tools, build_session
-from ctxviz.transcripts.chain import active_chain
-from ctxviz.transcripts.discover import subagent_files
+from ctxviz.transcripts.claude_code.chain import active_chain
+from ctxviz.transcripts.claude_code.discover import subagent_files
+from ctxviz.transcripts.claude_code.parse import parse_lines
+from ctxviz.transcripts.claude_code.timeline import main_entries
 from ctxviz.transcripts.lines import numbered_lines
-from ctxviz.transcripts.parse import parse_lines
-from ctxviz.transcripts.reader import main_entries
 
 
 @dataclass(frozen=True)

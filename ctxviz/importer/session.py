@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import msgspec
 from msgspec import Raw, Struct
 
-from ctxviz.transcripts.parse import Entry
-from ctxviz.transcripts.records import SUBAGENT_TOOLS, Content, DecodeError, Record, decode_record
+from ctxviz.transcripts.claude_code.parse import Entry
+from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS, Content, DecodeError, Record, decode_record
 
 READ_UNCHANGED = "File unchanged since last read"
 

@@ -22,8 +22,8 @@ from ctxviz.live.follow import Follower, Forget, Tally, window_thresholds
 from ctxviz.live.session import LiveSession
 from ctxviz.live.tail import Tail
 from ctxviz.timeline import Block
-from ctxviz.transcripts.build import BuildState, StepBuilder
-from ctxviz.transcripts.parse import Entry, ParseState, Piece
+from ctxviz.transcripts.claude_code.build import BuildState, StepBuilder
+from ctxviz.transcripts.claude_code.parse import Entry, ParseState, Piece
 
 
 class _Saved(msgspec.Struct, array_like=True):

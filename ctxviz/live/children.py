@@ -10,9 +10,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts.discover import compaction_files, subagent_files
-from ctxviz.transcripts.load import child_timeline, sidechain_children
-from ctxviz.transcripts.parse import Entry, Parsed, ParseState
+from ctxviz.transcripts.claude_code.discover import compaction_files, subagent_files
+from ctxviz.transcripts.claude_code.load import child_timeline, sidechain_children
+from ctxviz.transcripts.claude_code.parse import Entry, Parsed, ParseState
 
 SIDECHAIN_KEY = "task:"  # the older layout's children are named by the Task call that started them
 

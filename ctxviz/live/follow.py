@@ -18,9 +18,9 @@ from typing import Any
 
 from ctxviz.kinds import BlockKind
 from ctxviz.timeline import Block, Thresholds, Timeline
-from ctxviz.transcripts.build import BuildState, StepBuilder
-from ctxviz.transcripts.chain import REORDERED_NOTE, active_chain
-from ctxviz.transcripts.parse import Entry, Piece
+from ctxviz.transcripts.claude_code.build import BuildState, StepBuilder
+from ctxviz.transcripts.claude_code.chain import REORDERED_NOTE, active_chain
+from ctxviz.transcripts.claude_code.parse import Entry, Piece
 
 # The window and the profile behind it are imported where they are needed (a timeline, new
 # thresholds): a statusline run that finds the model unchanged does without them.
@@ -236,7 +236,7 @@ class Follower:
         """The timeline so far (None before the first call); not available in lean mode."""
         if self.lean:
             raise ValueError("a lean follower keeps no history")
-        from ctxviz.transcripts.reader import session_timeline
+        from ctxviz.transcripts.claude_code.timeline import session_timeline
 
         builder = self.builder
         if self.open_compaction is not None:
@@ -265,7 +265,7 @@ def _trial(builder: StepBuilder) -> StepBuilder:
 
 def window_thresholds(models: Sequence[str], peak: int, window: int | None = None) -> tuple[str, int, Thresholds]:
     """Model, window and thresholds: the transcript's own, or for ``window`` when the agent says which."""
-    from ctxviz.transcripts.window import session_window
+    from ctxviz.transcripts.claude_code.window import session_window
 
     found = session_window(models, peak)
     if window is None or window == found.window:

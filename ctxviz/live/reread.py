@@ -58,7 +58,7 @@ def _opencode_tree(session_file: Path) -> list[str]:
     """The JSON tree's places that change while the session runs: its message folder (a new message),
     the newest messages (their tokens are filled in at the end of a step) and their parts' folders
     and files (opencode names a message's file and its parts' folder by the message's id)."""
-    from ctxviz.transcripts.opencode import storage_of
+    from ctxviz.transcripts.opencode.reader import storage_of
 
     messages = str(storage_of(session_file) / "message" / _opencode_session_id(session_file))
     parts = str(storage_of(session_file) / "part")
@@ -78,7 +78,7 @@ def watched_places(agent: str, path: Path) -> list[str]:
         return [str(path)] + [os.path.join(folder, name) for name in _names(folder) if name != path.name]
     if agent == AgentName.OPENCODE:
         from ctxviz.transcripts.jsonl import head
-        from ctxviz.transcripts.opencode_db import SQLITE_MAGIC
+        from ctxviz.transcripts.opencode.database import SQLITE_MAGIC
 
         if head(path, 16).startswith(SQLITE_MAGIC):
             return [str(path), f"{path}-wal"]  # opencode writes through SQLite's write-ahead log

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 from ctxviz.live.follow import Figures, Follower
 from ctxviz.live.tail import Change, Tail
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts.discover import COMPACTION_PREFIX
+from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX
+from ctxviz.transcripts.claude_code.parse import Entry, ParseState, parse_lines
 from ctxviz.transcripts.lines import Line
-from ctxviz.transcripts.parse import Entry, ParseState, parse_lines
 from ctxviz.transcripts.safe import safe_text
 
 if TYPE_CHECKING:

@@ -62,8 +62,8 @@ def newest(env: Mapping[str, str], home: Path, agent: str | None = None) -> Sess
     agents = [agent] if agent is not None else list(AGENTS)
     candidates: list[SessionRef] = []
     if AgentName.CLAUDE_CODE in agents:
-        from ctxviz.transcripts.discover import config_roots, session_files
-        from ctxviz.transcripts.select import latest
+        from ctxviz.transcripts.claude_code.discover import config_roots, session_files
+        from ctxviz.transcripts.claude_code.select import latest
 
         try:
             found = latest(session_files(config_roots(env, home)), os.getcwd())

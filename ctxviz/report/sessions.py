@@ -66,8 +66,8 @@ def list_sessions(
     use_index: bool = True,
 ) -> None:
     """Print the sessions found (``InputError`` when the search itself fails)."""
+    from ctxviz.transcripts.claude_code.select import local_day
     from ctxviz.transcripts.every_agent import collect
-    from ctxviz.transcripts.select import local_day
 
     def progress(results: Iterator[SessionSummary | InputError], total: int) -> Iterable[SessionSummary | InputError]:
         if as_json or total < _PROGRESS_FROM or not sys.stderr.isatty():
@@ -126,7 +126,7 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
     from rich.text import Text
 
     from ctxviz.layout import humanize
-    from ctxviz.transcripts.select import PROJECT_LABEL_CHARS, project_labels
+    from ctxviz.transcripts.claude_code.select import PROJECT_LABEL_CHARS, project_labels
 
     console = Console()
     if not rows:

@@ -34,9 +34,9 @@ Progress = Callable[[Iterator[SessionSummary | InputError], int], Iterable[Sessi
 def _claude(
     roots: list[Path], project: str | None, since: date | None, progress: Progress | None, index: SummaryIndex
 ) -> Iterable[SessionSummary | InputError]:
-    from ctxviz.transcripts.discover import session_files
+    from ctxviz.transcripts.claude_code.discover import session_files
+    from ctxviz.transcripts.claude_code.select import project_matches
     from ctxviz.transcripts.index import summaries
-    from ctxviz.transcripts.select import project_matches
 
     files = [f for f in session_files(roots) if project_matches(f, project)]
     if since is not None:  # a file last written before --since cannot hold a session active after it

@@ -24,7 +24,7 @@ from typing import Any
 from ctxviz import __version__
 from ctxviz.cache_folder import user_cache_folder, write_atomically
 from ctxviz.errors import InputError, Unreadable
-from ctxviz.transcripts.discover import SessionFile
+from ctxviz.transcripts.claude_code.discover import SessionFile
 from ctxviz.transcripts.protocol import NoUsage, Reader, SessionRef
 from ctxviz.transcripts.reads import Reads, Stats
 from ctxviz.transcripts.session_row import SessionSummary
@@ -180,7 +180,7 @@ def summaries(files: Sequence[SessionFile], index: SummaryIndex) -> Iterator[Ans
         reads.path(file.path.parent / file.path.stem / "subagents")  # a subagent added there adds a file
         todo.append((file, reads))
     if todo:
-        from ctxviz.transcripts.summary import summarize_all
+        from ctxviz.transcripts.claude_code.summary import summarize_all
 
         for (file, reads), answer in zip(todo, summarize_all([file for file, _ in todo]), strict=True):
             if not isinstance(answer, SessionSummary) or answer.file == str(file.path):

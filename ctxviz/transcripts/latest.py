@@ -51,10 +51,10 @@ def latest_session(
     ``project``; one of ``cwd``'s project wins when there is one. A session that records no usage at all
     (Cursor's) is chosen only when no other is found, so that its reader says what it lacks.
     ``InputError`` when none is found."""
-    from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
-    from ctxviz.transcripts.discover import SessionFile, session_files
+    from ctxviz.transcripts.claude_code.discover import SessionFile, session_files
+    from ctxviz.transcripts.claude_code.reader import ClaudeCodeReader
+    from ctxviz.transcripts.claude_code.select import encoded_project, project_matches
     from ctxviz.transcripts.registry import READERS, discover, reader_named
-    from ctxviz.transcripts.select import encoded_project, project_matches
 
     names = [reader_named(a).name for a in agents] or [r.name for r in READERS]
     claude_files: dict[Path, SessionFile] = {}

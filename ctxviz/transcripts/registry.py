@@ -7,13 +7,13 @@ from pathlib import Path
 
 from ctxviz.errors import FOLDER_GIVEN, InputError
 from ctxviz.kinds import AgentName
-from ctxviz.transcripts.claude_adapter import ClaudeCodeReader
-from ctxviz.transcripts.codex import CodexReader
-from ctxviz.transcripts.cursor import CursorReader
-from ctxviz.transcripts.gemini_cli import GeminiCliReader
-from ctxviz.transcripts.grok_build import GrokBuildReader
-from ctxviz.transcripts.opencode import OpencodeReader
-from ctxviz.transcripts.pi import PiReader
+from ctxviz.transcripts.claude_code.reader import ClaudeCodeReader
+from ctxviz.transcripts.codex.reader import CodexReader
+from ctxviz.transcripts.cursor.reader import CursorReader
+from ctxviz.transcripts.gemini_cli.reader import GeminiCliReader
+from ctxviz.transcripts.grok_build.reader import GrokBuildReader
+from ctxviz.transcripts.opencode.reader import OpencodeReader
+from ctxviz.transcripts.pi.reader import PiReader
 from ctxviz.transcripts.protocol import Reader, Reading, SessionRef, ref_for
 
 # Detection order: the most specific shapes first; Cursor's bare {role, message} lines last.

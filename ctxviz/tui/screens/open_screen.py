@@ -41,7 +41,7 @@ def scenario_choices() -> list[tuple[str, str, Path]]:
 
 def recent_sessions(limit: int = RECENT_SESSIONS) -> list[tuple[str, str, Path]]:
     """(project, when and size, path) of the newest Claude Code sessions on this machine."""
-    from ctxviz.transcripts.discover import config_roots, decode_project, session_files
+    from ctxviz.transcripts.claude_code.discover import config_roots, decode_project, session_files
 
     files = sorted(session_files(config_roots()), key=lambda f: -f.mtime)[:limit]
     rows = []

@@ -8,10 +8,10 @@ from pathlib import Path
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import FOLDER_GIVEN, InputError
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts.discover import COMPACTION_PREFIX, compaction_files, subagent_files
+from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX, compaction_files, subagent_files
+from ctxviz.transcripts.claude_code.parse import WARMUP_PROMPT, Entry, Parsed, parse_lines, prompt_key
+from ctxviz.transcripts.claude_code.timeline import main_entries, timeline_of
 from ctxviz.transcripts.lines import numbered_lines
-from ctxviz.transcripts.parse import WARMUP_PROMPT, Entry, Parsed, parse_lines, prompt_key
-from ctxviz.transcripts.reader import main_entries, timeline_of
 
 
 @dataclass(frozen=True, slots=True)

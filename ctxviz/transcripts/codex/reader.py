@@ -1,5 +1,5 @@
 """Codex rollouts: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`` (default ``~/.codex``),
-one JSONL file per session, a subagent's too. What a rollout says is read in ``codex_rollout``, imported
+one JSONL file per session, a subagent's too. What a rollout says is read in ``codex.rollout``, imported
 only when one is read: a ``sessions`` run served from the summary index never loads it.
 """
 
@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
+from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
 from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
-from ctxviz.transcripts.record_types import CODEX_TOP_TYPES
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.codex_rollout import Parsed
+    from ctxviz.transcripts.codex.rollout import Parsed
 
 
 class CodexReader:
@@ -42,7 +42,7 @@ class CodexReader:
         return found
 
     def _parse(self, ref: SessionRef) -> Parsed:
-        from ctxviz.transcripts.codex_rollout import parse
+        from ctxviz.transcripts.codex.rollout import parse
         from ctxviz.transcripts.jsonl import records
 
         problems: list[str] = []
@@ -51,7 +51,7 @@ class CodexReader:
         return state
 
     def read(self, ref: SessionRef) -> Reading:
-        from ctxviz.transcripts.codex_rollout import build
+        from ctxviz.transcripts.codex.rollout import build
 
         state = self._parse(ref)
         return Reading(build(state, ref.path), tuple(state.problems))
@@ -60,7 +60,7 @@ class CodexReader:
         return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
-        from ctxviz.transcripts.codex_rollout import build
+        from ctxviz.transcripts.codex.rollout import build
         from ctxviz.transcripts.rows import summary_row
 
         reads.path(ref.path)  # a rollout is one file

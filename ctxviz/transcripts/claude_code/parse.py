@@ -17,7 +17,7 @@ from msgspec import Raw
 from ctxviz.kinds import BlockKind
 from ctxviz.timeline import Category
 from ctxviz.tokens import CHARS_PER_TOKEN
-from ctxviz.transcripts.records import (
+from ctxviz.transcripts.claude_code.records import (
     IGNORED_TYPES,
     SUBAGENT_TOOLS,
     SYNTHETIC_MODEL,

@@ -21,10 +21,17 @@ from msgspec import Raw, Struct
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
-from ctxviz.transcripts.chain import NO_PARENT, Links, active_chain
-from ctxviz.transcripts.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
+from ctxviz.transcripts.claude_code.chain import NO_PARENT, Links, active_chain
+from ctxviz.transcripts.claude_code.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
+from ctxviz.transcripts.claude_code.records import (
+    EMPTY,
+    IGNORED_TYPES,
+    SUBAGENT_TOOLS,
+    SYNTHETIC_MODEL,
+    CompactMetadata,
+    Usage,
+)
 from ctxviz.transcripts.lines import Line
-from ctxviz.transcripts.records import EMPTY, IGNORED_TYPES, SUBAGENT_TOOLS, SYNTHETIC_MODEL, CompactMetadata, Usage
 from ctxviz.transcripts.safe import safe_or_none, safe_text
 from ctxviz.transcripts.session_row import Compaction, SessionSummary
 
@@ -308,8 +315,8 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
 
 def _in_time_order(path: Path, numbers: FileNumbers) -> FileNumbers:
     """A file whose records are out of order: the full reader puts them in order, then they are counted."""
-    from ctxviz.transcripts.load import parse_file
-    from ctxviz.transcripts.reader import main_entries
+    from ctxviz.transcripts.claude_code.load import parse_file
+    from ctxviz.transcripts.claude_code.timeline import main_entries
 
     chain, _ = active_chain(main_entries(parse_file(path)))
     seen: set[str] = set()
@@ -338,7 +345,7 @@ def _is_warmup(path: Path) -> bool:
 def count_subagents(session_path: Path, numbers: FileNumbers) -> int:
     """Subagents started: the Task/Agent calls the session made (a Plan subagent runs inside the session
     and leaves no file), or the subagent transcripts found when more (a call lost to a damaged line)."""
-    from ctxviz.transcripts.discover import subagent_files
+    from ctxviz.transcripts.claude_code.discover import subagent_files
 
     if session_path.name.startswith(AGENT_PREFIX):  # a subagent's own file: its siblings are not its children
         return 0

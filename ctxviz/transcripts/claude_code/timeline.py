@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 
 from ctxviz.kinds import AgentName
 from ctxviz.timeline import Block, Source, Step, Timeline
-from ctxviz.transcripts.build import build_steps
-from ctxviz.transcripts.chain import active_chain
-from ctxviz.transcripts.parse import Entry, Parsed
-from ctxviz.transcripts.window import session_window
+from ctxviz.transcripts.claude_code.build import build_steps
+from ctxviz.transcripts.claude_code.chain import active_chain
+from ctxviz.transcripts.claude_code.parse import Entry, Parsed
+from ctxviz.transcripts.claude_code.window import session_window
 
 TOKENIZER = "chars4"  # every split of a measured difference is a chars/4 estimate
 

@@ -1,5 +1,5 @@
 """opencode sessions under ``<data>/opencode/`` (``<data>`` is ``XDG_DATA_HOME``, default
-``~/.local/share``): the current SQLite database ``opencode.db`` (see ``opencode_db``) or the older JSON
+``~/.local/share``): the current SQLite database ``opencode.db`` (see ``opencode.database``) or the older JSON
 tree ``storage/`` with ``session/<project>/<session>.json``, ``message/<session>/<message>.json`` and
 ``part/<message>/<part>.json``. A session is named by its ``session/…`` file, or by the database and
 its id. What a session's messages and parts say is read in ``opencode_build``, imported only when one
@@ -18,7 +18,7 @@ from ctxviz.transcripts.protocol import NoUsage, Reading, Reads, SessionRef, Ses
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.opencode_build import Gathered
+    from ctxviz.transcripts.opencode.build import Gathered
 
 
 def storage_of(session_file: Path) -> Path:
@@ -57,7 +57,7 @@ class OpencodeReader:
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import head
-        from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, is_opencode_db
+        from ctxviz.transcripts.opencode.database import SQLITE_MAGIC, is_opencode_db
 
         start = head(path)
         if start.startswith(SQLITE_MAGIC):
@@ -72,7 +72,7 @@ class OpencodeReader:
         """Main sessions in each root's databases, and in its JSON tree unless a database already holds
         them (opencode copies the tree into its first database). A root may be a database file itself.
         Subagents' child sessions are counted with their parent, not listed."""
-        from ctxviz.transcripts.opencode_db import listing
+        from ctxviz.transcripts.opencode.database import listing
         from ctxviz.transcripts.walk import files_under
 
         found: list[SessionRef] = []
@@ -109,8 +109,8 @@ class OpencodeReader:
 
     def _open(self, ref: SessionRef, problems: list[str], reads: Reads) -> tuple[Timeline, Gathered, dict[str, Any]]:
         from ctxviz.transcripts.jsonl import document, head
-        from ctxviz.transcripts.opencode_build import Files, build
-        from ctxviz.transcripts.opencode_db import SQLITE_MAGIC, Database, listing
+        from ctxviz.transcripts.opencode.build import Files, build
+        from ctxviz.transcripts.opencode.database import SQLITE_MAGIC, Database, listing
 
         reads.path(ref.path)
         if not head(ref.path, 16).startswith(SQLITE_MAGIC):
@@ -144,7 +144,7 @@ class OpencodeReader:
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.jsonl import obj
-        from ctxviz.transcripts.opencode_build import children_in
+        from ctxviz.transcripts.opencode.build import children_in
         from ctxviz.transcripts.rows import from_millis, summary_row
 
         problems: list[str] = []

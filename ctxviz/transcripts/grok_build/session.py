@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName, BlockKind, StepKind
+from ctxviz.transcripts.grok_build.record_types import GROK_UPDATE_METHODS
 from ctxviz.transcripts.jsonl import Record, document, each_record, obj, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
-from ctxviz.transcripts.record_types import GROK_UPDATE_METHODS
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline

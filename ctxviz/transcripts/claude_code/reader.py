@@ -1,5 +1,5 @@
-"""Claude Code behind the reader protocol: the existing reader (``load``, ``summary``, ``discover``),
-wrapped, not rewritten."""
+"""Claude Code behind the reader protocol: its package's discovery (``discover``), summary (``summary``)
+and reading (``load``), offered to the registry like every other agent's."""
 
 from __future__ import annotations
 
@@ -34,24 +34,24 @@ class ClaudeCodeReader:
         return False
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
-        from ctxviz.transcripts.discover import config_roots
+        from ctxviz.transcripts.claude_code.discover import config_roots
 
         return config_roots(env, home)
 
     def discover(self, roots: list[Path]) -> list[SessionRef]:
-        from ctxviz.transcripts.discover import session_files
+        from ctxviz.transcripts.claude_code.discover import session_files
 
         return [SessionRef(AgentName.CLAUDE_CODE, f.path, f.session, f.size, f.mtime) for f in session_files(roots)]
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
-        from ctxviz.transcripts.summary import summarize
+        from ctxviz.transcripts.claude_code.summary import summarize
 
         reads.path(ref.path)
         reads.path(ref.path.parent / ref.path.stem)  # its subagents folder (their files are counted)
         return summarize(ref.path)
 
     def read(self, ref: SessionRef) -> Reading:
-        from ctxviz.transcripts.load import read_transcript
+        from ctxviz.transcripts.claude_code.load import read_transcript
 
         reading = read_transcript(ref.path)
         return Reading(reading.timeline, reading.problems)

@@ -2,7 +2,7 @@
 ``~/.grok``), a folder holding ``updates.jsonl`` (the session's event log), ``chat_history.jsonl`` (the
 current context only, rewritten at each compaction), ``signals.json`` (the latest figures) and
 ``summary.json`` (the model, the cwd, the times). A session is named by its ``updates.jsonl``, or by
-its ``chat_history.jsonl`` when it has no log. What they say is read in ``grok_build_session``,
+its ``chat_history.jsonl`` when it has no log. What they say is read in ``grok_build.session``,
 imported only when a session is read.
 """
 
@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
+from ctxviz.transcripts.grok_build.record_types import GROK_UPDATE_METHODS
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, Reads, SessionRef, SessionSummary
-from ctxviz.transcripts.record_types import GROK_UPDATE_METHODS
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.grok_build_session import Parsed
+    from ctxviz.transcripts.grok_build.session import Parsed
 
 UPDATES = "updates.jsonl"
 HISTORY = "chat_history.jsonl"
@@ -55,7 +55,7 @@ class GrokBuildReader:
         return found
 
     def _parse(self, ref: SessionRef, reads: Reads) -> tuple[Parsed, Path]:
-        from ctxviz.transcripts.grok_build_session import parse, parse_history
+        from ctxviz.transcripts.grok_build.session import parse, parse_history
         from ctxviz.transcripts.jsonl import records
 
         folder = ref.path.parent
@@ -75,7 +75,7 @@ class GrokBuildReader:
         return state, folder
 
     def read(self, ref: SessionRef) -> Reading:
-        from ctxviz.transcripts.grok_build_session import build
+        from ctxviz.transcripts.grok_build.session import build
 
         state, folder = self._parse(ref, Reads())
         return Reading(build(state, folder), tuple(state.problems))
@@ -86,7 +86,7 @@ class GrokBuildReader:
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from urllib.parse import unquote
 
-        from ctxviz.transcripts.grok_build_session import build, json_or_empty
+        from ctxviz.transcripts.grok_build.session import build, json_or_empty
         from ctxviz.transcripts.rows import from_millis, is_time, summary_row
 
         state, folder = self._parse(ref, reads)

@@ -1,7 +1,7 @@
 """pi sessions: ``<agent dir>/sessions/--<cwd>--/<time>_<id>.jsonl``; the agent dir is ``~/.pi/agent``
 unless ``PI_CODING_AGENT_DIR`` names another. One JSONL file per session, all its branches included,
 starting with a ``session`` header that names its ``cwd``. What a session says is read in
-``pi_session``, imported only when one is read: a ``sessions`` run served from the summary index never
+``pi.session``, imported only when one is read: a ``sessions`` run served from the summary index never
 loads it.
 """
 
@@ -16,7 +16,7 @@ from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSumma
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.pi_session import Parsed
+    from ctxviz.transcripts.pi.session import Parsed
 
 
 class PiReader:
@@ -45,7 +45,7 @@ class PiReader:
 
     def _parse(self, ref: SessionRef) -> Parsed:
         from ctxviz.transcripts.jsonl import records
-        from ctxviz.transcripts.pi_session import parse
+        from ctxviz.transcripts.pi.session import parse
 
         problems: list[str] = []
         state = parse(records(ref.path, problems), str(ref.path))
@@ -53,7 +53,7 @@ class PiReader:
         return state
 
     def read(self, ref: SessionRef) -> Reading:
-        from ctxviz.transcripts.pi_session import build
+        from ctxviz.transcripts.pi.session import build
 
         state = self._parse(ref)
         timeline, _ = build(state, ref.path)
@@ -63,7 +63,7 @@ class PiReader:
         return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
-        from ctxviz.transcripts.pi_session import build
+        from ctxviz.transcripts.pi.session import build
         from ctxviz.transcripts.rows import is_time, summary_row
 
         reads.path(ref.path)  # a session, all its branches, is one file

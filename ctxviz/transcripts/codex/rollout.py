@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.kinds import AgentName, BlockKind
+from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
 from ctxviz.transcripts.jsonl import Record, count, each_record, estimate, first_line, part_texts, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
-from ctxviz.transcripts.record_types import CODEX_TOP_TYPES
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Thresholds, Timeline

@@ -116,7 +116,7 @@ def decode_project(name: str) -> str:
 def peek_ids(path: Path) -> tuple[str | None, str | None]:
     """The sessionId and cwd its first records name (to tell which session an agent file belongs to,
     and to find a session by the id and project that ``sessions`` shows) without reading the file."""
-    from ctxviz.transcripts.records import decode_head
+    from ctxviz.transcripts.claude_code.records import decode_head
 
     try:
         with path.open("rb") as handle:

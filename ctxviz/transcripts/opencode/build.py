@@ -28,7 +28,7 @@ from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
     from ctxviz.transcripts.assemble import Event, Item
-    from ctxviz.transcripts.opencode_db import Row
+    from ctxviz.transcripts.opencode.database import Row
     from ctxviz.transcripts.reads import Reads
 
 OVERHEAD_LABEL = "system prompt, AGENTS.md and tool definitions: not recorded in the storage"

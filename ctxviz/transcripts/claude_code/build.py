@@ -16,7 +16,7 @@ from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Timeline
 from ctxviz.transcripts import AFTER_ESTIMATED_NOTE, pre_tokens_note
-from ctxviz.transcripts.parse import Entry, Piece
+from ctxviz.transcripts.claude_code.parse import Entry, Piece
 
 OVERHEAD_LABEL = "system prompt, tools, CLAUDE.md and memory: not recorded in transcripts"
 # In a compaction call's own file the first call's unrecorded part is the conversation being summarised.

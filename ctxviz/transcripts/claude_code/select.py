@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 
 from ctxviz.errors import InputError
-from ctxviz.transcripts.discover import SessionFile, decode_project, peek_ids
+from ctxviz.transcripts.claude_code.discover import SessionFile, decode_project, peek_ids
 from ctxviz.transcripts.safe import safe_text
 
 _ENCODED = re.compile(r"[/.\s~\\:]")  # what Claude Code turns into "-" in a project folder's name

@@ -1,6 +1,6 @@
 """gemini-cli chats: ``<home>/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`` (older builds: one
 ``.json`` document with a ``messages`` list). ``GEMINI_CLI_HOME`` replaces the home folder. A chat's
-subagents' chats sit in ``chats/<its session id>/``. What a chat says is read in ``gemini_chat``,
+subagents' chats sit in ``chats/<its session id>/``. What a chat says is read in ``gemini_cli.chat``,
 imported only when one is read.
 """
 
@@ -15,7 +15,7 @@ from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSumma
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
-    from ctxviz.transcripts.gemini_chat import Parsed
+    from ctxviz.transcripts.gemini_cli.chat import Parsed
 
 
 class GeminiCliReader:
@@ -44,7 +44,7 @@ class GeminiCliReader:
         return found
 
     def _parse(self, ref: SessionRef) -> Parsed:
-        from ctxviz.transcripts.gemini_chat import parse
+        from ctxviz.transcripts.gemini_cli.chat import parse
         from ctxviz.transcripts.jsonl import document, first_records, head, records
 
         problems: list[str] = []
@@ -56,7 +56,7 @@ class GeminiCliReader:
         return state
 
     def read(self, ref: SessionRef) -> Reading:
-        from ctxviz.transcripts.gemini_chat import build
+        from ctxviz.transcripts.gemini_cli.chat import build
 
         state = self._parse(ref)
         return Reading(build(state, ref.path)[0], tuple(state.problems))
@@ -65,7 +65,7 @@ class GeminiCliReader:
         return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
-        from ctxviz.transcripts.gemini_chat import build
+        from ctxviz.transcripts.gemini_cli.chat import build
         from ctxviz.transcripts.rows import is_time, summary_row
 
         reads.path(ref.path)  # appended to (JSONL) or rewritten in place (an older .json): its time moves

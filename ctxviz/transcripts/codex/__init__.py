@@ -1,0 +1,1 @@
+"""Codex rollouts: one JSONL file per session (a subagent's too) under $CODEX_HOME/sessions/."""

@@ -1,0 +1,1 @@
+"""Cursor's agent transcripts: the conversation without token usage."""

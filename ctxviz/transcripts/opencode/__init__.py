@@ -1,0 +1,1 @@
+"""opencode sessions: the SQLite database opencode.db, or the older JSON tree."""

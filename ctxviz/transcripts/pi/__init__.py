@@ -1,0 +1,1 @@
+"""pi sessions: one JSONL tree of entries per session, every branch included."""
