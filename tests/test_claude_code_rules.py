@@ -41,3 +41,23 @@ def test_the_check_counts_as_claude_code_does() -> None:
     assert len(steps_of_kind(exact, StepKind.AUTO_COMPACT)) == 1  # 168,000 ≥ 167,000
     # its own count before the next call 1,500 lower: 166,500 < 167,000, the call goes out uncompacted
     assert steps_of_kind(timeline(_filled(-1_500)), StepKind.AUTO_COMPACT) == []
+
+
+def test_with_autocompact_off_a_request_over_the_limit_is_refused_not_summed() -> None:
+    # blocking limit with auto-compaction off: 200,000 - min(32,000, 20,000) - 3,000 = 177,000
+    first = 150_000 - STARTUP_200K
+    tl = timeline(
+        "model: claude-sonnet-4-6\nautocompact: false\nevents:\n"
+        f"  - prompt: {{text: a, size: {first}}}\n"
+        "  - prompt: {text: b, size: 30000}\n"  # 180,000 > 177,000: refused
+        "  - prompt: {text: c, size: 1000}\n"  # blocked until /compact
+        "  - compact: {summary: 4000}\n"
+        "  - prompt: {text: d, size: 1000}\n"
+    )
+    assert tl.thresholds.blocking == 177_000
+    used = [s.used for s in tl.steps if s.event is not None]
+    assert used[:3] == [150_000, 150_000, 150_000]
+    assert max(s.used for s in tl.steps) <= 177_000
+    kinds = [s.kind for s in tl.steps if s.event is not None]
+    assert kinds[2] == StepKind.NOTE and kinds[3] == StepKind.COMPACT
+    assert used[4] == used[3] + 1_000  # after the /compact, requests go through again

@@ -44,16 +44,39 @@ def replay(session: EngineSession, events: tuple[Event, ...] | None = None) -> T
 def run_event(session: EngineSession, event: Event, spilled: bool = False, last: bool = True) -> None:
     """One event as one step; ``last`` is False inside a parallel group, whose results all arrive before
     the next model call (so auto-compaction is checked once, after the group)."""
+    if session.blocked is not None and event.kind not in _UNBLOCKING:
+        session.note(f"not replayed: {session.blocked}")
+        session.close_step(StepKind.NOTE, f"blocked: {event.kind}", note=getattr(event, "note", None))
+        return
     outcome = HANDLERS[event.kind](session, event, spilled)
     if outcome is None:
         return
     step_kind, label = outcome
+    _refuse_over_window(session)
     session.check_warning()
     session.close_step(step_kind, label, note=event.note)
     if last:
         # a gap recorded for the agent whose own count it is; other rules compare the exact size
         own_count = getattr(session.profile.thresholds, "checks_own_count", False)
         after_event(session, getattr(event, "count_gap", 0) if own_count else 0)
+
+
+_UNBLOCKING = frozenset((EventKind.COMPACT, EventKind.CLEAR, EventKind.NOTE))
+
+
+def _refuse_over_window(session: EngineSession) -> None:
+    """With auto-compaction off, a request over the blocking limit fails as too long: what this event
+    brought never reaches the model, and every later request fails the same way until a /compact."""
+    limit = session.thresholds
+    if limit.autocompact is not None or session.used <= limit.blocking:
+        return
+    would = session.used
+    session.withdraw_added()
+    session.blocked = (
+        f"the request would hold {would:,} > the blocking limit {limit.blocking:,} with auto-compaction off: "
+        "it fails as too long, and so does every later one until /compact"
+    )
+    session.note(f"blocked: {session.blocked}")
 
 
 def after_event(session: EngineSession, count_gap: int = 0) -> None:
@@ -109,10 +132,12 @@ def note(session: EngineSession, event: NoteEvent, spilled: bool) -> None:
 
 
 def manual_compact(session: EngineSession, event: CompactEvent, spilled: bool) -> None:
+    session.blocked = None
     compact(session, manual=True, focus=event.compact.focus, summary=event.compact.summary, note=event.note)
 
 
 def clear_event(session: EngineSession, event: ClearEvent, spilled: bool) -> None:
+    session.blocked = None
     clear(session, note=event.note)
 
 

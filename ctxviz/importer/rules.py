@@ -4,9 +4,14 @@ replaying the scenario. One place, so a change to the profile's shape touches on
 
 from __future__ import annotations
 
+from typing import Any
+
 from ctxviz.engine import resolve_profile
 from ctxviz.profiles import Profile, get_profile
 from ctxviz.scenario.model import Scenario
+
+
+UNLIMITED = 10**12
 
 
 def profile_of(scenario: Scenario) -> Profile:
@@ -35,3 +40,10 @@ def continuation_rule(agent: str) -> tuple[int, int] | None:
     over = getattr(numbers, "continuation_first_call", None)
     startup = getattr(numbers, "continuation_startup", None)
     return (over, startup) if over is not None and startup is not None else None
+
+
+def unchecked(document: dict[str, Any]) -> dict[str, Any]:
+    """The document replayed with nothing decided on its size: no automatic compaction, and no request
+    refused as too long (what each event adds is all calibration wants to see)."""
+    profile = {**document.get("profile", {}), "blocking_buffer": -UNLIMITED}
+    return {**document, "autocompact": False, "profile": profile}
