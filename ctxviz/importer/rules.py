@@ -10,7 +10,6 @@ from ctxviz.engine import resolve_profile
 from ctxviz.profiles import Profile, get_profile
 from ctxviz.scenario.model import Scenario
 
-
 UNLIMITED = 10**12
 
 
