@@ -15,7 +15,8 @@ from typing import Any
 
 from ctxviz.importer.paths import PathStyle
 from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
-from ctxviz.kinds import EventKind
+from ctxviz.importer.rules import media_estimate_tokens
+from ctxviz.kinds import AgentName, EventKind
 from ctxviz.layout import share_cells
 from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS
@@ -104,6 +105,8 @@ def _search_fields(use: ToolUse, style: PathStyle) -> dict[str, Any]:
 
 class _Drafter:
     def __init__(self, session: Session, style: PathStyle) -> None:
+        # Claude Code's count takes an image or a document at a fixed size, not its encoded length
+        self.media_chars = media_estimate_tokens(AgentName.CLAUDE_CODE) * CHARS_PER_TOKEN
         self.session = session
         self.style = style
         self.files: dict[str, int] = {}
@@ -186,7 +189,7 @@ class _Drafter:
                 event = EventDraft(EventKind.PROMPT, fields, {"size": 0}, ("size",), 0, k, False, comment)
                 self.events.append(event)
                 units.append(_Unit(item.chars, event, "size"))
-                sent_chars += item.chars
+                sent_chars += self.media_chars if item.media else item.chars
             elif isinstance(item, Tools):
                 group: list[EventDraft] = []
                 for use in item.calls:

@@ -46,3 +46,8 @@ def unchecked(document: dict[str, Any]) -> dict[str, Any]:
     refused as too long (what each event adds is all calibration wants to see)."""
     profile = {**document.get("profile", {}), "blocking_buffer": -UNLIMITED}
     return {**document, "autocompact": False, "profile": profile}
+
+
+def media_estimate_tokens(agent: str) -> int:
+    """What the agent's own count takes an image or a document for (0: the profile does not say)."""
+    return int(getattr(get_profile(agent).numbers, "media_estimate_tokens", 0))

@@ -136,6 +136,7 @@ class Prompt:
     text: str
     chars: int
     kind: str  # "prompt" (typed by the person), "meta" (expanded commands, caveats), "hook" (reminders)
+    media: bool = False  # an image or a document: its chars are encoded data, not text
 
 
 @dataclass
@@ -268,7 +269,7 @@ class _Builder:
             elif block.type == "tool_result":
                 self._result(block, record)
             elif block.type in ("image", "document"):
-                self.current.items.append(Prompt(f"[{block.type}]", len(block.source), "meta"))
+                self.current.items.append(Prompt(f"[{block.type}]", len(block.source), "meta", media=True))
 
     def _prompt(self, text: str, meta: bool) -> None:
         if not text.strip():

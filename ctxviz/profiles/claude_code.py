@@ -58,6 +58,7 @@ class ClaudeCodeNumbers:
     """Every number of the claude-code profile. Sizes are tokens unless the name says chars/bytes/lines."""
 
     chars_per_token: int = number(CHARS_PER_TOKEN, _SRC, "tokens.ts roughTokenCountEstimation")
+    media_estimate_tokens: int = number(2_000, _SRC, "microCompact.ts IMAGE_MAX_TOKEN_SIZE: an image or document")
     # window and thresholds (docs/numbers.md, "The window and its lines")
     models: dict[str, ModelSpec] = number(_MODELS, _SRC, "context.ts getContextWindowForModel, getModelMaxOutputTokens")
     default_model: str = number("claude-sonnet-4-6", _DOCS, "the default model of a Pro/Max plan")
