@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxviz.importer.paths import PathStyle
-from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
 from ctxviz.importer.rules import media_estimate_tokens
+from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
 from ctxviz.kinds import AgentName, EventKind
 from ctxviz.layout import share_cells
 from ctxviz.tokens import CHARS_PER_TOKEN
