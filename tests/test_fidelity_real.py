@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from shrink_session import shrink
-from shrunk_sessions import SHRUNK, unpack
+from shrunk_sessions import SHRUNK, recorded, unpack
 
 from ctxviz.cli import main
 from ctxviz.engine import simulate
@@ -35,28 +35,6 @@ def sessions(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.fixture(scope="module")
 def reports(sessions: dict[str, Path]) -> dict[str, FidelityReport]:
     return {short: fidelity(path) for short, path in sessions.items()}
-
-
-def recorded(path: Path) -> tuple[list[int], list[tuple[str, int, int]]]:
-    """Read straight from the file: each API call's context (main chain, deduplicated by message id) and
-    each compaction boundary as (trigger, preTokens, calls before it)."""
-    seen: set[str] = set()
-    calls: list[int] = []
-    boundaries: list[tuple[str, int, int]] = []
-    for line in path.read_text().splitlines():
-        record = json.loads(line)
-        if record.get("subtype") == "compact_boundary":
-            meta = record["compactMetadata"]
-            boundaries.append((meta["trigger"], meta["preTokens"], len(calls)))
-        message = record.get("message") or {}
-        usage = message.get("usage") if isinstance(message, dict) else None
-        if record.get("type") != "assistant" or not usage or record.get("isSidechain") or message["id"] in seen:
-            continue
-        if message.get("model") == "<synthetic>":
-            continue
-        seen.add(message["id"])
-        calls.append(usage["input_tokens"] + usage["cache_creation_input_tokens"] + usage["cache_read_input_tokens"])
-    return calls, boundaries
 
 
 @pytest.mark.parametrize("short", ["258c7280", "fa812bfe", "8463c716", "ae4a77f8"])
