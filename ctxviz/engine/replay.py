@@ -25,7 +25,7 @@ from ctxviz.scenario.event_model import (
     ToolEvent,
 )
 from ctxviz.scenario.measure import Measure
-from ctxviz.timeline import Source, Timeline
+from ctxviz.timeline import Category, Source, Timeline
 
 # A handler adds what its event brings and returns the step's kind and label (the replay closes the
 # step), or None when it closed its own steps (a note, a parallel group, /compact, /clear).
@@ -48,6 +48,9 @@ def run_event(session: EngineSession, event: Event, spilled: bool = False, last:
         session.note(f"not replayed: {session.blocked}")
         session.close_step(StepKind.NOTE, f"blocked: {event.kind}", note=getattr(event, "note", None))
         return
+    cleared = getattr(event, "cleared", 0)
+    if cleared and getattr(session.profile.compaction, "clears_old_results", False):
+        clear_old_results(session, cleared)
     outcome = HANDLERS[event.kind](session, event, spilled)
     if outcome is None:
         return
@@ -59,6 +62,28 @@ def run_event(session: EngineSession, event: Event, spilled: bool = False, last:
         # a gap recorded for the agent whose own count it is; other rules compare the exact size
         own_count = getattr(session.profile.thresholds, "checks_own_count", False)
         after_event(session, getattr(event, "count_gap", 0) if own_count else 0)
+
+
+# what clearing takes: results and the messages around them, never the summary or re-injected content
+CLEARABLE = frozenset((BlockKind.FILE_READ, BlockKind.TOOL_OUTPUT, BlockKind.SPILLED_OUTPUT, BlockKind.EDIT,
+                       BlockKind.SUBAGENT_RESULT, BlockKind.TOOL_CALL, BlockKind.REPLY, BlockKind.PROMPT,
+                       BlockKind.HOOK_OUTPUT, BlockKind.MENTION))  # fmt: skip
+_CLEARED = "what is left of the cleared results"
+
+
+def clear_old_results(session: EngineSession, tokens: int) -> None:
+    """Earlier results leave the window, oldest first, until ``tokens`` have gone; what the last one
+    removed held beyond that stays as one block, so the window falls by exactly ``tokens``."""
+    removed = 0
+    for block in session.live():
+        if removed >= tokens:
+            break
+        if block.category is Category.MESSAGES and block.kind in CLEARABLE:
+            session.remove(block.id)
+            removed += block.tokens
+    if removed > tokens:
+        session.add(Category.MESSAGES, BlockKind.TOOL_OUTPUT, _CLEARED, removed - tokens, "hidden")
+    session.note(f"{min(removed, tokens):,} tokens of earlier results cleared before this call")
 
 
 _UNBLOCKING = frozenset((EventKind.COMPACT, EventKind.CLEAR, EventKind.NOTE))

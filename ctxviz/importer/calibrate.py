@@ -125,7 +125,7 @@ def calibrate(draft: Draft, name: str) -> Calibrated:
         steps = run.timeline.steps
         for event, step in zip(flat, run.event_steps, strict=True):
             used = steps[step].used
-            added, previous = used - previous, used
+            added, previous = used - previous + event.cleared, used
             if event.kind == EventKind.COMPACT:
                 continue
             gap = event.target - added

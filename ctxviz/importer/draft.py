@@ -48,6 +48,7 @@ class EventDraft:
     caps: dict[str, int] = field(default_factory=dict)  # the most a free size may hold
     lines: int | None = None  # a Read's line count
     agent: str | None = None  # a subagent's id (its file holds its own reads)
+    cleared: int = 0  # earlier results cleared before it (the measured usage fell without a compaction)
     count_gap: int = 0  # Claude Code's own count before the next call minus the exact size (see count_gap)
 
     def flat(self) -> list[EventDraft]:
@@ -263,6 +264,9 @@ class _Drafter:
             self._estimate(post)
             return
         self._estimate(pre + post)
+        if compaction is None and measured_total is not None and before is not None and pre:
+            # the usage fell with no compaction: earlier results were cleared before the call
+            pre[0].event.cleared = max(0, before + sum(u.event.target for u in pre) - measured_total)
 
     @staticmethod
     def _share(units: list[_Unit], total: int) -> None:

@@ -17,6 +17,8 @@ SMALL_WINDOW = 200_000
 
 def event_document(event: EventDraft) -> dict[str, Any]:
     document = _event_body(event)
+    if event.cleared:
+        document["cleared"] = event.cleared
     if event.count_gap:
         document["count_gap"] = event.count_gap
     return document
