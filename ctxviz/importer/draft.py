@@ -266,7 +266,8 @@ class _Drafter:
         self._estimate(pre + post)
         if compaction is None and measured_total is not None and before is not None and pre:
             # the usage fell with no compaction: earlier results were cleared before the call
-            pre[0].event.cleared = max(0, before + sum(u.event.target for u in pre) - measured_total)
+            added = sum(e.target for e in {id(u.event): u.event for u in pre}.values())  # a tool: two units
+            pre[0].event.cleared = max(0, before + added - measured_total)
 
     @staticmethod
     def _share(units: list[_Unit], total: int) -> None:
