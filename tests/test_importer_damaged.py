@@ -131,3 +131,16 @@ def test_an_event_the_format_refuses_is_kept_as_hidden_input_of_its_size(tmp_pat
     assert len(notes) == 1 and notes[0].startswith(f"event {index} (read): unknown file")
     stand_in = draft.events[index]
     assert (stand_in.kind, stand_in.fields["visibility"], stand_in.target) == (EventKind.PROMPT, "hidden", target)
+
+
+def test_a_session_that_opens_with_a_summary_continues_another_and_is_not_a_compaction(tmp_path: Path) -> None:
+    summary = (
+        b'{"type":"user","isCompactSummary":true,"uuid":"s0","parentUuid":null,'
+        b'"message":{"role":"user","content":"This session is being continued from a previous conversation."}}\n'
+    )
+    rest = b"".join(LINES).replace(b'"parentUuid":null', b'"parentUuid":"s0"', 1)  # the first record follows it
+    path = tmp_path / "continued.jsonl"
+    path.write_bytes(summary + rest)
+    report = fidelity(path)
+    assert report.compactions == ()
+    assert report.predicted.calls == 0  # nothing to predict: no compaction in this session

@@ -255,6 +255,12 @@ class _Builder:
                 self.failed = {f.tool_use_id or "" for f in message.content if f.is_error}
         if record.isCompactSummary:
             compaction = next((i for i in reversed(self.current.items) if isinstance(i, Compaction)), None)
+            if compaction is None and len(self.segments) == 1:
+                # a summary before any call or boundary: the session opens as another's continuation, and
+                # its first call carries that summary as history
+                text = _text_of(content)
+                self.current.items.append(Prompt(text, len(text), "meta"))
+                return
             if compaction is None:
                 compaction = Compaction("auto", None)
                 self.current.items.append(compaction)
