@@ -206,7 +206,7 @@ class _Drafter:
                     event, tool_units = self.tool_event(use, k, extra)
                     group.append(event)
                     units.extend(tool_units)
-                    sent_chars += tool_units[-1].chars
+                    sent_chars += use.result_text_chars + extra
                 if len(group) == 1:
                     self.events.append(group[0])
                 else:

@@ -111,6 +111,7 @@ class ToolUse:
     args: ToolArgs
     call_chars: int
     result_chars: int | None = None
+    result_text_chars: int = 0  # the result's text as sent, unescaped: what Claude Code's chars/4 counts
     result_head: str = ""  # the result's first characters: an error or a "file unchanged" stub
     error: bool = False
     partial_read: bool = False  # a Read of a line range (offset/limit, or a file cut at its line limit)
@@ -183,6 +184,15 @@ def _call_facts(raw: bytes) -> _CallFacts:
         return _CALL_FACTS.decode(raw)
     except msgspec.DecodeError:
         return _CallFacts()
+
+
+def _text_chars(raw: Raw) -> int:
+    """The characters of a tool result's text: a JSON string's length less its quotes and escapes (one
+    extra character each), or the text of its blocks."""
+    data = bytes(raw)
+    if data[:1] == b'"':
+        return len(data) - 2 - data.count(b"\\")
+    return len(_raw_text(raw))
 
 
 def _raw_text(raw: Raw) -> str:
@@ -292,6 +302,7 @@ class _Builder:
             self.current.items.append(Prompt("tool result", len(block.content), "meta"))
             return
         use.result_chars = (use.result_chars or 0) + len(block.content)
+        use.result_text_chars += _text_chars(block.content)
         use.result_head = _raw_text(block.content)[:200] if len(block.content) < 400 else use.result_head
         use.error = block.tool_use_id in self.failed or use.result_head.lstrip().startswith("<tool_use_error>")
         info = _result_info(record.toolUseResult)
