@@ -88,6 +88,14 @@ def _header(draft: Draft, calibrated: Calibrated, name: str, stand_ins: list[str
         "(system prompt, tool definitions, CLAUDE.md, memory, start-up hook output). The profile's start-up "
         f"adds {calibrated.startup_rest:,} besides the system prompt; fitted to the overhead: {fitted}.",
     ]
+    if session.version:
+        paragraphs.append(
+            f"Rules: those of Claude Code {session.version}, the version the session recorded (profile.version; "
+            "`--set version=X` replays it as another). count_gap on an event: how far Claude Code's own count "
+            "before its next call (the last usage and output plus chars/4 of what came after) is from the exact "
+            "size; it decides the automatic compactions. cleared: tokens of earlier results the usage shows "
+            "were cleared before that event, with no compaction."
+        )
     autos = [pre for _, trigger, pre in draft.compactions if trigger == "auto"]
     if autos:
         paragraphs.append(
