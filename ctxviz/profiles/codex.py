@@ -91,6 +91,12 @@ class CodexNumbers:
 NUMBERS = CodexNumbers()
 
 
+def compaction_limit(numbers: CodexNumbers, reported_window: int) -> int:
+    """Where Codex compacts by default: 90% of the model's window, of which a rollout reports 95%."""
+    full = round(reported_window * 100 / numbers.effective_percent)
+    return min(reported_window, full * numbers.autocompact_percent // 100)
+
+
 def instruction_cut(numbers: CodexNumbers, files: list[tuple[str, Measure]]) -> list[tuple[str, int, str | None]]:
     """AGENTS.md files in load order → (path, tokens kept, why): all together within
     ``project_doc_max_bytes``; the file that passes the budget is cut, the ones after it are left out."""
@@ -291,9 +297,7 @@ class RecordedRules:
         return size + call.output + call.added + reasoning
 
     def limit(self, session: RecordedSession) -> int:
-        """90% of the model's whole window; a rollout records the window less the 5% Codex holds back."""
-        n = self.numbers
-        return session.window * 100 // n.effective_percent * n.autocompact_percent // 100
+        return compaction_limit(self.numbers, session.window)
 
     def size_after(self, session: RecordedSession, compaction: RecordedCompaction | None) -> int:
         if compaction is not None and compaction.agent_after is not None:
