@@ -4,9 +4,10 @@ session and in total, as a table and as JSON.
     python benchmarks/fidelity.py --corpus DIR [--json OUT.json]
     python benchmarks/fidelity.py FOLDER [FOLDER...]
 
-Main sessions only (files under ``subagents/`` are read with their session). A ``.jsonl.gz`` is unpacked
-into a temporary folder with its ``subagents/`` first. Reads nothing from the network and writes nothing
-beside the sessions.
+Main sessions only (files under ``subagents/`` are read with their session). A corpus's ``codex/`` and
+``pi/`` folders are scored by ``fidelity_agents.py`` (their own table and totals, in the JSON as
+``agents``). A ``.jsonl.gz`` is unpacked into a temporary folder with its ``subagents/`` first. Reads
+nothing from the network and writes nothing beside the sessions.
 
 Scored as ``ctxviz fidelity`` scores (only what the replay predicts): each automatic compaction at the
 same call as in the session, or within one; the first call after each compaction within 5%; the median
@@ -24,6 +25,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -32,6 +34,9 @@ from typing import Any
 
 from ctxviz.importer import fidelity
 from ctxviz.importer.fidelity import FidelityReport, percentile
+
+sys.path.insert(0, str(Path(__file__).parent))
+import fidelity_agents  # noqa: E402  (Codex and pi sessions of the same corpus)
 
 FIT, HELD_OUT = "fit", "held-out"
 
@@ -129,6 +134,8 @@ def sessions(folder: Path, scratch: Path) -> list[tuple[str, Path]]:
         if "subagents" in path.parts or path.suffix not in (".jsonl", ".gz") or path.name.endswith(".gz.jsonl"):
             continue
         name = str(path.relative_to(folder))
+        if path.relative_to(folder).parts[0] in fidelity_agents.AGENTS:
+            continue  # scored by fidelity_agents
         if path.suffix == ".gz":
             home = scratch / hashlib.sha256(name.encode()).hexdigest()[:16]
             for packed in sorted(path.parent.glob(path.name[: -len(".jsonl.gz")] + "/subagents/*.jsonl.gz")):
@@ -178,8 +185,15 @@ def main() -> None:
     print()
     for label in ("all", FIT, HELD_OUT):
         print(totals_line(label, summary[label]))
+    agents: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        for folder in folders:
+            if any((folder / agent).is_dir() for agent in fidelity_agents.AGENTS):
+                print()
+                agents |= fidelity_agents.print_reports(fidelity_agents.reports(folder, Path(scratch)))
     if args.json is not None:
-        args.json.write_text(json.dumps({"sessions": [r.to_json() for r in rows], "totals": summary}, indent=1))
+        document = {"sessions": [r.to_json() for r in rows], "totals": summary, "agents": agents}
+        args.json.write_text(json.dumps(document, indent=1))
 
 
 if __name__ == "__main__":

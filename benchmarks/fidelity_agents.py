@@ -79,13 +79,8 @@ def line(name: str, row: dict[str, Any]) -> str:
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--corpus", type=Path, required=True)
-    parser.add_argument("--json", type=Path, default=None, help="Write every figure here too.")
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        found = reports(args.corpus, Path(scratch))
+def print_reports(found: list[tuple[str, RecordedReport]]) -> dict[str, Any]:
+    """Print the table and the totals, fitted apart from held out; return both for the JSON."""
     rows = {name: report.to_json() for name, report in found}
     print("| session | version | calls | compactions after call (measured→replay) | same/within one "
           "| next within 10% | predicted calls | their median error |")  # fmt: skip
@@ -100,8 +95,18 @@ def main() -> None:
                 summary[f"{agent} {part}"] = totals(chosen)
     for label, figures in summary.items():
         print(f"\n{label}: " + ", ".join(f"{k} {v}" for k, v in figures.items()))
+    return {"sessions": rows, "totals": summary}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--corpus", type=Path, required=True)
+    parser.add_argument("--json", type=Path, default=None, help="Write every figure here too.")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        document = print_reports(reports(args.corpus, Path(scratch)))
     if args.json is not None:
-        args.json.write_text(json.dumps({"sessions": rows, "totals": summary}, indent=1) + "\n")
+        args.json.write_text(json.dumps(document, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -71,11 +71,16 @@ def test_the_prediction_never_reads_the_call_after_the_compaction(tmp_path: Path
     assert low["compactions"][0]["simulated_next"] == high["compactions"][0]["simulated_next"]
 
 
-def _codex_rollout(path: Path) -> Path:
-    def usage(used: int, output: int) -> dict[str, object]:
-        last = {"input_tokens": used, "output_tokens": output, "total_tokens": used + output}
-        return {"type": "token_count", "info": {"last_token_usage": last, "total_token_usage": {"n": used},
+def _codex_rollout(path: Path, first_reasoning: int = 5_000) -> Path:
+    def usage(used: int, output: int, reasoning: int = 0) -> dict[str, object]:
+        last = {"input_tokens": used, "output_tokens": output, "total_tokens": used + output,
+                "reasoning_output_tokens": reasoning}  # fmt: skip
+        return {"type": "token_count", "info": {"last_token_usage": last, "total_token_usage": {"n": used + 1},
                                                 "model_context_window": 258_400}}  # fmt: skip
+
+    def user(text: str) -> dict[str, object]:
+        content = [{"type": "input_text", "text": text}]
+        return {"type": "response_item", "payload": {"type": "message", "role": "user", "content": content}}
 
     def tool(call_id: str, output: str) -> list[dict[str, object]]:
         return [
@@ -91,10 +96,16 @@ def _codex_rollout(path: Path) -> Path:
 
     records = [
         {"type": "session_meta", "payload": {"id": "codex-1", "cli_version": "0.142.0", "cwd": "/tmp/demo"}},
-        {"type": "event_msg", "payload": usage(20_000, 100)},
+        user("first turn"),
+        {"type": "event_msg", "payload": usage(20_000, first_reasoning + 100, first_reasoning)},
+        user("second turn"),  # 3 tokens
         {"type": "event_msg", "payload": usage(200_000, 100)},
-        *tool("c1", "y" * 4_000),  # made by the third call's answer; about 1,000 tokens as Codex counts
-        {"type": "event_msg", "payload": usage(231_000, 500)},  # 231,500 + ~1,000 >= 89.5% of 258,400
+        # made by the third call's answer: {"type":"function_call_output","call_id":"c1","output":"yy…"} is
+        # 4,058 bytes, 1,015 tokens as Codex counts (bytes / 4, rounded up)
+        *tool("c1", "y" * 4_000),
+        # Codex's count: 238,000 + 500 + 1,015 = 239,515, plus the first turn's reasoning (which the API
+        # dropped) as Codex estimates it: 5,000 x 120% = 6,000 -> 245,515 >= 244,800 (90% of 258,400 / 95%)
+        {"type": "event_msg", "payload": usage(238_000, 500)},
         {"type": "compacted", "payload": {"message": "", "replacement_history": []}},
         {"type": "event_msg", "payload": usage(0, 0) | {"info": {"last_token_usage": {
             "input_tokens": 0, "output_tokens": 0, "total_tokens": 15_000}, "total_token_usage": {"n": 231_000}}}},
@@ -112,6 +123,13 @@ def test_codex_compacts_on_its_own_count_and_starts_again_from_its_own_figure(tm
     assert compaction["simulated_next"] == 15_000 + CODEX.after_beyond_own_count
     assert compaction["trigger"] == "auto"  # the compaction came inside a turn, not as a turn of its own
     assert report["version"] == "0.142.0"
+
+
+def test_codex_counts_the_reasoning_of_earlier_turns_that_the_api_dropped(tmp_path: Path) -> None:
+    # 1,000 reasoning tokens: 239,515 + 1,200 = 240,715 < 244,800, so Codex would not have compacted there
+    report = _fidelity(_codex_rollout(tmp_path / "rollout.jsonl", first_reasoning=1_000))
+    assert report["compactions"][0]["simulated_after_call"] is None
+    assert CODEX.reasoning_estimate_percent == 120
 
 
 def test_import_and_fidelity_name_the_agent_they_refuse(tmp_path: Path) -> None:

@@ -16,6 +16,9 @@ class RecordedCall:
     output: int  # what the answer added (output tokens), as the agent's own count of the context includes it
     added: int  # what entered after the answer and before the next call, estimated as the agent estimates it
     added_after_compaction: int = 0  # of ``added``: what entered after a compaction that followed this call
+    # reasoning tokens of the earlier turns since the last compaction: the API leaves them out of the next
+    # prompt, yet an agent may still count them (Codex estimates them from their encrypted text)
+    earlier_reasoning: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,17 +67,13 @@ class CodexNumbers:
     edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
     mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
     notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark, compaction done by
-    # the server): fitted on five rollouts, checked on five others (benchmarks/fidelity_agents.py).
-    compacts_at_percent: float = number(
-        89.5,
+    # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on five
+    # rollouts, checked on five others (benchmarks/fidelity_agents.py). The rule itself is read in source.
+    reasoning_estimate_percent: int = number(
+        120,
         "measured",
-        "Codex's count after an answer (its input + output + tool outputs since, as "
-        "get_total_token_usage counts them) as % of the recorded window, at which it compacted: fitted on 4 "
-        "rollouts of 0.140-0.142 (gpt-5.5); the compaction place is not a clean threshold in them",
-    )
-    compacts_at_percent_small: float = number(
-        75.0, "measured", "the same for a recorded window under 200,000 (gpt-5.3-codex-spark): 1 rollout of 0.142"
+        "Codex's estimate of an earlier turn's reasoning (its encrypted text's bytes x 3/4 - 650, / 4) as % of "
+        "the reasoning tokens the rollout records: fitted on 5 rollouts (115-125 place every compaction alike)",
     )
     after_beyond_own_count: int = number(
         3_080,
@@ -94,6 +90,12 @@ class CodexNumbers:
 
 
 NUMBERS = CodexNumbers()
+
+
+def compaction_limit(numbers: CodexNumbers, reported_window: int) -> int:
+    """Where Codex compacts by default: 90% of the model's window, of which a rollout reports 95%."""
+    full = round(reported_window * 100 / numbers.effective_percent)
+    return min(reported_window, full * numbers.autocompact_percent // 100)
 
 
 def instruction_cut(numbers: CodexNumbers, files: list[tuple[str, Measure]]) -> list[tuple[str, int, str | None]]:
@@ -287,17 +289,28 @@ PROFILE = build(NUMBERS)
 
 @dataclass(frozen=True, slots=True)
 class RecordedRules:
-    """Codex's compaction as its rollouts show it, for ``fidelity``: after an answer, Codex counts the last
-    call's input and output plus the tool outputs since (bytes / 4, each cut to the history's limit) and
-    compacts at a share of the recorded window; the new context is Codex's own figure written with the
-    compaction plus what that figure leaves out."""
+    """Codex's compaction for ``fidelity``, the rule the engine's threshold uses too (90% of the model's
+    window, ``autocompact_percent``). After an answer that needs a follow-up, and before a new turn, Codex
+    counts the last call's input and output, the items added since (bytes / 4, a tool output cut to the
+    history's limit) and the reasoning items of earlier turns, which the API no longer sends but Codex
+    still estimates from their encrypted text (get_total_token_usage in codex-rs
+    core/src/context_manager/history.rs @023fad26, the check in core/src/session/turn.rs @000c857e,
+    both read at commits later than the rollouts' 0.140-0.142, which they explain). The new context is
+    Codex's own figure written with the compaction plus what that figure leaves out."""
 
     numbers: CodexNumbers
 
     def compacts(self, session: RecordedSession, size: int, call: RecordedCall) -> bool:
-        n = self.numbers
-        percent = n.compacts_at_percent if session.window >= 200_000 else n.compacts_at_percent_small
-        return (size + call.output + call.added) * 100 >= session.window * percent
+        return self.count(size, call) >= self.limit(session)
+
+    def count(self, size: int, call: RecordedCall) -> int:
+        """Codex's count after ``call``'s answer: the call's input and output, what entered since, and the
+        reasoning of earlier turns, which it estimates from their encrypted text."""
+        reasoning = call.earlier_reasoning * self.numbers.reasoning_estimate_percent // 100
+        return size + call.output + call.added + reasoning
+
+    def limit(self, session: RecordedSession) -> int:
+        return compaction_limit(self.numbers, session.window)
 
     def size_after(self, session: RecordedSession, compaction: RecordedCompaction | None) -> int:
         if compaction is not None and compaction.agent_after is not None:

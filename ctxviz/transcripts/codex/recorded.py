@@ -25,6 +25,9 @@ class _Calls:
     max_output_tokens: int
     used: list[int] = field(default_factory=list)
     output: list[int] = field(default_factory=list)
+    reasoning: list[int] = field(default_factory=list)  # each call's reasoning output tokens
+    turn: list[int] = field(default_factory=list)  # each call's turn: the user messages before it
+    user_messages: int = 0
     added: dict[int, int] = field(default_factory=dict)  # by call (from 0): what entered after its answer
     after_compaction: dict[int, int] = field(default_factory=dict)
     owner: dict[str, int] = field(default_factory=dict)  # a tool call's id → the call whose answer made it
@@ -65,6 +68,8 @@ class _Calls:
         self.close_compaction()
         self.used.append(last["input_tokens"])
         self.output.append(count(last.get("output_tokens")) or 0)
+        self.reasoning.append(count(last.get("reasoning_output_tokens")) or 0)
+        self.turn.append(self.user_messages)
 
     def close_compaction(self) -> None:
         if self.open_compaction is not None:
@@ -85,6 +90,22 @@ class _Calls:
             self.add(call, min(self.max_output_tokens, -(-size // 4)))
         elif kind == "message" and payload.get("role") in ("user", "developer"):
             self.add(last, self.estimate(part_texts(payload.get("content"))))
+            self.user_messages += payload.get("role") == "user"
+
+    def earlier_reasoning(self) -> list[int]:
+        """Per call: the reasoning tokens recorded for the calls of earlier turns since the last compaction
+        (which drops them)."""
+        after = {c.after_call for c in self.compactions}
+        found: list[int] = []
+        earlier = this_turn = 0
+        for n, (turn, reasoning) in enumerate(zip(self.turn, self.reasoning, strict=True)):
+            if n in after:  # ``n`` counts from 0: the call after the one a compaction followed
+                earlier = this_turn = 0
+            elif n and turn != self.turn[n - 1]:
+                earlier, this_turn = earlier + this_turn, 0
+            found.append(earlier)
+            this_turn += reasoning
+        return found
 
     def compacted(self, payload: Mapping[str, Any]) -> None:
         if not self.used:
@@ -129,8 +150,9 @@ def recorded_session(records: Iterable[tuple[int, Record]], path: Path, problems
     calls = _Calls(NUMBERS.output_max_tokens)
     each_record(records, str(path), problems, calls.record)
     calls.close_compaction()
+    reasoning = calls.earlier_reasoning()
     found = tuple(
-        RecordedCall(used, output, calls.added.get(n, 0), calls.after_compaction.get(n, 0))
+        RecordedCall(used, output, calls.added.get(n, 0), calls.after_compaction.get(n, 0), reasoning[n])
         for n, (used, output) in enumerate(zip(calls.used, calls.output, strict=True))
     )
     window = calls.window or NUMBERS.window * NUMBERS.effective_percent // 100

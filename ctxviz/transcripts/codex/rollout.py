@@ -295,14 +295,11 @@ def parse(lines: Iterable[tuple[int, Record]], where: str) -> Parsed:
 
 
 def thresholds(window: int) -> Thresholds:
-    """Auto-compaction at 90% of the model's window, which Codex reports as 95% of it (the codex
-    profile's numbers)."""
-    from ctxviz.profiles.codex import NUMBERS
+    """Auto-compaction where the codex profile puts it for the window the rollout reports."""
+    from ctxviz.profiles.codex import NUMBERS, compaction_limit
     from ctxviz.timeline import Thresholds
 
-    full = round(window * 100 / NUMBERS.effective_percent)
-    autocompact = min(window, full * NUMBERS.autocompact_percent // 100)
-    return Thresholds.from_trigger(autocompact, window)
+    return Thresholds.from_trigger(compaction_limit(NUMBERS, window), window)
 
 
 def build(state: Parsed, path: Path) -> Timeline:
