@@ -30,7 +30,7 @@ from rich.console import Console
 from ctxviz.report.compare import comparison_renderable
 from ctxviz.report.compare_json import dump_bytes
 from ctxviz.report.compare_runs import agent_names, compare, parse_run_specs
-from ctxviz.scenario.load import load_scenario
+from ctxviz.scenario_file import load_scenario
 from ctxviz.tokens import CharsPerToken
 from ctxviz.whatif import Settings
 

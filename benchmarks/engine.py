@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ctxviz.engine import simulate
 from ctxviz.report.json import dumps
-from ctxviz.scenario.load import load_scenario
+from ctxviz.scenario_file import load_scenario
 from ctxviz.tokens import CharsPerToken
 
 FILES = 40

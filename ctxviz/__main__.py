@@ -1,3 +1,3 @@
-from ctxviz.live.entry import main
+from ctxviz.main import main
 
 main()

@@ -18,6 +18,10 @@ class Unreadable(InputError):
     went wrong can pass without the file changing, so the summary index never keeps this answer."""
 
 
+class NoUsage(InputError):
+    """A session that records no token usage at all (Cursor's transcripts): nothing to measure, not damage."""
+
+
 # How a message about a folder given where a session's file was wanted begins (after the path). It names
 # no option: only the commands that can find a session themselves add "--session / --latest".
 FOLDER_GIVEN = "a folder; give a session's"

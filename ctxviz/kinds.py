@@ -24,6 +24,10 @@ class AgentName(StrEnum):
     PAIMON = "paimon"  # a design, not a shipped agent: @-mentions sent once (see the paimon profile)
 
 
+# The agent a scenario runs under when it names none, and whose reader takes a file no reader recognises.
+DEFAULT_AGENT = AgentName.CLAUDE_CODE
+
+
 class EventKind(StrEnum):
     """A scenario event's kind: the key that names it in the YAML."""
 

@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ctxviz.short_forms import humanize as humanize  # with the rest of the layout, for its users
 from ctxviz.timeline import FREE_SPACE
 
 FULL, PARTIAL, FREE, RESERVE = "⛁", "⛀", "⛶", "⛝"
@@ -66,14 +67,3 @@ def context_grid(
 
 def percent(tokens: int, window: int) -> float:
     return 100.0 * tokens / window if window else 0.0
-
-
-def humanize(tokens: int) -> str:
-    """``/context``-style short figures: 980, 4.2k, 33k, 17.2k, 146k, 1.2M."""
-    if abs(tokens) < 1000:
-        return str(tokens)
-    if abs(tokens) < 100_000:
-        return f"{tokens / 1000:.1f}".removesuffix(".0") + "k"
-    if abs(tokens) < 1_000_000:
-        return f"{tokens / 1000:.0f}k"
-    return f"{tokens / 1_000_000:.1f}".removesuffix(".0") + "M"

@@ -45,7 +45,7 @@ def leave(code: int) -> NoReturn:
 
 
 def one_shot_process() -> None:
-    """For a command answered without click (``ctxviz.live.entry``): it is the program, and one-shot."""
+    """For a command answered without click (``ctxviz.main``): it is the program, and one-shot."""
     _state["program"] = True
     one_shot()
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ctxviz.allocation import without_cycle_collection
 from ctxviz.timeline import Timeline
 
 if TYPE_CHECKING:
@@ -47,8 +46,7 @@ def open_timeline(
 
         path, display = _builtin_if_missing(path, display)
         replayable = _scenario(path, display, tokenizer, allow_outside)
-        with without_cycle_collection():  # replace() derives the timeline's tables again: no GC passes over it
-            return replayable.finish(simulate(replayable.scenario, agent=agent, source_path=display))
+        return replayable.finish(simulate(replayable.scenario, agent=agent, source_path=display))
     raise InputError(f"{path}: not a scenario (.yaml) or an agent's session file")
 
 
@@ -77,7 +75,7 @@ def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: 
 
 
 def _scenario(path: Path, display: str, tokenizer: str, allow_outside: bool) -> Replayable:
-    from ctxviz.scenario.load import load_scenario
+    from ctxviz.scenario_file import load_scenario
     from ctxviz.tokens import LazyCounter
 
     counter = LazyCounter(tokenizer)  # cl100k is loaded only if some text is counted

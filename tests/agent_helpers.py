@@ -8,8 +8,8 @@ import math
 import textwrap
 
 from ctxviz.engine import simulate
-from ctxviz.scenario.load import parse_scenario
 from ctxviz.scenario.model import Scenario
+from ctxviz.scenario_file import parse_scenario
 from ctxviz.timeline import Block, Step, Timeline
 from ctxviz.tokens import CharsPerToken
 

@@ -11,8 +11,8 @@ import textwrap
 
 from ctxviz.engine import simulate
 from ctxviz.profiles.claude_code import CLAUDE_CODE as P
-from ctxviz.scenario.load import parse_scenario
 from ctxviz.scenario.model import Scenario
+from ctxviz.scenario_file import parse_scenario
 from ctxviz.timeline import Block, Category, Step, Timeline
 from ctxviz.tokens import CharsPerToken
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from ctxviz.engine import simulate
 from ctxviz.profiles import AGENT_NAMES
-from ctxviz.scenario.load import load_scenario
+from ctxviz.scenario_file import load_scenario
 from ctxviz.timeline import Timeline
 from ctxviz.tokens import CharsPerToken
 

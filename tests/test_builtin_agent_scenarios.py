@@ -9,7 +9,7 @@ import pytest
 from agent_helpers import chars4
 
 from ctxviz.engine import simulate
-from ctxviz.scenario.load import load_scenario
+from ctxviz.scenario_file import load_scenario
 from ctxviz.sources import builtin_scenario
 from ctxviz.timeline import Timeline
 from ctxviz.tokens import CharsPerToken

@@ -21,7 +21,7 @@ from ctxviz.engine import simulate
 from ctxviz.errors import InputError
 from ctxviz.importer import fidelity, session_to_scenario
 from ctxviz.importer.fidelity import FidelityReport
-from ctxviz.scenario.load import load_scenario
+from ctxviz.scenario_file import load_scenario
 from ctxviz.tokens import CharsPerToken
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"

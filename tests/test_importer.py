@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from ctxviz.cli import main
 from ctxviz.engine import simulate
 from ctxviz.importer import fidelity, session_to_scenario
-from ctxviz.scenario.load import load_scenario
+from ctxviz.scenario_file import load_scenario
 from ctxviz.tokens import CharsPerToken
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"

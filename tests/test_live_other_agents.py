@@ -18,7 +18,7 @@ from watching import watching
 
 from ctxviz.cli import main
 from ctxviz.live import reread
-from ctxviz.live.reread import RereadSession, watched_places
+from ctxviz.live.reread import RereadSession
 from ctxviz.live.session import LiveSession
 from ctxviz.live.watch import Watch
 from ctxviz.live.watch_app import LiveTimelineScreen, WatchApp
@@ -193,7 +193,7 @@ def test_opencode_json_tree_gaining_a_message_is_read_again(tmp_path: Path) -> N
 def test_an_opencode_database_is_watched_through_its_write_ahead_log(tmp_path: Path) -> None:
     database = tmp_path / "opencode.db"
     shutil.copy(OTHERS / "opencode" / "synthetic-db" / "opencode.db", database)
-    assert watched_places("opencode", database) == [str(database), f"{database}-wal"]
+    assert reader_named("opencode").watched_places(ref_for("opencode", database)) == [str(database), f"{database}-wal"]
     watch = Watch(database)
     assert watch.poll() is not None and watch.poll() is None
     (tmp_path / "opencode.db-wal").write_bytes(b"\0" * 32)  # opencode wrote: read again
@@ -253,9 +253,9 @@ def test_after_a_slow_read_the_next_waits_a_few_times_as_long(tmp_path: Path, mo
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["--agent", "cursor"], "Cursor's transcripts record no token usage"),
+        (["--agent", "cursor"], "--agent cursor: its transcripts record no token usage"),
         (["--agent", "vim"], "choose one of: claude-code, codex, cursor, gemini-cli, grok-build, opencode, pi"),
-        (["--session", "zzz"], "no session of any agent 'zzz' found"),
+        (["--session", "zzz"], "no session 'zzz' found"),
         (["--latest", "--agent", "pi"], "no pi sessions found"),
     ],
 )

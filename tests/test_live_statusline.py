@@ -179,7 +179,7 @@ def test_the_installed_command_takes_the_fast_path(tmp_path: Path, cache_home: P
     code = (
         "import atexit, sys; atexit.register(lambda: print(sorted({m.split('.')[0] for m in sys.modules} & "
         "{'click', 'rich', 'textual', 'pydantic'}), file=sys.stderr)); "
-        "sys.argv = ['ctxviz', 'statusline']; from ctxviz.live.entry import main; main()"
+        "sys.argv = ['ctxviz', 'statusline']; from ctxviz.main import main; main()"
     )
     fast = subprocess.run([sys.executable, "-c", code], input=_payload(BIG), capture_output=True, env=env, check=False)
     through_click = "from ctxviz.cli import main; main(['statusline'])"

@@ -143,7 +143,7 @@ def test_following_the_newest_session_switches_when_one_starts(tmp_path: Path) -
         if switched is not None and switched.switched:
             break
     assert switched is not None and switched.switched and watch.path == new
-    assert switched.status == "switched to the newer session 4d5611e5"
+    assert switched.status == "switched to the newer claude-code session 4d5611e5"
 
 
 def test_a_sidechain_in_the_session_file_opens_in_watch(tmp_path: Path) -> None:

@@ -85,7 +85,7 @@ def test_sessions_json_alone_is_answered_without_click_and_prints_what_click_pri
     (project / "s2.jsonl").write_bytes(fixture.read_bytes())
     env = {"CLAUDE_CONFIG_DIR": str(tmp_path / "config"), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin",
            "XDG_CACHE_HOME": str(tmp_path / "cache")}  # fmt: skip
-    program = "import sys; sys.argv = ['ctxviz', *sys.argv[1:]]; from ctxviz.live.entry import main; main()"
+    program = "import sys; sys.argv = ['ctxviz', *sys.argv[1:]]; from ctxviz.main import main; main()"
     without_click = "import sys; sys.modules['click'] = None\n" + program  # importing click now fails
     for _ in ("cold", "warm"):  # the first run writes the index, the second is served from it
         fast = subprocess.run([sys.executable, "-c", without_click, "sessions", "--json"], capture_output=True,

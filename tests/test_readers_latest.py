@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from ctxviz.cli import main
 from ctxviz.errors import InputError
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts.latest import latest_session
+from ctxviz.transcripts.find import latest_session
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ READER_MODULES = (
     "ctxviz.transcripts.registry",
     "ctxviz.transcripts.every_agent",
     "ctxviz.transcripts.opencode.database",
-    "ctxviz.transcripts.latest",
+    "ctxviz.transcripts.find",
     *PARSING_MODULES,
 )
 # What any reading needs: the records of a file, Claude Code's summariser, the timeline they make.

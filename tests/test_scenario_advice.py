@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from ctxviz.cli import main
 from ctxviz.errors import InputError
-from ctxviz.scenario.load import parse_scenario
+from ctxviz.scenario_file import parse_scenario
 from ctxviz.tokens import CharsPerToken
 
 COUNTER = CharsPerToken()

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from ctxviz.errors import InputError
-from ctxviz.scenario.load import load_scenario, parse_scenario
 from ctxviz.scenario.sizes import Measure
 from ctxviz.scenario.yaml_source import YamlLimits
+from ctxviz.scenario_file import load_scenario, parse_scenario
 from ctxviz.tokens import CharsPerToken
 
 COUNTER = CharsPerToken()

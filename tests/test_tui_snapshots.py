@@ -103,7 +103,9 @@ def test_chart_crossing_the_auto_compact_line(snap_compare: SnapCompare) -> None
 def test_open_picker(snap_compare: SnapCompare, default: Timeline, tmp_path: Path, monkeypatch: MonkeyPatch) -> None:
     # no sessions on this "machine": the picker must not show the real user's
     monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    for variable in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_DATA_HOME", "PI_CODING_AGENT_DIR",
+                     "GROK_HOME"):  # fmt: skip
+        monkeypatch.delenv(variable, raising=False)  # every agent's sessions are listed
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await pilot.press("o")

@@ -17,11 +17,11 @@ if TYPE_CHECKING:
 
 def other_agent(path: Path) -> str | None:
     """The agent that wrote ``path`` when it is not Claude Code (None: Claude Code's, or nobody's known)."""
-    from ctxviz.kinds import AgentName
+    from ctxviz.importer import IMPORTED_AGENT
     from ctxviz.transcripts.registry import reader_for
 
     reader = reader_for(path) if path.is_file() else None
-    return None if reader is None or reader.name == AgentName.CLAUDE_CODE else str(reader.name)
+    return None if reader is None or reader.name == IMPORTED_AGENT else str(reader.name)
 
 
 def refuse_import(agent: str, path: Path) -> None:

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import click
 
 from ctxviz.cli.common import fail
-from ctxviz.kinds import AgentName
 
 if TYPE_CHECKING:
     from ctxviz.live.watch import Watch
@@ -25,7 +24,7 @@ WAIT_SECONDS = 0.5  # while waiting for a session's first API call
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session now (and stay on it).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
-@click.option("--agent", metavar="NAME", help="Only this agent's sessions (claude-code, codex, gemini-cli, …).")
+@click.option("--agent", metavar="NAME", help="Only this agent's sessions (`ctxviz sessions --help` lists them).")
 def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | None) -> None:
     """Open the TUI on a session and follow it as it is written.
 
@@ -63,38 +62,22 @@ def _check_agent(agent: str) -> None:
     from ctxviz.errors import InputError
     from ctxviz.transcripts.registry import reader_named
 
-    if reader_named(agent).name == AgentName.CURSOR:
-        raise InputError("--agent cursor: Cursor's transcripts record no token usage, so there is nothing to watch")
+    if not reader_named(agent).records_usage:
+        raise InputError(f"--agent {agent}: its transcripts record no token usage, so there is nothing to watch")
 
 
 def _chosen(session_id: str | None, agent: str | None) -> Path:
-    """The file of ``--session ID`` (Claude Code first, then the other agents) or of ``--latest``."""
+    """The file of ``--session ID`` or of ``--latest``."""
     from ctxviz.errors import InputError
-    from ctxviz.live.watch import newest
+    from ctxviz.transcripts.find import newest_to_follow, session_by_id
 
-    home = Path.home()
-    if session_id is None:
-        ref = newest(os.environ, home, agent)
-        if ref is None:
-            whose = f"{agent} sessions" if agent else "sessions of any agent"
-            raise InputError(f"no {whose} found (`ctxviz sessions` lists where it looks)")
-        return ref.path
-    if agent in (None, AgentName.CLAUDE_CODE):
-        from ctxviz.transcripts.claude_code.discover import config_roots, session_files
-        from ctxviz.transcripts.claude_code.select import by_session
-
-        try:
-            return by_session(session_files(config_roots()), session_id).path
-        except InputError:
-            if agent is not None:
-                raise
-    from ctxviz.transcripts.every_agent import find_session
-
-    other = find_session(os.environ, home, session_id)
-    if other is None or (agent is not None and other.agent != agent):
-        whose = f"{agent} session" if agent else "session of any agent"
-        raise InputError(f"no {whose} {session_id!r} found (`ctxviz sessions` lists them)")
-    return other.path
+    if session_id is not None:
+        return session_by_id(os.environ, Path.home(), session_id, agents=[agent] if agent else ()).path
+    ref = newest_to_follow(os.environ, Path.home(), agent, os.getcwd())
+    if ref is None:
+        whose = f"{agent} sessions" if agent else "sessions of any agent"
+        raise InputError(f"no {whose} found (`ctxviz sessions` lists where it looks)")
+    return ref.path
 
 
 def _first_session(agent: str | None) -> Watch:

@@ -151,7 +151,7 @@ def scenarios(as_json: bool) -> None:
 @click.command()
 def schema() -> None:
     """Print the JSON schema of the scenario format (for editors)."""
-    from ctxviz.scenario.check import scenario_schema
+    from ctxviz.profiles.scenario_fit import scenario_schema
 
     document = scenario_schema()
     document["$schema"] = "https://json-schema.org/draft/2020-12/schema"

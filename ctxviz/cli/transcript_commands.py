@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from ctxviz.cli.common import EXIT_OK, fail
-from ctxviz.kinds import AgentName
 from ctxviz.report.sessions import report_problems
 
 if TYPE_CHECKING:
@@ -24,12 +23,7 @@ def choose_session(
 ) -> Path | SessionRef:
     """The transcript a command was pointed at: a FILE, the --latest session of any agent, or --session ID
     (all but FILE narrowed by --project and --agent). Raises ``InputError`` when none matches."""
-    from ctxviz.errors import InputError
-    from ctxviz.transcripts.claude_code.discover import config_roots, session_files
-    from ctxviz.transcripts.claude_code.select import by_session, project_matches
-    from ctxviz.transcripts.every_agent import find_session
-    from ctxviz.transcripts.latest import latest_session
-    from ctxviz.transcripts.registry import reader_named
+    from ctxviz.transcripts.find import latest_session, session_by_id
 
     if sum((file is not None, latest, session_id is not None)) != 1:
         raise click.UsageError("give one of FILE, --latest or --session ID")
@@ -40,17 +34,7 @@ def choose_session(
     if latest:
         return latest_session(os.environ, Path.home(), agents=agents, project=project, cwd=os.getcwd())
     assert session_id is not None
-    names = {reader_named(a).name for a in agents}
-    missing = InputError(f"no session {session_id!r} found (try `ctxviz sessions`)")
-    if not names or AgentName.CLAUDE_CODE in names:  # Claude Code's own (fast) choice first
-        try:
-            files = [f for f in session_files(config_roots()) if project_matches(f, project)]
-            return by_session(files, session_id).path
-        except InputError as error:
-            missing = error
-    if (other := find_session(os.environ, Path.home(), session_id, names or None)) is None:
-        raise missing
-    return other
+    return session_by_id(os.environ, Path.home(), session_id, agents=agents, project=project)
 
 
 def _fail_safely(message: str) -> NoReturn:
@@ -112,8 +96,8 @@ def context(
 ) -> None:
     """The /context breakdown of a real session at any API call.
 
-    Give a session FILE of any agent (Claude Code, Codex, gemini-cli, opencode, pi, grok-build; the agent
-    is told from the content), or --latest, or --session ID. Totals are measured by the API;
+    Give a session FILE of any agent (the agent is told from the content; `ctxviz sessions --help` lists
+    the agents read), or --latest, or --session ID. Totals are measured by the API;
     how they split among the items is estimated (chars/4) and marked with ~.
     """
     from ctxviz.errors import InputError
@@ -157,7 +141,18 @@ def context(
     sys.exit(EXIT_OK)
 
 
-@click.command()
+class _ListsEachAgentsFolders(click.Command):
+    """A command whose help ends with each agent's folders, as its reader gives them."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from ctxviz.transcripts.registry import READERS
+
+        with formatter.section("Folders searched"):
+            formatter.write_dl(sorted((reader.name, reader.folders) for reader in READERS))
+        super().format_epilog(ctx, formatter)
+
+
+@click.command(cls=_ListsEachAgentsFolders)
 @click.option("-p", "--project", metavar="P", help="Only sessions whose project path contains P.")
 @click.option("--since", callback=_day, metavar="DATE", help="Sessions active on or after DATE (YYYYMMDD).")
 @click.option("--until", callback=_day, metavar="DATE", help="Sessions started on or before DATE (YYYYMMDD).")
@@ -181,12 +176,10 @@ def sessions(
 ) -> None:
     """The sessions on this machine, every agent: calls, peak and last context, compactions, subagents.
 
-    Looks in each agent's folders: ~/.claude, ~/.config/claude and CLAUDE_CONFIG_DIR (Claude Code),
-    CODEX_HOME or ~/.codex, GEMINI_CLI_HOME or ~/.gemini, XDG_DATA_HOME/opencode or
-    ~/.local/share/opencode, PI_CODING_AGENT_DIR or ~/.pi/agent, GROK_HOME or ~/.grok.
+    Looks in each agent's folders (listed below).
 
     In the table, cmp counts the compactions: "2a" is two automatic ones, "1m" one /compact, "1?" one whose
-    transcript does not say which (Codex, pi). A "~" before
+    transcript does not say which. A "~" before
     peak and last marks estimates, for agents whose transcripts record no token usage.
     """
     from ctxviz.errors import InputError

@@ -3,11 +3,10 @@ Timeline. Every agent-specific rule and number comes from the profile."""
 
 from __future__ import annotations
 
-from ctxviz.allocation import without_cycle_collection
 from ctxviz.engine.replay import replay
 from ctxviz.engine.session import EngineSession
 from ctxviz.profiles import Profile
-from ctxviz.scenario.check import resolve_profile
+from ctxviz.profiles.scenario_fit import resolve_profile
 from ctxviz.scenario.model import Scenario
 from ctxviz.timeline import Source, Timeline
 
@@ -22,8 +21,7 @@ def simulate(
     notices: tuple[str, ...] = ()
     if profile is None and (unused := sorted(set(scenario.profile) - chosen.number_names())):
         notices = (f"profile: {', '.join(unused)} not used: {chosen.name} has no such number",)
-    with without_cycle_collection():
-        return replay(EngineSession(scenario, chosen, source=source, notices=notices))
+    return replay(EngineSession(scenario, chosen, source=source, notices=notices))
 
 
 __all__ = ["resolve_profile", "simulate"]

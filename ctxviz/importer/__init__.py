@@ -5,5 +5,9 @@ from __future__ import annotations
 
 from ctxviz.importer.fidelity import FidelityReport, fidelity
 from ctxviz.importer.imported import ImportResult, MeasuredCall, session_to_scenario
+from ctxviz.kinds import AgentName
 
-__all__ = ["FidelityReport", "ImportResult", "MeasuredCall", "fidelity", "session_to_scenario"]
+# The agent whose sessions ``ctxviz import`` turns into scenarios (another agent's are replayed as recorded).
+IMPORTED_AGENT = AgentName.CLAUDE_CODE
+
+__all__ = ["IMPORTED_AGENT", "FidelityReport", "ImportResult", "MeasuredCall", "fidelity", "session_to_scenario"]

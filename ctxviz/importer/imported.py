@@ -15,8 +15,8 @@ from ctxviz.importer.render import scenario_yaml
 from ctxviz.importer.represent import make_representable
 from ctxviz.importer.rules import continuation_rule
 from ctxviz.kinds import AgentName
-from ctxviz.scenario.load import parse_scenario
 from ctxviz.scenario.model import Scenario
+from ctxviz.scenario_file import parse_scenario
 from ctxviz.tokens import CharsPerToken, TokenCounter
 
 _COUNTER: TokenCounter = CharsPerToken()

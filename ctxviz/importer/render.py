@@ -9,9 +9,9 @@ from typing import Any
 from ctxviz.importer.draft import Draft, EventDraft
 from ctxviz.importer.rules import builtin_subagent_types
 from ctxviz.kinds import AgentName, EventKind
+from ctxviz.short_forms import undated
 
 MILLION_WINDOW = 1_000_000
-_DATE_SUFFIX = re.compile(r"-\d{8}$")  # claude-sonnet-4-5-20250929 is the profile's claude-sonnet-4-5
 SMALL_WINDOW = 200_000
 
 
@@ -47,7 +47,7 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
         "name": name,
         "summary": f"Imported from a Claude Code session: {len(session.calls)} API calls",
         "agent": AgentName.CLAUDE_CODE.value,
-        "model": _DATE_SUFFIX.sub("", session.model or "claude-sonnet-4-6"),
+        "model": undated(session.model or "claude-sonnet-4-6"),
     }
     if max(session.calls, default=0) > SMALL_WINDOW:
         document["window"] = MILLION_WINDOW  # the session went past 200k: it ran with the 1M window

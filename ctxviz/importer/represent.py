@@ -12,6 +12,7 @@ from ctxviz.importer.draft import Draft, EventDraft
 from ctxviz.importer.render import scenario_document
 from ctxviz.importer.replay import build_scenario
 from ctxviz.kinds import EventKind
+from ctxviz.profiles.scenario_fit import agent_problems
 from ctxviz.scenario.check import problems
 
 ATTEMPTS = 3  # a replaced event cannot itself be a problem: one more pass only confirms
@@ -19,7 +20,8 @@ ATTEMPTS = 3  # a replaced event cannot itself be a problem: one more pass only 
 
 def _event_problems(document: dict[str, Any]) -> dict[int, str]:
     """The top-level events the format refuses, by index, with the first reason for each."""
-    found = list(problems(document))
+    found, subagent_types = agent_problems(document)
+    found += problems(document, subagent_types)
     try:
         build_scenario(document)
     except ValidationError as error:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ctxviz.live.cache_file import CACHE_FORMAT, cache_file, unpack_cache
+from ctxviz.short_forms import humanize
 
 DEFAULT_FORMAT = "{bar} {used}/{window} {percent} · {to_compact} · {biggest}"
 FIELDS = ("bar", "used", "window", "percent", "left", "to_compact", "biggest", "item", "item_tokens", "model",
@@ -54,18 +55,6 @@ def usage() -> str:
 
 class StatuslineError(Exception):
     """Why the fallback line is printed (told under --debug)."""
-
-
-def humanize(tokens: int) -> str:
-    """Short figures as ``/context`` writes them (the same rule as ``ctxviz.layout.humanize``, kept
-    here so that this path imports nothing of ctxviz)."""
-    if abs(tokens) < 1000:
-        return str(tokens)
-    if abs(tokens) < 100_000:
-        return f"{tokens / 1000:.1f}".removesuffix(".0") + "k"
-    if abs(tokens) < 1_000_000:
-        return f"{tokens / 1000:.0f}k"
-    return f"{tokens / 1_000_000:.1f}".removesuffix(".0") + "M"
 
 
 def _payload(text: bytes) -> tuple[Path, int | None]:

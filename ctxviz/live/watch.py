@@ -1,8 +1,9 @@
 """What ``ctxviz watch`` follows, without the TUI: one session, or whichever session of any agent (or
 of one) was written last, switching when a newer one starts. Each ``poll`` is cheap: a ``stat`` of what
 the followed session writes to, and every few polls a look through the agents' folders when following
-the newest. A Claude Code session is read incrementally (only the appended bytes); another agent's is
-read again through its reader when it changed (``ctxviz.live.reread``).
+the newest (``ctxviz.transcripts.find``). A session whose reader follows it by appends (Claude Code's)
+is read incrementally, only the appended bytes; another is read again through its reader when it
+changed (``ctxviz.live.reread``).
 """
 
 from __future__ import annotations
@@ -12,12 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ctxviz.kinds import AgentName
 from ctxviz.live.reread import RereadSession
 from ctxviz.live.session import LiveSession
 from ctxviz.live.tail import Change
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts.protocol import SessionRef
+from ctxviz.transcripts.protocol import Reader, SessionRef
 
 SCAN_EVERY = 20  # polls between two looks for a newer session (2 s at the app's interval)
 
@@ -35,57 +35,26 @@ class Seen:
 
 def follow(path: Path, agent: str | None = None) -> Followed:
     """The follower for a session file: the agent named, else the one whose records the file holds (an
-    empty file, a Claude Code session just started, goes to Claude Code)."""
+    empty file, a session just started, goes to the reader of files no reader recognises yet)."""
     from ctxviz.transcripts.protocol import ref_for
-    from ctxviz.transcripts.registry import reader_for, reader_named
+    from ctxviz.transcripts.registry import open_session, reader_named
 
-    reader = reader_named(agent) if agent is not None else reader_for(path)
-    if reader is None or reader.name == AgentName.CLAUDE_CODE:
-        return LiveSession(path)
-    return RereadSession(reader, ref_for(reader.name, path))
+    if agent is None:
+        reader, ref = open_session(path)
+    else:
+        reader = reader_named(agent)
+        ref = ref_for(reader.name, path)
+    return _followed(reader, ref)
 
 
-def _followed(ref: SessionRef) -> Followed:
-    if ref.agent == AgentName.CLAUDE_CODE:
-        return LiveSession(ref.path)
+def _followed(reader: Reader, ref: SessionRef) -> Followed:
+    return LiveSession(ref.path) if reader.follows_by_appends else RereadSession(reader, ref)
+
+
+def _following(ref: SessionRef) -> Followed:
     from ctxviz.transcripts.registry import reader_named
 
-    return RereadSession(reader_named(ref.agent), ref)
-
-
-def newest(env: Mapping[str, str], home: Path, agent: str | None = None) -> SessionRef | None:
-    """The session written last under the agents' folders (only ``agent``'s when named). Among Claude
-    Code's, one of the current directory's project wins, as for ``--latest``."""
-    from ctxviz.errors import InputError
-    from ctxviz.transcripts.registry import AGENTS, discover
-
-    agents = [agent] if agent is not None else list(AGENTS)
-    candidates: list[SessionRef] = []
-    if AgentName.CLAUDE_CODE in agents:
-        from ctxviz.transcripts.claude_code.discover import config_roots, session_files
-        from ctxviz.transcripts.claude_code.select import latest
-
-        try:
-            found = latest(session_files(config_roots(env, home)), os.getcwd())
-            candidates.append(SessionRef(AgentName.CLAUDE_CODE, found.path, found.session, found.size, found.mtime))
-        except InputError:
-            pass
-    for ref in discover(env, home, [a for a in agents if a not in (AgentName.CLAUDE_CODE, AgentName.CURSOR)]):
-        if ref.path.suffix == ".db":  # a database holds many sessions: the reader takes its latest
-            ref = SessionRef(ref.agent, ref.path, "", ref.size, _db_mtime(ref.path))
-        candidates.append(ref)
-    return max(candidates, key=lambda r: (r.mtime, str(r.path)), default=None)
-
-
-def _db_mtime(database: Path) -> float:
-    """When a database was last written: its write-ahead log is written first."""
-    times = []
-    for path in (database, Path(f"{database}-wal")):
-        try:
-            times.append(path.stat().st_mtime)
-        except OSError:
-            continue
-    return max(times, default=0.0)
+    return _followed(reader_named(ref.agent), ref)
 
 
 class Watch:
@@ -112,12 +81,14 @@ class Watch:
         if path is not None:
             self.session = follow(path, agent)
         elif (ref := self._newest()) is not None:
-            self.session = _followed(ref)
+            self.session = _following(ref)
         self._polls = 0
         self._warned_of: str | None = None  # the other session whose lines the followed file was warned of
 
     def _newest(self) -> SessionRef | None:
-        return newest(self.env, self.home, self.agent)
+        from ctxviz.transcripts.find import newest_to_follow
+
+        return newest_to_follow(self.env, self.home, self.agent, os.getcwd())
 
     def look(self) -> None:
         """Look for the newest session (from a thread: it only sets ``found``)."""
@@ -136,11 +107,10 @@ class Watch:
         elif self.newest and (self.session is None or self._polls % SCAN_EVERY == 0):
             ref = self._newest()
         if ref is not None and ref.path != self.path:
-            self.session = _followed(ref)
+            self.session = _following(ref)
             self.session.poll()
             name = self.session.session or ref.path.stem
-            agent = "" if ref.agent == AgentName.CLAUDE_CODE else f"{ref.agent} "
-            return Seen(self.session.timeline(), f"switched to the newer {agent}session {name[:8]}", switched=True)
+            return Seen(self.session.timeline(), f"switched to the newer {ref.agent} session {name[:8]}", switched=True)
         if self.session is None:
             return None
         was_gone = bool(self.session.gone)

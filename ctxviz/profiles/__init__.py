@@ -7,11 +7,10 @@ from collections.abc import Iterator, MutableMapping
 from importlib import import_module
 
 from ctxviz.errors import did_you_mean
+from ctxviz.kinds import DEFAULT_AGENT as DEFAULT_AGENT  # the agent a scenario runs under when it names none
 from ctxviz.kinds import AgentName
 from ctxviz.profiles.base import ModelSpec, Profile
 from ctxviz.profiles.teaching import Teaching
-
-DEFAULT_AGENT = AgentName.CLAUDE_CODE
 
 # name → the module (under ctxviz.profiles) whose PROFILE it is, in the order agents are listed
 _MODULES: dict[str, str] = {

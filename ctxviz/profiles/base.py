@@ -14,7 +14,7 @@ How a profile module is written (see claude_code.py):
 - ``PROFILE = build(NUMBERS)``, registered in ``ctxviz/profiles/__init__.py``.
 
 Plain dataclasses and protocols, no pydantic: the transcript readers use the window arithmetic and must
-not pay for importing pydantic. Overrides are validated at the scenario edge (scenario/check.py).
+not pay for importing pydantic. Overrides are validated where a scenario is opened (profiles/scenario_fit.py).
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.kinds import EventKind, StepKind
 from ctxviz.profiles import AGENT_NAMES, UnknownAgent
@@ -163,8 +162,7 @@ def compare(
 ) -> Comparison:
     """Every run of ``specs`` over ``scenario``; raises InputError when a setting does not fit."""
     check_scopes(settings, specs)
-    with without_cycle_collection():
-        runs = tuple(run_one(scenario, spec, settings, source_path) for spec in specs)
+    runs = tuple(run_one(scenario, spec, settings, source_path) for spec in specs)
     kinds: dict[type, str] = {}  # event_kind reads a model's fields: once per event type, not per event
     events = tuple(
         EventInfo(n, kind, _event_label(runs[0], n, kind))

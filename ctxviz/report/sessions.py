@@ -2,14 +2,13 @@
 
 No command-line framework here: ``ctxviz sessions`` calls ``list_sessions`` after click has parsed its
 options, and ``ctxviz sessions --json`` alone, the form tools poll, calls it before click is even
-imported (``ctxviz.live.entry``). Both print the same bytes.
+imported (``ctxviz.main``). Both print the same bytes.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -23,12 +22,11 @@ if TYPE_CHECKING:
     from ctxviz.errors import InputError
     from ctxviz.transcripts.protocol import SessionSummary
 
-_DATE = re.compile(r"-\d{8}$")
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
 _OTHER_COLUMNS = 78  # the table's other columns (agent, session, … size), with their padding
 _NARROW = _OTHER_COLUMNS + 12  # below this many columns the table drops the start's time of day
 _MODELS_MIN = 8  # the models column's least width
-# The cmp column's marks: automatic, /compact, and compactions whose transcript does not say (Codex, pi).
+# The cmp column's marks: automatic, /compact, and compactions whose transcript does not say which.
 _TRIGGER_MARKS = (("auto", "a"), ("manual", "m"), ("unknown", "?"))
 
 
@@ -100,8 +98,7 @@ def list_sessions(
 
 
 def with_progress_bar(results: Iterator[Result], total: int) -> Iterator[Result]:
-    """``results``, with a bar on stderr redrawn as each arrives. No refresh thread (Rich's default): the
-    summaries fork helper processes, which is safe only while this process runs a single thread."""
+    """``results``, with a bar on stderr redrawn as each arrives (by hand: no refresh thread)."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -125,7 +122,7 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from ctxviz.layout import humanize
+    from ctxviz.short_forms import humanize, undated
     from ctxviz.transcripts.claude_code.select import PROJECT_LABEL_CHARS, project_labels
 
     console = Console()
@@ -171,7 +168,7 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
             Text(labels.get(r.project, "")),
             Text(r.session[:8]),
             (r.started or "")[when].replace("T", " "),
-            Text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models)),
+            Text(", ".join(undated(m.removeprefix("claude-")) for m in r.models)),
             str(r.calls),
             estimated + humanize(r.peak),
             estimated + humanize(r.last),

@@ -1,5 +1,5 @@
-"""Cross-references a schema cannot check: files, skills and agents that events name must exist, and
-profile overrides must name real parameters with values of the right type.
+"""Cross-references a schema cannot check: files, skills and agents that events name must exist (what
+a scenario asks of its agent's profile is checked in ``ctxviz.profiles.scenario_fit``).
 
 The checks read the raw document (what YAML gave), not the validated model, so they run even when the
 schema finds errors too, and every problem is reported at once. Where a value has the wrong shape the
@@ -8,16 +8,11 @@ schema reports it; these checks skip it. Pure: returns (location, message) pairs
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-
 from ctxviz.kinds import TOOL_EVENT_KINDS, EventKind
-from ctxviz.profiles import DEFAULT_AGENT, PROFILES, Profile, get_profile
 from ctxviz.scenario.event_model import event_kind
-from ctxviz.scenario.model import Scenario
 
 Location = tuple[str | int, ...]
 Problem = tuple[Location, str]
@@ -26,49 +21,10 @@ _PATH_KEYS: dict[str, str] = {EventKind.READ: "path", EventKind.EDIT: "path"}
 _WRITE, _SKILL, _SUBAGENT, _PARALLEL = EventKind.WRITE, EventKind.SKILL, EventKind.SUBAGENT, EventKind.PARALLEL
 
 
-def resolve_profile(scenario: Scenario, agent: str | None = None) -> Profile:
-    """The profile of ``agent`` (default: the scenario's, else claude-code) with the scenario's overrides
-    of its numbers applied (those it has no number for are left out). Raises ``UnknownAgent``."""
-    profile = get_profile(agent or scenario.agent or DEFAULT_AGENT)
-    return profile.with_overrides(scenario.profile) if scenario.profile else profile
-
-
-def numbers_adapter(profile: Profile) -> TypeAdapter[Any]:
-    return TypeAdapter(type(profile.numbers))
-
-
-def scenario_schema() -> dict[str, Any]:
-    """The scenario format's JSON schema, with ``profile:`` listing every profile's numbers."""
-    document = Scenario.model_json_schema()
-    properties: dict[str, Any] = {}
-    for profile in PROFILES.values():
-        numbers = numbers_adapter(profile).json_schema()
-        properties.update(_inline_refs(numbers["properties"], numbers.get("$defs", {})))
-    document["properties"]["profile"]["properties"] = properties
-    document["properties"]["profile"]["additionalProperties"] = False
-    return document
-
-
-def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
-    if isinstance(schema, dict):
-        if "$ref" in schema:
-            return _inline_refs(defs[schema["$ref"].rsplit("/", 1)[1]], defs)
-        return {k: _inline_refs(v, defs) for k, v in schema.items()}
-    if isinstance(schema, list):
-        return [_inline_refs(v, defs) for v in schema]
-    return schema
-
-
-def problems(document: dict[str, Any]) -> list[Problem]:
-    """Every cross-reference problem of a raw scenario document."""
+def problems(document: dict[str, Any], subagent_types: set[str]) -> list[Problem]:
+    """Every cross-reference problem of a raw scenario document; ``subagent_types``: the types its
+    agent knows (its profile's, told by the caller, which opens the profile)."""
     found: list[Problem] = []
-    agent = document.get("agent", DEFAULT_AGENT)
-    if agent not in PROFILES:
-        found.append((("agent",), f"unknown agent {agent!r}; expected one of {', '.join(PROFILES)}"))
-        subagent_types: set[str] = set()
-    else:
-        found += _profile_problems(PROFILES[agent], _mapping(document.get("profile")))
-        subagent_types = set(PROFILES[agent].subagents.types)
     setup = _mapping(document.get("setup"))
     files = _mapping(document.get("files"))
     memory = _mapping(setup.get("memory"))
@@ -82,22 +38,6 @@ def problems(document: dict[str, Any]) -> list[Problem]:
     agents = {a["name"] for a in _list(setup.get("agents")) if isinstance(a, dict) and isinstance(a.get("name"), str)}
     known_types = subagent_types | agents
     found += _event_problems(_list(document.get("events")), ("events",), set(files), skills, known_types)
-    return found
-
-
-def _profile_problems(base: Profile, overrides: dict[str, Any]) -> list[Problem]:
-    names = base.number_names()
-    found: list[Problem] = [
-        (("profile", key), f"unknown profile parameter {key!r}; see `ctxviz schema`")
-        for key in overrides
-        if key not in names
-    ]
-    known = {k: v for k, v in overrides.items() if k in names}
-    try:
-        current = {f.name: getattr(base.numbers, f.name) for f in dataclasses.fields(base.numbers)}
-        numbers_adapter(base).validate_python({**current, **known})
-    except ValidationError as error:
-        found += [(("profile", *item["loc"]), item["msg"]) for item in error.errors()]
     return found
 
 

@@ -15,7 +15,7 @@ from pydantic import (
     model_validator,
 )
 
-from ctxviz.kinds import AgentName
+from ctxviz.kinds import DEFAULT_AGENT, AgentName
 from ctxviz.scenario.event_model import Event
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.sizes import SIZE_KEYS, Size, parse_tokens
@@ -200,7 +200,7 @@ class TreeSize(Strict):
 class Scenario(Strict):
     name: str
     summary: str = ""
-    agent: str = AgentName.CLAUDE_CODE.value  # the profile it runs under unless --agent says otherwise
+    agent: str = DEFAULT_AGENT.value  # the profile it runs under unless --agent says otherwise
     model: str | None = None  # applies to the agents that run it; otherwise (and when absent) each one's default
     window: int | None = None  # overrides the model's window (e.g. 1m)
     autocompact: bool | int = True  # on | off | a size capping the window used for the threshold

@@ -17,15 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from ctxviz import __version__
 from ctxviz.cache_folder import user_cache_folder, write_atomically
-from ctxviz.errors import InputError, Unreadable
+from ctxviz.errors import InputError, NoUsage, Unreadable
 from ctxviz.transcripts.claude_code.discover import SessionFile
-from ctxviz.transcripts.protocol import NoUsage, Reader, SessionRef
 from ctxviz.transcripts.reads import Reads, Stats
 from ctxviz.transcripts.session_row import SessionSummary
 
@@ -135,6 +134,25 @@ class SummaryIndex:
         with contextlib.suppress(OSError):  # read-only or full: the next run summarises again
             write_atomically(self.path, data.encode())
 
+    def row(self, name: str, file: str, summarise: Callable[[Reads], SessionSummary]) -> SessionSummary:
+        """The row of ``name`` (a session of ``file``), kept while nothing ``summarise`` read for it
+        changed, else summarised now and kept (``InputError`` when it cannot be: kept too, and raised
+        again as it was)."""
+        kept = self.get(name, file)
+        if isinstance(kept, InputError):
+            raise kept
+        if kept is not None:
+            return kept
+        reads = Reads(self.stats)
+        try:
+            row = summarise(reads)
+        except InputError as error:
+            self.put(name, reads, error)
+            raise
+        if row.file == file:
+            self.put(name, reads, row)
+        return row
+
 
 def open_index(roots: Sequence[Path], *, use_index: bool = True) -> SummaryIndex:
     """The index in the user's cache folder (never under one of ``roots``); a closed one when
@@ -143,29 +161,9 @@ def open_index(roots: Sequence[Path], *, use_index: bool = True) -> SummaryIndex
     return SummaryIndex(folder / INDEX_NAME if folder is not None else None)
 
 
-def reader_row(reader: Reader, ref: SessionRef, index: SummaryIndex) -> SessionSummary:
-    """Another agent's row, kept while nothing its reader read changed (``InputError`` when the session
-    cannot be summarised: kept too, and raised again as it was)."""
-    name = f"{reader.name} {ref.path}#{ref.session}"
-    kept = index.get(name, str(ref.path))
-    if isinstance(kept, InputError):
-        raise kept
-    if kept is not None:
-        return kept
-    reads = Reads(index.stats)
-    try:
-        row = reader.summarise(ref, reads)
-    except InputError as error:
-        index.put(name, reads, error)
-        raise
-    if row.file == str(ref.path):
-        index.put(name, reads, row)
-    return row
-
-
 def summaries(files: Sequence[SessionFile], index: SummaryIndex) -> Iterator[Answer]:
     """Each Claude Code file's summary (or why it could not be read): first the answers kept in the
-    index where nothing changed, then the others as they are summarised (in parallel when many). The
+    index where nothing changed, then the others as they are summarised. The
     caller saves the index once every agent's rows are in."""
     todo: list[tuple[SessionFile, Reads]] = []
     for file in files:

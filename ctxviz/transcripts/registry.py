@@ -1,4 +1,7 @@
-"""Every agent's reader, and the choice of reader for a file by its content (never by its name)."""
+"""Every agent's reader, and the choice of reader for a file by its content (never by its name).
+
+Adding an agent's reader is its package under ``transcripts/`` and one line in ``READERS``: every face
+(``sessions``, ``context``, ``watch``, the TUI's open screen) asks the readers listed here."""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ctxviz.errors import FOLDER_GIVEN, InputError
-from ctxviz.kinds import AgentName
+from ctxviz.kinds import DEFAULT_AGENT
 from ctxviz.transcripts.claude_code.reader import ClaudeCodeReader
 from ctxviz.transcripts.codex.reader import CodexReader
 from ctxviz.transcripts.cursor.reader import CursorReader
@@ -14,7 +17,7 @@ from ctxviz.transcripts.gemini_cli.reader import GeminiCliReader
 from ctxviz.transcripts.grok_build.reader import GrokBuildReader
 from ctxviz.transcripts.opencode.reader import OpencodeReader
 from ctxviz.transcripts.pi.reader import PiReader
-from ctxviz.transcripts.protocol import Reader, Reading, SessionRef, ref_for
+from ctxviz.transcripts.protocol import FoundFile, Reader, Reading, SessionRef, ref_for
 
 # Detection order: the most specific shapes first; Cursor's bare {role, message} lines last.
 READERS: tuple[Reader, ...] = (
@@ -26,15 +29,14 @@ READERS: tuple[Reader, ...] = (
     ClaudeCodeReader(),
     CursorReader(),
 )
-AGENTS: tuple[str, ...] = tuple(sorted(r.name for r in READERS))
-_BY_NAME = {r.name: r for r in READERS}
 
 
 def reader_named(name: str) -> Reader:
-    try:
-        return _BY_NAME[name]
-    except KeyError:
-        raise InputError(f"no reader for agent {name!r}; choose one of: {', '.join(AGENTS)}") from None
+    for reader in READERS:
+        if reader.name == name:
+            return reader
+    agents = ", ".join(sorted(reader.name for reader in READERS))
+    raise InputError(f"no reader for agent {name!r}; choose one of: {agents}")
 
 
 def reader_for(path: Path) -> Reader | None:
@@ -47,11 +49,11 @@ def reader_for(path: Path) -> Reader | None:
 
 def open_session(path: Path) -> tuple[Reader, SessionRef]:
     """The reader and reference for a file a user named. A file no reader recognises goes to the
-    Claude Code reader, whose messages explain what it found instead."""
+    default agent's reader (Claude Code's), whose messages explain what it found instead."""
     path = Path(path)
     if path.is_dir():
         raise InputError(f"{path}: {FOLDER_GIVEN} file")
-    reader = reader_for(path) or _BY_NAME[AgentName.CLAUDE_CODE]
+    reader = reader_for(path) or reader_named(DEFAULT_AGENT)
     return reader, ref_for(reader.name, path)
 
 
@@ -80,24 +82,16 @@ def discover_in(roots_of: Mapping[str, list[Path]]) -> list[SessionRef]:
 
 def discover_under(roots: Iterable[Path], agents: Iterable[str] | None = None) -> list[SessionRef]:
     """Every session under folders a user named, whatever their layout: each JSON, JSONL or database
-    file found goes to the reader that recognises its content. A Claude Code subagent's file is its session's,
-    and a grok-build session is its folder (one reference, however many of its files are found)."""
+    file found goes to the reader that recognises its content, which says which sessions its files are
+    (a subagent's file is its session's; a folder or a database may be one session or many)."""
     from ctxviz.transcripts.walk import files_under
 
-    names = {reader_named(a).name for a in agents} if agents is not None else {r.name for r in READERS}
-    found: dict[Path, SessionRef] = {}
+    chosen = [reader_named(a) for a in agents] if agents is not None else list(READERS)
+    files_of: dict[str, list[FoundFile]] = {reader.name: [] for reader in chosen}
     for root in roots:
-        for file, size, mtime in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json", ".db"))):
-            owner = reader_for(file)
-            if owner is None or owner.name not in names:
-                continue
-            if file.suffix == ".db":  # a database holds many sessions (opencode)
-                found.update((Path(f"{ref.path}#{ref.session}"), ref) for ref in owner.discover([file]))
-                continue
-            if owner.name == AgentName.CLAUDE_CODE and file.name.startswith("agent-"):
-                continue
-            key = file.parent if owner.name == "grok-build" else file
-            if key not in found or file.name == "updates.jsonl":
-                session = file.parent.name if owner.name == "grok-build" else file.stem
-                found[key] = SessionRef(owner.name, file, session, size, mtime)
-    return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))
+        for found in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json", ".db"))):
+            owner = reader_for(found[0])
+            if owner is not None and owner.name in files_of:
+                files_of[owner.name].append(found)
+    refs = {(ref.path, ref.session): ref for reader in chosen for ref in reader.sessions_in(files_of[reader.name])}
+    return sorted(refs.values(), key=lambda r: (r.agent, str(r.path)))

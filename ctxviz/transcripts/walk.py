@@ -55,3 +55,11 @@ def _inside(path: Path, top: Path) -> bool:
         return path.resolve().is_relative_to(top)
     except (OSError, RuntimeError):
         return False
+
+
+def names_in(folder: str) -> list[str]:
+    """The names in ``folder``, sorted; none when it cannot be listed (gone, or not a folder)."""
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return []

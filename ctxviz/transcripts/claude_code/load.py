@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import FOLDER_GIVEN, InputError
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX, compaction_files, subagent_files
@@ -96,8 +95,7 @@ def child_timeline(path: Path) -> Timeline | None:
 def read_transcript(path: Path) -> Reading:
     """The timeline of one session file with its subagents. Raises ``InputError`` only when nothing at
     all could be read."""
-    with without_cycle_collection():
-        return _read(Path(path))
+    return _read(Path(path))
 
 
 def _read(path: Path) -> Reading:

@@ -36,12 +36,15 @@ def project_matches(file: SessionFile, project: str | None) -> bool:
     return _ENCODED.sub("-", wanted) in name or wanted in decode_project(file.project_dir.name).lower()
 
 
-def by_session(files: list[SessionFile], wanted: str) -> SessionFile:
-    """The session whose id is ``wanted`` or starts with it (unique): the id in its file name, or the
+def sessions_named(files: list[SessionFile], wanted: str) -> list[SessionFile]:
+    """The sessions whose id is ``wanted`` (or else starts with it): the id in its file name, or the
     sessionId its records name (which ``sessions`` shows, and which a renamed file keeps)."""
-    found = _matching(files, wanted, lambda f: f.session)
-    if not found:
-        found = _matching(files, wanted, lambda f: recorded_ids(f)[0] or "")
+    return _matching(files, wanted, lambda f: f.session) or _matching(files, wanted, lambda f: recorded_ids(f)[0] or "")
+
+
+def by_session(files: list[SessionFile], wanted: str) -> SessionFile:
+    """The one session ``sessions_named`` finds (``InputError`` when none or several)."""
+    found = sessions_named(files, wanted)
     if not found:
         raise InputError(f"no session {safe_text(wanted)!r} found (try `ctxviz sessions`)")
     if len(found) > 1:

@@ -8,7 +8,6 @@ records the full reader uses (tests check the two agree on every sample).
 
 from __future__ import annotations
 
-import os
 import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -18,7 +17,6 @@ from pathlib import Path
 import msgspec
 from msgspec import Raw, Struct
 
-from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.claude_code.chain import NO_PARENT, Links, active_chain
@@ -383,29 +381,18 @@ def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
     )
 
 
-# Below these, starting worker processes costs more than it saves (measured on the 97 MB benchmark).
-_PARALLEL_FILES = 8
-_PARALLEL_BYTES = 16 * 1024 * 1024
-
-
 def _summarize_or_error(job: tuple[Path, Path | None]) -> SessionSummary | InputError:
     try:
-        with without_cycle_collection():
-            return summarize(*job)
+        return summarize(*job)
     except InputError as error:
         return error
 
 
 def summarize_all(files: Sequence[SessionFile]) -> Iterator[SessionSummary | InputError]:
-    """Each file's summary (or why it could not be read), in order. Many large files are shared with
-    forked copies of this process, one per CPU: the work is per file and independent."""
-    from ctxviz.parallel import map_in_shares
-
-    jobs = [(f.path, f.project_dir) for f in files]
-    workers = min(os.cpu_count() or 1, len(jobs))
-    if len(jobs) < _PARALLEL_FILES or sum(f.size for f in files) < _PARALLEL_BYTES:
-        workers = 1
-    yield from map_in_shares(_summarize_or_error, jobs, [f.size for f in files], workers)
+    """Each file's summary (or why it could not be read), in order, one after the other (sharing them
+    among processes saved under 10% of a cold ``sessions --json``: benchmarks/tricks.md)."""
+    for file in files:
+        yield _summarize_or_error((file.path, file.project_dir))
 
 
 __all__ = ["Compaction", "FileNumbers", "SessionSummary", "count_subagents", "summarize", "summarize_all",

@@ -3,16 +3,14 @@ and its lines")."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ctxviz.profiles.claude_code import CLAUDE_CODE
 from ctxviz.profiles.windows import model_window, thresholds
+from ctxviz.short_forms import undated
 from ctxviz.timeline import Thresholds
-
-_DATE_SUFFIX = re.compile(r"-\d{8}$")  # claude-sonnet-4-5-20250929 → claude-sonnet-4-5
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +29,7 @@ def session_window(models: Sequence[str], peak: int) -> SessionWindow:
     if len(counts) > 1:
         used = ", ".join(f"{name} ({n} calls)" for name, n in counts.items())
         notices.append(f"several models in this session: {used}; the window follows the last one")
-    spec = model_window(CLAUDE_CODE, _DATE_SUFFIX.sub("", model))
+    spec = model_window(CLAUDE_CODE, undated(model))
     window = spec.window
     if peak > window:
         window = CLAUDE_CODE.long_context_window

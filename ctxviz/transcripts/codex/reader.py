@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
-from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
-    from ctxviz.timeline import Timeline
     from ctxviz.transcripts.codex.rollout import Parsed
 
 
-class CodexReader:
+class CodexReader(Reader):
     name = AgentName.CODEX
+    folders = "CODEX_HOME or ~/.codex"
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records, first_spanning_record, kind_of, spans_lines
@@ -60,9 +60,6 @@ class CodexReader:
 
         state = self._parse(ref)
         return Reading(build(state, ref.path), tuple(state.problems))
-
-    def timeline(self, ref: SessionRef) -> Timeline:
-        return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.codex.rollout import build

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
-from ctxviz.transcripts.protocol import NoUsage, Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import NoUsage, Reader, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
-    from ctxviz.timeline import Timeline
+    pass
 
 WHY = "a Cursor agent transcript: Cursor records no token usage, so its context cannot be shown"
 
@@ -22,8 +22,10 @@ def _is_turn(record: Mapping[str, object]) -> bool:
     return record.get("role") in ("user", "assistant") and isinstance(record.get("message"), dict)
 
 
-class CursorReader:
+class CursorReader(Reader):
     name = AgentName.CURSOR
+    folders = "~/.cursor"
+    records_usage = False
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records
@@ -53,7 +55,4 @@ class CursorReader:
         raise NoUsage(f"{ref.path}: {WHY}")
 
     def read(self, ref: SessionRef) -> Reading:
-        raise NoUsage(f"{ref.path}: {WHY}")
-
-    def timeline(self, ref: SessionRef) -> Timeline:
         raise NoUsage(f"{ref.path}: {WHY}")

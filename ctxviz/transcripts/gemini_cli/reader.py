@@ -11,15 +11,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
-from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
-    from ctxviz.timeline import Timeline
     from ctxviz.transcripts.gemini_cli.chat import Parsed
 
 
-class GeminiCliReader:
+class GeminiCliReader(Reader):
     name = AgentName.GEMINI_CLI
+    folders = "GEMINI_CLI_HOME or ~/.gemini"
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import head
@@ -60,9 +60,6 @@ class GeminiCliReader:
 
         state = self._parse(ref)
         return Reading(build(state, ref.path)[0], tuple(state.problems))
-
-    def timeline(self, ref: SessionRef) -> Timeline:
-        return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.gemini_cli.chat import build

@@ -8,25 +8,34 @@ imported only when a session is read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.grok_build.record_types import GROK_UPDATE_METHODS
-from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import (
+    MODEL_NOT_RECORDED,
+    FoundFile,
+    Reader,
+    Reading,
+    Reads,
+    SessionRef,
+    SessionSummary,
+)
 
 if TYPE_CHECKING:
-    from ctxviz.timeline import Timeline
     from ctxviz.transcripts.grok_build.session import Parsed
 
 UPDATES = "updates.jsonl"
 HISTORY = "chat_history.jsonl"
 
 
-class GrokBuildReader:
+class GrokBuildReader(Reader):
     name = AgentName.GROK_BUILD
+    folders = "GROK_HOME or ~/.grok"
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records, head, kind_of
@@ -54,6 +63,22 @@ class GrokBuildReader:
                     found.append(SessionRef(AgentName.GROK_BUILD, file, file.parent.name, size, mtime))
         return found
 
+    def sessions_in(self, files: Sequence[FoundFile]) -> list[SessionRef]:
+        """A session is its folder, named by its log (else by its history), however many of its files
+        were found."""
+        by_folder: dict[Path, FoundFile] = {}
+        for found in files:
+            if found[0].parent not in by_folder or found[0].name == UPDATES:
+                by_folder[found[0].parent] = found
+        return [SessionRef(self.name, file, file.parent.name, size, mtime) for file, size, mtime in by_folder.values()]
+
+    def watched_places(self, ref: SessionRef) -> list[str]:
+        """Its log (or history) first, then every other file of its folder: summary and signals."""
+        from ctxviz.transcripts.walk import names_in
+
+        folder = str(ref.path.parent)
+        return [str(ref.path)] + [os.path.join(folder, name) for name in names_in(folder) if name != ref.path.name]
+
     def _parse(self, ref: SessionRef, reads: Reads) -> tuple[Parsed, Path]:
         from ctxviz.transcripts.grok_build.session import parse, parse_history
         from ctxviz.transcripts.jsonl import records
@@ -79,9 +104,6 @@ class GrokBuildReader:
 
         state, folder = self._parse(ref, Reads())
         return Reading(build(state, folder), tuple(state.problems))
-
-    def timeline(self, ref: SessionRef) -> Timeline:
-        return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from urllib.parse import unquote

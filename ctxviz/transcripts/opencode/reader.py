@@ -8,17 +8,22 @@ is read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
-from ctxviz.transcripts.protocol import NoUsage, Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import FoundFile, NoUsage, Reader, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
     from ctxviz.transcripts.opencode.build import Gathered
+
+
+NEWEST_MESSAGES = 2  # the JSON tree: the messages whose parts are still being written
 
 
 def storage_of(session_file: Path) -> Path:
@@ -52,8 +57,54 @@ def _written(session: Mapping[str, Any], fallback: float) -> float:
     return updated / 1000 if isinstance(updated, int | float) and updated > 0 else fallback
 
 
-class OpencodeReader:
+@cache
+def _session_id(session_file: Path) -> str:
+    """The id a session's JSON file holds (its messages' folder is named by it); it never changes."""
+    from ctxviz.transcripts.jsonl import document
+
+    try:
+        return str(document(session_file).get("id") or session_file.stem)
+    except InputError:
+        return session_file.stem
+
+
+def _tree_places(session_file: Path) -> list[str]:
+    """The JSON tree's places that change while the session runs: its message folder (a new message),
+    the newest messages (their tokens are filled in at the end of a step) and their parts' folders
+    and files (opencode names a message's file and its parts' folder by the message's id)."""
+    from ctxviz.transcripts.walk import names_in
+
+    messages = str(storage_of(session_file) / "message" / _session_id(session_file))
+    parts = str(storage_of(session_file) / "part")
+    places = [messages, parts]
+    for name in names_in(messages)[-NEWEST_MESSAGES:]:
+        folder = os.path.join(parts, name.removesuffix(".json"))
+        places += [os.path.join(messages, name), folder]
+        places += [os.path.join(folder, part) for part in names_in(folder)]
+    return places
+
+
+def _is_database(path: Path) -> bool:
+    from ctxviz.transcripts.jsonl import head
+    from ctxviz.transcripts.opencode.database import SQLITE_MAGIC
+
+    return head(path, 16).startswith(SQLITE_MAGIC)
+
+
+def _database_written(database: Path) -> float:
+    """When a database was last written: its write-ahead log is written first."""
+    times = []
+    for path in (database, Path(f"{database}-wal")):
+        try:
+            times.append(path.stat().st_mtime)
+        except OSError:
+            continue
+    return max(times, default=0.0)
+
+
+class OpencodeReader(Reader):
     name = AgentName.OPENCODE
+    folders = "XDG_DATA_HOME/opencode or ~/.local/share/opencode"
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import head
@@ -107,6 +158,23 @@ class OpencodeReader:
                 found.append(SessionRef(AgentName.OPENCODE, file, file.stem, size, mtime))
         return found
 
+    def sessions_in(self, files: Sequence[FoundFile]) -> list[SessionRef]:
+        """A database holds many sessions: each is found through it."""
+        databases = [found for found in files if found[0].suffix == ".db"]
+        others = super().sessions_in([found for found in files if found[0].suffix != ".db"])
+        return self.discover([file for file, _, _ in databases]) + others
+
+    def to_follow(self, ref: SessionRef) -> SessionRef:
+        """A database is followed whole: its reader takes the session written last, as it changes."""
+        if ref.path.suffix != ".db":
+            return ref
+        return SessionRef(ref.agent, ref.path, "", ref.size, _database_written(ref.path))
+
+    def watched_places(self, ref: SessionRef) -> list[str]:
+        if _is_database(ref.path):
+            return [str(ref.path), f"{ref.path}-wal"]  # opencode writes through SQLite's write-ahead log
+        return [str(ref.path), *_tree_places(ref.path)]
+
     def _open(self, ref: SessionRef, problems: list[str], reads: Reads) -> tuple[Timeline, Gathered, dict[str, Any]]:
         from ctxviz.transcripts.jsonl import document, head
         from ctxviz.transcripts.opencode.build import Files, build
@@ -138,9 +206,6 @@ class OpencodeReader:
         problems: list[str] = []
         timeline, _, _ = self._open(ref, problems, Reads())
         return Reading(timeline, tuple(problems))
-
-    def timeline(self, ref: SessionRef) -> Timeline:
-        return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.jsonl import obj

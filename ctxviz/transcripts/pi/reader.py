@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
-from ctxviz.transcripts.protocol import Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
 
 if TYPE_CHECKING:
-    from ctxviz.timeline import Timeline
     from ctxviz.transcripts.pi.session import Parsed
 
 
-class PiReader:
+class PiReader(Reader):
     name = AgentName.PI
+    folders = "PI_CODING_AGENT_DIR or ~/.pi/agent"
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records
@@ -58,9 +58,6 @@ class PiReader:
         state = self._parse(ref)
         timeline, _ = build(state, ref.path)
         return Reading(timeline, tuple(state.problems))
-
-    def timeline(self, ref: SessionRef) -> Timeline:
-        return self.read(ref).timeline
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.pi.session import build

@@ -1,5 +1,5 @@
-"""A way in: the built-in scenarios with their one-line summaries, then the user's recent Claude Code
-sessions (found in a worker thread, so a large projects folder never freezes the picker). Dismisses
+"""A way in: the built-in scenarios with their one-line summaries, then the user's recent sessions of
+every agent (found in a worker thread, so a large projects folder never freezes the picker). Dismisses
 with the chosen path, or None."""
 
 from __future__ import annotations
@@ -40,15 +40,17 @@ def scenario_choices() -> list[tuple[str, str, Path]]:
 
 
 def recent_sessions(limit: int = RECENT_SESSIONS) -> list[tuple[str, str, Path]]:
-    """(project, when and size, path) of the newest Claude Code sessions on this machine."""
-    from ctxviz.transcripts.claude_code.discover import config_roots, decode_project, session_files
+    """(project, agent · when · size · id, path) of the newest sessions of any agent on this machine (the
+    agent stands for the project when it cannot be told without reading the session)."""
+    import os
 
-    files = sorted(session_files(config_roots()), key=lambda f: -f.mtime)[:limit]
+    from ctxviz.transcripts.find import recent_sessions as newest_sessions
+
     rows = []
-    for file in files:
-        project = decode_project(file.project_dir.name).rstrip("/").rsplit("/", 1)[-1] or file.project_dir.name
-        when = datetime.fromtimestamp(file.mtime).strftime("%Y-%m-%d %H:%M")
-        rows.append((project, f"{when} · {file.size / 1024:,.0f} KB · {file.session[:8]}", file.path))
+    for ref, project in newest_sessions(os.environ, Path.home(), limit):
+        name = project.rstrip("/").rsplit("/", 1)[-1] or ref.agent
+        when = datetime.fromtimestamp(ref.mtime).strftime("%Y-%m-%d %H:%M")
+        rows.append((name, f"{ref.agent} · {when} · {ref.size / 1024:,.0f} KB · {ref.session[:8]}", ref.path))
     return rows
 
 
@@ -76,7 +78,7 @@ class OpenScreen(ModalScreen[Path | None]):
         except OSError as error:  # an unreadable folder: say so in the list, never crash the picker
             self.app.call_from_thread(self._show_sessions, [], f"could not read the sessions: {error}")
             return
-        self.app.call_from_thread(self._show_sessions, rows, "no Claude Code sessions found on this machine")
+        self.app.call_from_thread(self._show_sessions, rows, "no sessions found on this machine")
 
     def _show_sessions(self, rows: list[tuple[str, str, Path]], empty: str) -> None:
         sessions = self.query_one("#open-sessions", OptionList)

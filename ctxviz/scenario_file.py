@@ -9,9 +9,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ctxviz.allocation import without_cycle_collection
 from ctxviz.errors import InputError
-from ctxviz.profiles import DEFAULT_AGENT, get_profile
+from ctxviz.profiles.scenario_fit import agent_problems, window_problems
 from ctxviz.scenario import advice
 from ctxviz.scenario.check import problems
 from ctxviz.scenario.event_model import EVENT_KINDS
@@ -56,8 +55,7 @@ def parse_scenario(
     allow_outside: bool = False,
     limits: YamlLimits = LIMITS,
 ) -> Scenario:
-    with without_cycle_collection():
-        return _parse(text, filename, counter=counter, base=base, allow_outside=allow_outside, limits=limits)
+    return _parse(text, filename, counter=counter, base=base, allow_outside=allow_outside, limits=limits)
 
 
 def _parse(
@@ -70,14 +68,15 @@ def _parse(
             raise InputError(_report(filename, document, [], syntax, checked=False))
         raise InputError(f"{filename}:1:1: expected a mapping with at least `name:` and `events:`")
     context = {"counter": counter, "read_file": _file_reader(base, allow_outside)}
-    found = problems(data)
+    found, subagent_types = agent_problems(data)  # the agent is checked where its scenario is opened
+    found += problems(data, subagent_types)
     try:
         scenario = Scenario.model_validate(data, context=context)
     except ValidationError as error:
         found = _pydantic_problems(error) + found
     else:
         if not found:
-            found = _window_problems(scenario)
+            found = window_problems(scenario)
     if syntax:  # a value emptied by leaving its line out is not a problem of its own
         blanked = {e.line for e in syntax}
         found = [(loc, why) for loc, why in found if not _emptied(data, loc, document.locate(loc)[0], blanked)]
@@ -118,35 +117,6 @@ def _parse_around_syntax_errors(text: str, filename: str, limits: YamlLimits) ->
                 raise InputError(f"{filename}:{error.line}:{error.column}: {shown.message}") from None
             found.append(shown)
             lines[index] = ""
-
-
-def _window_problems(scenario: Scenario) -> list[tuple[Path_, str]]:
-    """A window too small for the profile's reserves would put the thresholds at or below zero."""
-    profile = get_profile(scenario.agent or DEFAULT_AGENT).with_overrides(scenario.profile)
-    spec = profile.model_window(scenario.model, scenario.window)
-    limits = profile.thresholds.thresholds(spec.window, spec.max_output, scenario.autocompact, scenario.autocompact_pct)
-    floor = limits.blocking if limits.autocompact is None else min(limits.blocking, limits.autocompact)
-    if floor > 0:
-        return []
-    cap = scenario.autocompact
-    if not isinstance(cap, bool) and cap < spec.window and limits.autocompact is not None:
-        needed = cap - limits.autocompact + 1
-        return [
-            (
-                ("autocompact",),
-                f"{cap:,} is too small: {profile.name} keeps {needed - 1:,} tokens in reserve "
-                f"below it, so auto-compaction would start at {limits.autocompact:,}; the smallest is {needed:,}",
-            )
-        ]
-    needed = spec.window - floor + 1
-    where: Path_ = ("window",) if scenario.window else ("model",)
-    return [
-        (
-            where,
-            f"a {spec.window:,}-token window is smaller than the {needed - 1:,} tokens {profile.name} "
-            f"keeps in reserve; the smallest window it can run is {needed:,}",
-        )
-    ]
 
 
 def _file_reader(base: Path | None, allow_outside: bool) -> ReadFile:
