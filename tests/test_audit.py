@@ -229,7 +229,7 @@ def test_tool_search_defers_what_the_start_up_loaded_up_front() -> None:
 def test_a_finding_opens_its_two_replays_side_by_side(tmp_path: Path) -> None:
     import asyncio
 
-    from ctxviz.cli.audit_commands import _audit_scenario
+    from ctxviz.audit_source import audit_scenario
     from ctxviz.report.audit_json import audit_dict, cost_json
     from ctxviz.tui.audit_app import AuditApp
     from ctxviz.tui.screens.audit_screen import AuditScreen
@@ -237,7 +237,7 @@ def test_a_finding_opens_its_two_replays_side_by_side(tmp_path: Path) -> None:
 
     path = tmp_path / "twice.yaml"
     path.write_text("name: twice\n" + TWICE)
-    audited = _audit_scenario(path)
+    audited = audit_scenario(path)
     document = audit_dict(audited.timeline, audited.cost, audited.findings, cost_json(None, "m", None))
     first = audited.findings[0] if audited.findings else None
     assert first is not None
@@ -253,6 +253,50 @@ def test_a_finding_opens_its_two_replays_side_by_side(tmp_path: Path) -> None:
             labels = [run.label for run in screen.comparison.runs]
             assert labels[0] == "as-recorded" and len(labels) == 2
             await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, AuditScreen)
+
+    asyncio.run(run())
+
+
+def test_a_on_the_timeline_opens_the_audit_and_esc_comes_back(tmp_path: Path) -> None:
+    import asyncio
+
+    from textual.widgets import DataTable
+
+    from ctxviz.sources import open_timeline
+    from ctxviz.tui.app import CtxvizApp
+    from ctxviz.tui.screens.audit_screen import AuditScreen
+    from ctxviz.tui.screens.compare_screen import CompareScreen
+    from ctxviz.tui.screens.timeline_screen import TimelineScreen
+
+    path = tmp_path / "twice.yaml"
+    path.write_text("name: twice\n" + TWICE)
+    app = CtxvizApp(open_timeline(path))
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("a")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            audit = app.screen
+            assert isinstance(audit, AuditScreen)
+            # a call after each of the 3 prompts and 2 reads; the 1,000-token file read at call 2 stays to
+            # call 5 (4,000 carried), read again at call 4 (2,000): codex keeps both copies (hand count)
+            items = audit.query_one("#audit-items", DataTable)
+            rows = [[str(cell) for cell in items.get_row_at(row)][:5] for row in range(items.row_count)]
+            assert ["src/a.py", "file-read", "1,000", "2–5", "4,000"] in rows
+            assert ["src/a.py", "file-read", "1,000", "4–5", "2,000"] in rows
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, CompareScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is audit
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TimelineScreen)
+            await pilot.press("a")  # made once: the same audit again, at once
             await pilot.pause()
             assert isinstance(app.screen, AuditScreen)
 
