@@ -68,6 +68,8 @@ def test_carried_is_tokens_times_the_calls_an_item_stayed() -> None:
     assert (by_label["summary"].first_call, by_label["summary"].carried) == (3, 50)
     assert cost.carried == cost.input_tokens and cost.unaccounted == 0
     assert cost.categories() == {"System prompt": 3_000, "Messages": 350}
+    # sent again: A by calls 2 and 3; B and C by no call after their first
+    assert cost.carried_over == 1_000 * 2
 
 
 def test_a_replay_calls_the_model_after_each_prompt_and_tool_result() -> None:
