@@ -228,6 +228,27 @@ def test_tool_search_defers_what_the_start_up_loaded_up_front() -> None:
     assert "MCP jira: 10 tool schemas" in startup.items
 
 
+def test_a_read_carried_after_its_file_was_edited_is_a_stale_read_and_its_saving_is_replayed() -> None:
+    stale = scenario("""
+        agent: codex
+        files:
+          src/a.py: {tokens: 1000, lines: 40}
+        events:
+          - prompt: "look at a"
+          - read: src/a.py
+          - edit: {path: src/a.py, change: 50}
+          - prompt: "next"
+          - prompt: "done?"
+        """)
+    found = {f.kind: f for f in findings(stale, carried_cost(simulate(stale)))}
+    finding = found[FindingKind.STALE_READ]
+    assert finding.items == ("src/a.py",) and finding.what_if == ("--set", "stale_reads=drop")
+    # a call after each of the 5 events; the 1,000-token read enters at call 2 and stays to call 5, so
+    # dropped at the edit it is not sent by calls 3, 4 and 5
+    assert finding.tokens == 1_000 * 4
+    assert (finding.input_tokens_saved, finding.compactions_saved) == (1_000 * 3, 0)
+
+
 def test_a_finding_opens_its_two_replays_side_by_side(tmp_path: Path) -> None:
     import asyncio
 
