@@ -29,11 +29,12 @@ from ctxviz.profiles.session import Background as Background
 from ctxviz.profiles.session import Session as Session
 from ctxviz.profiles.session import SessionState as SessionState
 from ctxviz.profiles.session import Triggered as Triggered
+from ctxviz.profiles.teaching import Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Fate, Thresholds
 
-Confidence = Literal["documented", "source", "assumed"]
+Confidence = Literal["documented", "source", "measured", "assumed"]  # measured: from real sessions
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +298,7 @@ class Profile:
     output: OutputPolicy
     compaction: CompactionPolicy
     subagents: SubagentPolicy
+    teaching: Teaching = Teaching()  # how the TUI and ``--why`` explain this agent (its compaction, its words)
     # the stale_reads=drop what-if (no agent does it): an edit or write of a file takes its earlier reads,
     # now out of date, out of the window
     drops_stale_reads: bool = False

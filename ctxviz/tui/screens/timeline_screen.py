@@ -48,6 +48,13 @@ NARROW_WIDTH = 100  # below this the header drops the step number (the list and 
 _STEP = Binding.Group("Step", compact=True)
 
 
+def no_compaction(count: int, direction: int, here: str = "step") -> str:
+    """Why n or p cannot jump (``count`` compactions in all, none that way from this ``here``)."""
+    if count == 0:
+        return "No compaction here: n and p jump between compactions."
+    return f"No compaction {'after' if direction > 0 else 'before'} this {here} ({count} in all)."
+
+
 class TimelineScreen(Screen[None]):
     # Nothing takes the keyboard until a view needs it (the blocks table, to scroll with ↑/↓).
     AUTO_FOCUS = ""
@@ -61,6 +68,9 @@ class TimelineScreen(Screen[None]):
         Binding("end", "go(-1)", "Last step", show=False, priority=True),
         Binding("n", "compaction(1)", "Compaction", tooltip="Next compaction"),
         Binding("p", "compaction(-1)", "Previous compaction", show=False),
+        # a key whose action cannot run here falls through to these: it says why instead of doing nothing
+        Binding("n", "cannot_jump(1)", show=False),
+        Binding("p", "cannot_jump(-1)", show=False),
         Binding("enter", "open_subagent", "Open subagent", key_display="⏎", priority=True),
         Binding("escape", "back", "Back"),
         Binding("1", "view('main')", "Main", show=False),
@@ -69,6 +79,7 @@ class TimelineScreen(Screen[None]):
         Binding("s", "sort", "Sort"),
         Binding("b", "all_blocks", "All blocks"),
         Binding("a", "audit", "Audit", tooltip="Audit: what each item cost over the calls, what would have sent less"),
+        Binding("a", "cannot_audit", show=False),  # a what-if's or a subagent's screen: says why
         Binding("f", "chart_scale", "Chart scale", show=False, tooltip="Chart: fit to the data or the whole window"),
         Binding("pagedown", "page(1)", "Scroll down", show=False),
         Binding("pageup", "page(-1)", "Scroll up", show=False),
@@ -254,7 +265,7 @@ class TimelineScreen(Screen[None]):
         if action == "sort":
             return self.view == "blocks"
         if action == "audit":
-            return self.auditable and not self.is_child  # a subagent's audit is its parent session's
+            return (self.auditable and not self.is_child) or None  # a subagent's audit is its parent session's
         if action == "all_blocks":
             return self.view == "blocks" and self.segment is not None
         if action == "speed":
@@ -289,6 +300,9 @@ class TimelineScreen(Screen[None]):
         target = self._compaction_from(direction)
         if target is not None:
             self.index = target
+
+    def action_cannot_jump(self, direction: int) -> None:
+        self.notify(no_compaction(len(self._compactions), direction), timeout=3)
 
     def action_open_subagent(self) -> None:
         step = self.timeline.steps[self.index]
@@ -330,6 +344,10 @@ class TimelineScreen(Screen[None]):
     def action_audit(self) -> None:
         self.playing = False
         self.app.open_audit(self.timeline)  # type: ignore[attr-defined]
+
+    def action_cannot_audit(self) -> None:
+        why = "a subagent's calls are audited with its session's" if self.is_child else "a what-if is not audited"
+        self.notify(f"No audit here: {why}; a on the recorded session's own timeline, or ctxviz audit", timeout=3)
 
     def action_toggle_pauses(self) -> None:
         self.pause_at_user = not self.pause_at_user
