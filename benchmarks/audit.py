@@ -25,8 +25,20 @@ the start-up.
 The audit's own work is ~0.2 s of a 3 MB session's ~0.75 s: Python's start-up and the imports (the
 engine, the scenario models, the importer) take the rest. Of that work the import is the largest
 phase, then the findings' 11 replays; the carried cost is one pass over the blocks, a bisection each.
-Not measured: a 1 GB session (none was at hand; the reader and the import hold a whole session in
-memory, so at ~4.5 MiB per MB its peak would be some GiB).
+
+A 312 MB session (benchmarks/audit_large.py: 0f_c364a22bea written 1, 10 and 100 times over as one
+chain, whole ``ctxviz audit --json`` process, one run each, 2026-12-01, 2 shared cores under a load
+average of 9-10 and this branch's full test suite running beside it):
+
+    MB      calls   input_tokens (= N x 18,185,116)   cpu s   wall s   peak MiB
+    3.1       202      18,185,116                      1.24     4.72       51
+    31.2    2,020     181,851,160                      3.73    14.21      140
+    312.6  20,200   1,818,511,600                     58.58   282.97      990
+
+Memory is linear: ~3.1 MiB per MB at both steps (so a 1 GB session would peak near 3.2 GiB). CPU is
+not: 0.089 s per MB from 3 to 31 MB, 0.195 s per MB from 31 to 312 MB (the last run had more beside it,
+but CPU time does not double from contention alone); where it goes was not profiled. A 1 GB session
+was not run (at that rate, 3-4 CPU minutes).
 """
 
 from __future__ import annotations

@@ -141,6 +141,7 @@ class FindingKind(StrEnum):
 
     REPEATED_CONTENT = "repeated-content"
     LARGE_OUTPUT = "large-output"
+    STALE_READ = "stale-read"
     STARTUP_OVERHEAD = "startup-overhead"
     WINDOW_CHOICE = "window-choice"
     OTHER_AGENT = "other-agent"

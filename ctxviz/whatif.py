@@ -83,6 +83,13 @@ def _on_off(value: str) -> bool:
     raise ValueError(f"expected on or off, got {value!r}")
 
 
+def _stale_reads(value: str) -> bool:
+    lowered = value.strip().lower()
+    if lowered in ("drop", "keep"):
+        return lowered == "drop"
+    raise ValueError(f"expected drop or keep, got {value!r}")
+
+
 def _dedup(value: str) -> bool:
     lowered = value.strip().lower()
     if lowered in ("sha256", "on"):
@@ -101,6 +108,10 @@ SCENARIO_KEYS: dict[str, tuple[Callable[[str], Any], str]] = {
     "drop": (_events, "leave out events by number (from 0), e.g. 12 or 3,12"),
     "output_cap": (_size, "cap every bash and tool output at this many tokens, e.g. 10k"),
     "tool_search": (_on_off, "on: every MCP server's tool schemas deferred to tool search; off: loaded up front"),
+    "stale_reads": (
+        _stale_reads,
+        "drop: editing or writing a file takes its earlier reads out of the window; or keep",
+    ),
     "dedup": (_dedup, "sha256: a file read again unchanged while still in the window is not sent again; or off"),
 }
 
@@ -236,7 +247,7 @@ def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None 
     overrides: dict[str, Any] = {}
     update: dict[str, Any] = {}
     events = list(scenario.events)
-    dedup = False
+    dedup = stale_reads = False
     for setting in settings.for_run(agent, label):
         if setting.key == "drop":
             for index in setting.value:
@@ -251,6 +262,8 @@ def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None 
             events = [_capped(event, setting.value) for event in events]
         elif setting.key == "dedup":
             dedup = setting.value
+        elif setting.key == "stale_reads":
+            stale_reads = setting.value
         elif setting.key == "tool_search":
             servers = tuple(server.model_copy(update={"deferred": setting.value}) for server in scenario.setup.mcp)
             update["setup"] = scenario.setup.model_copy(update={"mcp": servers})
@@ -266,4 +279,6 @@ def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None 
     changed = scenario.model_copy(update={**update, "events": tuple(events)})
     # the scenario's own profile: overrides first, then the what-ifs over them
     profile = resolve_profile(changed, agent).with_overrides(overrides)
+    if stale_reads:
+        profile = dataclasses.replace(profile, drops_stale_reads=True)
     return changed, deduplicated(profile) if dedup else profile

@@ -68,6 +68,8 @@ def test_carried_is_tokens_times_the_calls_an_item_stayed() -> None:
     assert (by_label["summary"].first_call, by_label["summary"].carried) == (3, 50)
     assert cost.carried == cost.input_tokens and cost.unaccounted == 0
     assert cost.categories() == {"System prompt": 3_000, "Messages": 350}
+    # sent again: A by calls 2 and 3; B and C by no call after their first
+    assert cost.carried_over == 1_000 * 2
 
 
 def test_a_replay_calls_the_model_after_each_prompt_and_tool_result() -> None:
@@ -226,10 +228,31 @@ def test_tool_search_defers_what_the_start_up_loaded_up_front() -> None:
     assert "MCP jira: 10 tool schemas" in startup.items
 
 
+def test_a_read_carried_after_its_file_was_edited_is_a_stale_read_and_its_saving_is_replayed() -> None:
+    stale = scenario("""
+        agent: codex
+        files:
+          src/a.py: {tokens: 1000, lines: 40}
+        events:
+          - prompt: "look at a"
+          - read: src/a.py
+          - edit: {path: src/a.py, change: 50}
+          - prompt: "next"
+          - prompt: "done?"
+        """)
+    found = {f.kind: f for f in findings(stale, carried_cost(simulate(stale)))}
+    finding = found[FindingKind.STALE_READ]
+    assert finding.items == ("src/a.py",) and finding.what_if == ("--set", "stale_reads=drop")
+    # a call after each of the 5 events; the 1,000-token read enters at call 2 and stays to call 5, so
+    # dropped at the edit it is not sent by calls 3, 4 and 5
+    assert finding.tokens == 1_000 * 4
+    assert (finding.input_tokens_saved, finding.compactions_saved) == (1_000 * 3, 0)
+
+
 def test_a_finding_opens_its_two_replays_side_by_side(tmp_path: Path) -> None:
     import asyncio
 
-    from ctxviz.cli.audit_commands import _audit_scenario
+    from ctxviz.audit_source import audit_scenario
     from ctxviz.report.audit_json import audit_dict, cost_json
     from ctxviz.tui.audit_app import AuditApp
     from ctxviz.tui.screens.audit_screen import AuditScreen
@@ -237,7 +260,7 @@ def test_a_finding_opens_its_two_replays_side_by_side(tmp_path: Path) -> None:
 
     path = tmp_path / "twice.yaml"
     path.write_text("name: twice\n" + TWICE)
-    audited = _audit_scenario(path)
+    audited = audit_scenario(path)
     document = audit_dict(audited.timeline, audited.cost, audited.findings, cost_json(None, "m", None))
     first = audited.findings[0] if audited.findings else None
     assert first is not None
@@ -253,6 +276,50 @@ def test_a_finding_opens_its_two_replays_side_by_side(tmp_path: Path) -> None:
             labels = [run.label for run in screen.comparison.runs]
             assert labels[0] == "as-recorded" and len(labels) == 2
             await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, AuditScreen)
+
+    asyncio.run(run())
+
+
+def test_a_on_the_timeline_opens_the_audit_and_esc_comes_back(tmp_path: Path) -> None:
+    import asyncio
+
+    from textual.widgets import DataTable
+
+    from ctxviz.sources import open_timeline
+    from ctxviz.tui.app import CtxvizApp
+    from ctxviz.tui.screens.audit_screen import AuditScreen
+    from ctxviz.tui.screens.compare_screen import CompareScreen
+    from ctxviz.tui.screens.timeline_screen import TimelineScreen
+
+    path = tmp_path / "twice.yaml"
+    path.write_text("name: twice\n" + TWICE)
+    app = CtxvizApp(open_timeline(path))
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("a")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            audit = app.screen
+            assert isinstance(audit, AuditScreen)
+            # a call after each of the 3 prompts and 2 reads; the 1,000-token file read at call 2 stays to
+            # call 5 (4,000 carried), read again at call 4 (2,000): codex keeps both copies (hand count)
+            items = audit.query_one("#audit-items", DataTable)
+            rows = [[str(cell) for cell in items.get_row_at(row)][:5] for row in range(items.row_count)]
+            assert ["src/a.py", "file-read", "1,000", "2–5", "4,000"] in rows
+            assert ["src/a.py", "file-read", "1,000", "4–5", "2,000"] in rows
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, CompareScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is audit
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, TimelineScreen)
+            await pilot.press("a")  # made once: the same audit again, at once
             await pilot.pause()
             assert isinstance(app.screen, AuditScreen)
 

@@ -4,6 +4,7 @@ steps; stepping back stops following; truncation and deletion are survived and s
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 from textual.widgets import Label
 from watching import watching
 
+from ctxviz.layout import humanize
 from ctxviz.live.watch import Watch
 from ctxviz.live.watch_app import WatchApp
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
@@ -24,6 +26,23 @@ LINES = BIG.read_bytes().splitlines(keepends=True)
 def _append(file: Path, start: int, end: int) -> None:
     with file.open("ab") as out:
         out.write(b"".join(LINES[start:end]))
+
+
+def _sent(lines: int) -> str:
+    """The header's figures worked out from the log itself: what the calls in its first ``lines`` sent
+    (each request's usage once: input + cache write + cache read), and the share of it sent again. With
+    no compaction (none in the first 450 lines) each call sends again all the previous call sent."""
+    usage: dict[str, int] = {}
+    for line in LINES[:lines]:
+        record = json.loads(line)
+        message = record.get("message")
+        if record.get("type") == "assistant" and isinstance(message, dict) and "usage" in message:
+            u = message["usage"]
+            usage[record["requestId"]] = (u["input_tokens"] + u.get("cache_creation_input_tokens", 0)
+                                          + u.get("cache_read_input_tokens", 0))  # fmt: skip
+    calls = list(usage.values())
+    sent = sum(calls)
+    return f" · {humanize(sent)} sent, {100 * (sent - calls[-1]) / sent:.0f}% re-sent"
 
 
 def _screen(app: WatchApp) -> TimelineScreen:
@@ -62,7 +81,7 @@ def test_appended_calls_appear_within_a_second_and_the_view_follows(tmp_path: Pa
             await pilot.pause()
             screen = _screen(app)
             assert screen.index == screen.timeline.last  # still following the newest step
-            assert _header(app) == "4d5611e5 · live"
+            assert _header(app) == "4d5611e5 · live" + _sent(340)
             assert screen.query_one(TimelineView).border_title == "● live · Space replays (2 steps/s)"
 
     asyncio.run(run())
@@ -85,11 +104,12 @@ def test_a_person_who_stepped_back_is_told_of_new_steps_until_end(tmp_path: Path
             after = _screen(app)
             new_steps = after.timeline.last - last
             assert new_steps > 0 and after.index == looking_at
-            assert _header(app) == f"4d5611e5 · +{new_steps} (End)"  # fits the header at 80 columns
+            # the state first: at 80 columns the figures after it are what an ellipsis cuts
+            assert _header(app) == f"4d5611e5 · +{new_steps} (End)" + _sent(400)
             await pilot.press("end")
             app.poll()
             await pilot.pause()
-            assert _header(app) == "4d5611e5 · live"
+            assert _header(app) == "4d5611e5 · live" + _sent(400)
             _append(file, 400, 450)
             app.poll()
             await pilot.pause()
@@ -116,11 +136,11 @@ def test_truncation_restarts_and_deletion_keeps_the_last_picture(tmp_path: Path)
             app.poll()
             await pilot.pause()
             assert _screen(app).timeline is shown  # the last picture stays
-            assert _header(app) == "4d5611e5 · file gone" and app.status == "file gone, last picture kept"
+            assert _header(app) == "4d5611e5 · file gone" + _sent(200) and app.status == "file gone, last picture kept"
             file.write_bytes(b"".join(LINES[:300]))  # back again (another inode)
             app.poll()
             await pilot.pause()
-            assert _screen(app).timeline.last > shown.last and _header(app) == "4d5611e5 · live"
+            assert _screen(app).timeline.last > shown.last and _header(app) == "4d5611e5 · live" + _sent(300)
 
     asyncio.run(run())
 

@@ -216,7 +216,7 @@ def test_clicking_a_row_and_a_bar_segment(default: Timeline) -> None:
         await pilot.pause()  # the table sizes its columns once the view has its width
         table = app.screen.query_one(DataTable)
         assert {str(table.get_cell(row, "kind")) for row in table.rows} == {"System prompt"}
-        await pilot.press("a")
+        await pilot.press("b")
         assert screen.segment is None
 
     drive(default, script)

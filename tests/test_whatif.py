@@ -57,6 +57,8 @@ def run(settings: Settings, agent: str = "claude-code", label: str | None = None
         ("output_cap=10k", "output_cap", 10_000),
         ("dedup=sha256", "dedup", True),
         ("dedup=off", "dedup", False),
+        ("stale_reads=drop", "stale_reads", True),
+        ("stale_reads=keep", "stale_reads", False),
         ("tool_search=off", "tool_search", False),
         ("tool_search=on", "tool_search", True),
         ("warning_buffer=10k", "warning_buffer", 10_000),
@@ -78,7 +80,13 @@ def test_the_scenario_keys_are_all_tested() -> None:
         "output_cap",
         "tool_search",
         "dedup",
+        "stale_reads",
     }
+
+
+def test_stale_reads_takes_drop_or_keep() -> None:
+    with pytest.raises(InputError, match="expected drop or keep"):
+        one("stale_reads=yes")
 
 
 def test_dedup_takes_sha256_or_off() -> None:

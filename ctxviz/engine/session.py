@@ -207,6 +207,12 @@ class EngineSession(Recorder):
             self.note(f"{item.path} loaded ({fmt(item.tokens)} tokens): {item.why}")
 
     def changed(self, path: str, how: str) -> None:
+        if self.profile.drops_stale_reads:
+            stale = [b for b in self.live() if b.kind == BlockKind.FILE_READ and b.label == path]
+            for block in stale:
+                self.remove(block.id)
+            if stale:
+                self.note(f"{path} changed: its {len(stale)} earlier read(s) dropped (stale_reads=drop)")
         self._versions[path] = self._versions.get(path, 0) + 1
         self.state.current.discard(path)
         self.touch(path)

@@ -13,7 +13,9 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Label
 
+from ctxviz.layout import humanize
 from ctxviz.live.watch import Watch
+from ctxviz.report.audit import carried_cost
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.screens.timeline_screen import SPEEDS, TimelineScreen
@@ -77,7 +79,7 @@ class WatchApp(CtxvizApp):
             state = "file gone"
         else:
             state = "live"
-        return f"{name} · {state}"
+        return f"{name} · {state}{_carried(timeline)}"
 
     async def action_quit(self) -> None:
         """Quit, but not in the moment a newer picture is being mounted: tearing the screen down before
@@ -143,6 +145,15 @@ class WatchApp(CtxvizApp):
     def _show_title(self, screen: TimelineScreen) -> None:
         with suppress(NoMatches):  # the header's layout is the screen's business
             screen.query_one("#header-name", Label).update(self._title(screen.timeline))
+
+
+def _carried(timeline: Timeline) -> str:
+    """What the calls so far sent, and the share of it sent again (an item re-sent by every call after
+    the one it entered with); nothing before the first measured call."""
+    cost = carried_cost(timeline)
+    if not cost.input_tokens:
+        return ""
+    return f" · {humanize(cost.input_tokens)} sent, {100 * cost.carried_over / cost.input_tokens:.0f}% re-sent"
 
 
 def run_watch(watch: Watch, timeline: Timeline, status: str = "") -> None:

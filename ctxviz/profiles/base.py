@@ -299,6 +299,9 @@ class Profile:
     compaction: CompactionPolicy
     subagents: SubagentPolicy
     teaching: Teaching = Teaching()  # how the TUI and ``--why`` explain this agent (its compaction, its words)
+    # the stale_reads=drop what-if (no agent does it): an edit or write of a file takes its earlier reads,
+    # now out of date, out of the window
+    drops_stale_reads: bool = False
     # Read from ``numbers`` (see __post_init__), so a profile states each number once and an override of
     # the number reaches the engine. Plain fields, not properties: the engine reads them on every event.
     default_model: str = field(init=False)

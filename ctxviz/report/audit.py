@@ -58,6 +58,11 @@ class CarriedCost:
         """What the calls sent that no item holds (0 when the window is the sum of its blocks)."""
         return self.input_tokens - self.carried
 
+    @property
+    def carried_over(self) -> int:
+        """What the calls sent again: each item's tokens times the calls after the one it entered with."""
+        return sum(item.tokens * (item.calls - 1) for item in self.items)
+
     def categories(self) -> dict[str, int]:
         """Carried tokens per ``/context`` category, in its order; categories nothing was sent in are left
         out (for a transcript they are inside the unrecorded start-up, not zero)."""

@@ -95,6 +95,16 @@ def _repeated(cost: CarriedCost) -> list[Item]:
     return repeated
 
 
+def _stale(cost: CarriedCost) -> list[Item]:
+    """Reads of a file still carried by a call after an edit or write of it: a copy out of date."""
+    return [
+        read
+        for read in cost.items
+        if read.kind == BlockKind.FILE_READ
+        and any(read.first_call < at <= read.last_call for at in cost.edits.get(read.label, ()))
+    ]
+
+
 def _large_outputs(cost: CarriedCost) -> list[Item]:
     return [
         i
@@ -150,6 +160,15 @@ def findings(
                 f"{len(repeated)} file read(s) sent again while an unchanged copy was still in the window",
                 repeated,
                 ["dedup=sha256"],
+            )
+        )
+    if stale := _stale(cost):
+        found.append(
+            replays.finding(
+                FindingKind.STALE_READ,
+                f"{len(stale)} file read(s) still carried after the file was edited or written",
+                stale,
+                ["stale_reads=drop"],
             )
         )
     if large := _large_outputs(cost):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import work
@@ -40,6 +41,7 @@ class CtxvizApp(App[None]):
         self.timeline = timeline
         self.theme = theme
         self.title = f"ctxviz · {display_title(timeline)}"
+        self._audits: dict[Timeline, Callable[[], Screen[None]]] = {}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "compare":
@@ -107,6 +109,34 @@ class CtxvizApp(App[None]):
         self.timeline = timeline
         self.title = f"ctxviz · {display_title(timeline)}"
         self.push_screen(TimelineScreen(timeline))
+
+    def open_audit(self, timeline: Timeline) -> None:
+        """The audit screen of ``timeline``, made once (off the UI thread: its findings replay the session)."""
+        if timeline in self._audits:
+            self.push_screen(self._audits[timeline]())
+            return
+        self.notify("Auditing: replaying the session under each what-if…", timeout=3)
+        self._audit(timeline)
+
+    @work(thread=True, exclusive=True, group="audit")
+    def _audit(self, timeline: Timeline) -> None:
+        from ctxviz.audit_source import audit_of
+        from ctxviz.errors import InputError
+        from ctxviz.report.prices import PRICES
+        from ctxviz.tui.screens.audit_screen import AuditScreen
+
+        try:
+            audited = audit_of(timeline)
+        except InputError as error:
+            self.call_from_thread(self.notify, error.message, title="Cannot audit", severity="error", timeout=10)
+            return
+        document = audited.document(PRICES)
+
+        def screen() -> AuditScreen:
+            return AuditScreen(document, audited.findings, audited.comparison, is_child=True)
+
+        self._audits[timeline] = screen
+        self.call_from_thread(self.push_screen, screen())
 
     def action_toggle_theme(self) -> None:
         self.theme = LIGHT if self.theme == DARK else DARK

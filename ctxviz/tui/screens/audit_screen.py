@@ -24,6 +24,30 @@ def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "—"
 
 
+def _cut(text: str, width: int) -> Text:
+    """``text`` in ``width`` cells; a path keeps its end (the file's name), anything else its start."""
+    if len(text) <= width:
+        return Text(text)
+    if "/" in text and " " not in text:
+        return Text("…" + text[len(text) - width + 1 :])
+    return Text(text[: max(width - 1, 0)] + "…")
+
+
+def _fill(table: DataTable[Any], columns: Sequence[str], rows: list[list[str | Text]], *, free: int,
+          width: int) -> None:  # fmt: skip
+    """``rows`` into ``table``, column ``free`` cut with … to the width the others leave (each column has
+    a cell's padding on both sides; the vertical scrollbar takes two)."""
+    widths = [max([len(columns[c]), *(len(row[c]) for row in rows)]) for c in range(len(columns))]
+    widths[free] = max(width - sum(w + 2 for c, w in enumerate(widths) if c != free) - 2 - 2, len(columns[free]), 8)
+    table.clear(columns=True)
+    for column, column_width in zip(columns, widths, strict=True):
+        table.add_column(column, width=column_width)
+    for row in rows:
+        cell = row[free]
+        row[free] = _cut(cell if isinstance(cell, str) else cell.plain, widths[free])
+        table.add_row(*row)
+
+
 class AuditScreen(Screen[None]):
     DEFAULT_CSS = """
     AuditScreen #audit-head { padding: 0 1; width: 100%; }
@@ -35,6 +59,7 @@ class AuditScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "open_finding", "Compare", key_display="⏎", priority=True),
         Binding("tab", "focus_next", "Findings/items", show=False),
+        Binding("escape", "back", "Back"),
     ]
 
     def __init__(
@@ -42,8 +67,11 @@ class AuditScreen(Screen[None]):
         document: dict[str, Any],
         findings: Sequence[Finding] | None,
         open_comparison: Callable[[Finding], Comparison],
+        *,
+        is_child: bool = False,
     ) -> None:
         super().__init__()
+        self.is_child = is_child  # opened over the timeline (``a``), not as the first screen
         self.document = document
         self.findings = tuple(findings or ())
         self.open_comparison = open_comparison
@@ -61,28 +89,49 @@ class AuditScreen(Screen[None]):
             ),  # fmt: skip
             id="audit-head",
         )
-        findings: DataTable[Any] = DataTable(id="audit-findings", cursor_type="row")
-        findings.add_columns("finding", "saved (replayed)", "compactions", "replay with")
-        for finding in self.findings:
-            saved = finding.input_tokens_saved
-            findings.add_row(
+        yield Label(Text("Findings (⏎ opens both replays side by side)" if self.findings else
+                         f"No findings: {d['not_replayed']}"), classes="audit-heading")  # fmt: skip
+        yield DataTable(id="audit-findings", cursor_type="row")
+        yield Label(f"What carried most ({len(d['items']):,} items)", classes="audit-heading")
+        yield DataTable(id="audit-items", cursor_type="row")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self._fill()
+
+    def on_resize(self) -> None:
+        self._fill()
+
+    def _fill(self) -> None:
+        """Both tables, their one free-text column cut with … to what the screen's width leaves it."""
+        sent = self.document["input_tokens"]
+        findings: list[list[str | Text]] = [
+            [
                 finding.kind,
                 Text(f"{saved:,} ({_share(saved, sent)})", style="green" if saved > 0 else "red"),
                 f"{finding.compactions_saved:+d}",
-                Text(" ".join(finding.what_if)),
-            )
-        yield Label(Text("Findings (⏎ opens both replays side by side)" if self.findings else
-                         f"No findings: {d['not_replayed']}"), classes="audit-heading")  # fmt: skip
-        yield findings
-        yield Label(f"What carried most ({len(d['items']):,} items)", classes="audit-heading")
-        items: DataTable[Any] = DataTable(id="audit-items", cursor_type="row")
-        items.add_columns("item", "kind", "tokens", "calls", "carried", "share")
-        for item in d["items"][:ITEMS_SHOWN]:
+                " ".join(finding.what_if),
+            ]
+            for finding in self.findings
+            for saved in [finding.input_tokens_saved]
+        ]
+        _fill(self.query_one("#audit-findings", DataTable), ("finding", "saved (replayed)", "compactions",
+              "replay with"), findings, free=3, width=self.size.width)  # fmt: skip
+        items: list[list[str | Text]] = []
+        for item in self.document["items"][:ITEMS_SHOWN]:
             calls = f"{item['first_call']}–{item['last_call']}" if item["calls"] > 1 else str(item["first_call"])
-            items.add_row(Text(item["label"][:50]), item["kind"], f"{item['tokens']:,}", calls, f"{item['carried']:,}",
-                          _share(item["carried"], sent))  # fmt: skip
-        yield items
-        yield KeyBar()
+            items.append([item["label"], item["kind"], f"{item['tokens']:,}", calls, f"{item['carried']:,}",
+                          _share(item["carried"], sent)])  # fmt: skip
+        _fill(self.query_one("#audit-items", DataTable), ("item", "kind", "tokens", "calls", "carried", "share"),
+              items, free=0, width=self.size.width)  # fmt: skip
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return self.is_child
+        return True
+
+    def action_back(self) -> None:
+        self.dismiss()
 
     def action_open_finding(self) -> None:
         table = self.query_one("#audit-findings", DataTable)

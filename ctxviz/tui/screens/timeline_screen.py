@@ -77,7 +77,9 @@ class TimelineScreen(Screen[None]):
         Binding("2", "view('context')", "/context"),
         Binding("3", "view('blocks')", "Window", tooltip="What is in the window now"),
         Binding("s", "sort", "Sort"),
-        Binding("a", "all_blocks", "All blocks"),
+        Binding("b", "all_blocks", "All blocks"),
+        Binding("a", "audit", "Audit", tooltip="Audit: what each item cost over the calls, what would have sent less"),
+        Binding("a", "cannot_audit", show=False),  # a what-if's or a subagent's screen: says why
         Binding("f", "chart_scale", "Chart scale", show=False, tooltip="Chart: fit to the data or the whole window"),
         Binding("pagedown", "page(1)", "Scroll down", show=False),
         Binding("pageup", "page(-1)", "Scroll up", show=False),
@@ -96,6 +98,7 @@ class TimelineScreen(Screen[None]):
     pause_at_user: reactive[bool] = reactive(True, init=False, repaint=False)
     sort: reactive[str] = reactive("size", init=False, repaint=False)
     segment: reactive[str | None] = reactive(None, bindings=True, init=False, repaint=False)
+    auditable = True  # the audit replays the file it came from: not a what-if's timeline
 
     def __init__(self, timeline: Timeline, title: str | None = None, *, is_child: bool = False) -> None:
         super().__init__()
@@ -261,6 +264,8 @@ class TimelineScreen(Screen[None]):
             return self.view == "main"
         if action == "sort":
             return self.view == "blocks"
+        if action == "audit":
+            return (self.auditable and not self.is_child) or None  # a subagent's audit is its parent session's
         if action == "all_blocks":
             return self.view == "blocks" and self.segment is not None
         if action == "speed":
@@ -335,6 +340,14 @@ class TimelineScreen(Screen[None]):
 
     def action_all_blocks(self) -> None:
         self.segment = None
+
+    def action_audit(self) -> None:
+        self.playing = False
+        self.app.open_audit(self.timeline)  # type: ignore[attr-defined]
+
+    def action_cannot_audit(self) -> None:
+        why = "a subagent's calls are audited with its session's" if self.is_child else "a what-if is not audited"
+        self.notify(f"No audit here: {why}; a on the recorded session's own timeline, or ctxviz audit", timeout=3)
 
     def action_toggle_pauses(self) -> None:
         self.pause_at_user = not self.pause_at_user

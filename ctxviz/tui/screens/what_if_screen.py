@@ -13,6 +13,8 @@ from ctxviz.tui.widgets.usage_chart import UsageChartWidget
 
 
 class WhatIfScreen(TimelineScreen):
+    auditable = False  # an audit replays the session as recorded; this is a what-if of it
+
     def __init__(
         self,
         timeline: Timeline,
