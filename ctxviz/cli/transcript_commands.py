@@ -133,7 +133,10 @@ def context(
                                  param_hint="--at")  # fmt: skip
     index = calls[at_call - 1] if at_call is not None else timeline.last
     if as_json:
-        click.echo(json.dumps(context_dict(timeline, index, top_items=top), indent=2, ensure_ascii=False))
+        from ctxviz.transcripts.safe import safe_json_text
+
+        document = json.dumps(context_dict(timeline, index, top_items=top), indent=2, ensure_ascii=False)
+        click.echo(safe_json_text(document))
     else:
         from rich.console import Console
 

@@ -21,6 +21,7 @@ from ctxviz.live.session import Update
 from ctxviz.live.tail import Change
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.protocol import Reader, SessionRef
+from ctxviz.transcripts.safe import safe_timeline
 
 Stamp = tuple[str, int, int, int]  # path, inode, size, mtime_ns
 NEWEST_MESSAGES = 2  # opencode's JSON tree: the messages whose parts are still being written
@@ -136,7 +137,7 @@ class RereadSession:
         finally:
             took = time.monotonic() - started
             self.rest_until = time.monotonic() + REST_FACTOR * took if took > SLOW_READ_SECONDS else 0.0
-        self.waiting, self.last, self.problems = "", reading.timeline, reading.problems
+        self.waiting, self.last, self.problems = "", safe_timeline(reading.timeline), reading.problems
         return Update(change, rebuilt=True, reason=reason)
 
     def timeline(self) -> Timeline | None:

@@ -15,6 +15,7 @@ import msgspec
 
 from ctxviz.allocation import without_cycle_collection
 from ctxviz.timeline import Step, Timeline
+from ctxviz.transcripts.safe import safe_json
 
 FORMAT = "ctxviz.timeline/1"
 
@@ -63,7 +64,7 @@ def dump_bytes(timeline: Timeline, at: int | None = None) -> bytes:
     # the child documents are thousands of new dicts beside a large live timeline: with the cyclic
     # collector on, its passes over that heap made this 20× slower at 100,000 events (1.2 s → 0.06 s)
     with without_cycle_collection():
-        return _ENCODER.encode(timeline_to_dict(timeline, at)) + b"\n"
+        return safe_json(_ENCODER.encode(timeline_to_dict(timeline, at))) + b"\n"
 
 
 def dumps(timeline: Timeline, at: int | None = None) -> str:

@@ -89,7 +89,9 @@ def list_sessions(
         calls, among = sum(found.unmeasured_calls), len(found.unmeasured_calls)
         say(f"ctxviz: {calls:,} API calls in {among} sessions carry no usage: not counted")
     if as_json:
-        sys.stdout.write(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1) + "\n")
+        from ctxviz.transcripts.safe import safe_json_text
+
+        sys.stdout.write(safe_json_text(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1)) + "\n")
     else:
         print_table(rows, found.not_started if not found.rows else 0)  # none listed only for lack of calls
     report_problems(found.problems, verbose)
@@ -127,6 +129,7 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
 
     from ctxviz.layout import humanize
     from ctxviz.transcripts.claude_code.select import PROJECT_LABEL_CHARS, project_labels
+    from ctxviz.transcripts.safe import safe_text
 
     console = Console()
     if not rows:
@@ -166,12 +169,12 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
         counts = [(sum(1 for c in r.compactions if c.trigger == trigger), mark) for trigger, mark in _TRIGGER_MARKS]
         compactions = " ".join(f"{count}{mark}" for count, mark in counts if count)
         estimated = "" if r.measured else "~"  # peak and last are estimates for agents without usage
-        table.add_row(  # Text cells: a transcript's text is never read as Rich markup
+        table.add_row(  # Text cells: a transcript's text is never read as Rich markup, nor as terminal input
             r.agent,
-            Text(labels.get(r.project, "")),
-            Text(r.session[:8]),
-            (r.started or "")[when].replace("T", " "),
-            Text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models)),
+            Text(safe_text(labels.get(r.project, ""))),
+            Text(safe_text(r.session[:8])),
+            safe_text((r.started or "")[when].replace("T", " ")),
+            Text(safe_text(", ".join(_DATE.sub("", m.removeprefix("claude-")) for m in r.models))),
             str(r.calls),
             estimated + humanize(r.peak),
             estimated + humanize(r.last),
