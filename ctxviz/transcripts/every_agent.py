@@ -59,15 +59,14 @@ def collect(
     """Every session's row (sessions without a measured call are left out, and counted). One summary
     index serves every agent; it is written back once all rows are in."""
     from ctxviz.transcripts.index import open_index, reader_row
-    from ctxviz.transcripts.registry import READERS, discover_in, discover_under, reader_named
+    from ctxviz.transcripts.registry import READERS, agent_folders, discover_in, discover_under, reader_named
 
     readers = [reader_named(a) for a in agents] if agents else list(READERS)
     names = [r.name for r in readers]
     extra_roots = list(extra_roots)
     roots_of = {reader.name: reader.roots(env, home) for reader in readers}
-    # the index is never written inside any agent's folder
-    index = open_index([*(root for roots in roots_of.values() for root in roots), *map(Path, extra_roots)],
-                       use_index=use_index)  # fmt: skip
+    # the index is never written inside any agent's folder (those of agents not asked for too)
+    index = open_index([*agent_folders(env, home), *map(Path, extra_roots)], use_index=use_index)
     found = Rows()
     results: list[SessionSummary | InputError] = []
     if AgentName.CLAUDE_CODE in roots_of:
