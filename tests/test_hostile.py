@@ -317,11 +317,22 @@ def test_a_device_or_system_file_is_never_read(home: Path, device: str) -> None:
     assert done.returncode == 1 and b"Traceback" not in done.stderr and b"not read" in done.stderr
 
 
-def test_a_scenario_naming_a_device_is_refused(home: Path) -> None:
+@pytest.mark.parametrize("target", ["/dev/zero", "fifo", "loop"])
+def test_a_scenario_file_size_naming_a_device_fifo_or_loop_is_refused(home: Path, target: str) -> None:
+    if target == "fifo":
+        _fifo(home / "fifo")
+    elif target == "loop":
+        (home / "loop").symlink_to(home / "loop")
     scenario = home / "s.yaml"
-    scenario.write_text("name: s\nevents:\n  - read: {path: a.txt, size: {file: /dev/zero}}\n", encoding="utf-8")
+    scenario.write_text(f"name: s\nfiles:\n  a.txt: {{file: {target}}}\nevents:\n  - read: a.txt\n", encoding="utf-8")
     done = _command("run", str(scenario), "--allow-outside")
-    assert done.returncode in (1, 2) and b"Traceback" not in done.stderr
+    assert done.returncode == 1 and b"Traceback" not in done.stderr and b"s.yaml:3" in done.stderr
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_a_fifo_as_a_scenario_is_refused(home: Path, command: str) -> None:
+    done = _command(command, str(_fifo(home / "s.yaml")))
+    assert done.returncode == 1 and b"FIFO" in done.stderr and b"Traceback" not in done.stderr
 
 
 def test_the_status_line_on_a_fifo_cache_or_a_system_file(home: Path) -> None:
