@@ -404,3 +404,42 @@ def test_every_command_on_a_hostile_home_writes_nothing_there(home: Path) -> Non
         assert b"Traceback" not in done.stderr and done.returncode in (0, 1), (args, out)
         assert not UNSAFE.search(out), (args, UNSAFE.findall(out))
     assert _listing(home) == before
+
+
+# --- 7. the small ones ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("  - reply: .inf", "got inf"),
+        ("  - reply: 1000000000000", "larger than any context window"),
+        ("  - bash: {command: x, output: {chars: 99999999999999}}", "larger than any context window"),
+    ],
+)
+def test_a_scenario_size_no_window_holds_is_refused(home: Path, line: str, said: str) -> None:
+    scenario = home / "s.yaml"
+    scenario.write_text(f"name: s\nevents:\n  - prompt: hi\n{line}\n", encoding="utf-8")
+    code, out = _run("run", str(scenario))
+    assert code == 1 and said in out and "s.yaml:4" in out
+
+
+def test_a_window_of_zero_is_refused_not_the_default(home: Path) -> None:
+    scenario = home / "s.yaml"
+    scenario.write_text("name: s\nwindow: 0\nevents:\n  - prompt: hi\n", encoding="utf-8")
+    code, out = _run("validate", str(scenario))
+    assert code == 1 and "s.yaml:2:1: window" in out
+
+
+def test_context_on_a_folder_is_bad_input(home: Path) -> None:
+    code, out = _run("context", str(home))
+    assert code == 1 and "a folder" in out
+
+
+@pytest.mark.parametrize("agent", ["pi", "grok-build"])
+def test_junk_lines_at_the_top_do_not_hide_whose_file_it_is(home: Path, agent: str) -> None:
+    path = every_agent(home)[agent]
+    path.write_text("".join(f"junk line {n}\n" for n in range(30)) + path.read_text(encoding="utf-8"))
+    result = CliRunner().invoke(main, ["context", "--json", str(path)])
+    assert result.exit_code == 0 and json.loads(result.stdout)["step"] > 0  # read by its own reader
+    assert "30 damaged" in result.output

@@ -82,7 +82,7 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date
 
 
 @click.command()
-@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", required=False, type=click.Path(path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session of any agent (this folder's project first).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option("-p", "--project", metavar="P", help="Only sessions whose project path contains P.")

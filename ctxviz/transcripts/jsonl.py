@@ -50,7 +50,8 @@ def _first_lines(path: str, size: int, mtime_ns: int) -> tuple[bytes, ...]:
 
 
 def first_records(path: Path, count: int = 20) -> list[Record]:
-    """The JSON objects among a file's first lines (for ``detect``: cheap, never raises)."""
+    """A file's first ``count`` JSON objects within its first ``DETECT_BYTES``, lines of anything else
+    passed over (junk at the top does not hide whose file it is; for ``detect``: cheap, never raises)."""
     try:
         stat = path.stat()
     except OSError:
@@ -59,13 +60,15 @@ def first_records(path: Path, count: int = 20) -> list[Record]:
 
     found: list[Record] = []
     decode = _decoder().decode
-    for line in _first_lines(str(path), stat.st_size, stat.st_mtime_ns)[:count]:
+    for line in _first_lines(str(path), stat.st_size, stat.st_mtime_ns):
         try:
             value = decode(line)
         except (msgspec.DecodeError, RecursionError):
             continue
         if isinstance(value, dict):
             found.append(value)
+            if len(found) == count:
+                break
     return found
 
 
