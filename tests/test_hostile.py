@@ -274,7 +274,9 @@ def test_an_opencode_database_without_sessions_says_why(home: Path, damage: str)
     else:
         database.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000 if damage == "corrupt" else b"")
     code, out = _run("sessions", "-v")
-    assert code == 0 and "opencode.db" in out and "claude-code" in out
+    assert code == 0 and "opencode.db: cannot read" in out and "claude-code" in out
+    code, out = _run("sessions")  # a count, never among the damaged lines
+    assert "1 file or database gave no session: " in out and "damaged" not in out
 
 
 # --- 3. nothing blocks ----------------------------------------------------------------------------------

@@ -54,6 +54,18 @@ def report_problems(problems: tuple[str, ...] | list[str], verbose: bool, *, cou
     say(f"ctxviz: {len(problems)} damaged or unknown lines skipped{more}")
 
 
+def report_unread(unread: list[str], verbose: bool) -> None:
+    """Files that gave no session: never lost in silence, and never counted as damaged lines."""
+    if not unread:
+        return
+    if verbose:
+        for message in unread:
+            say(message)
+        return
+    which = f"{len(unread)} files or databases" if len(unread) > 1 else "1 file or database"
+    say(f"ctxviz: {which} gave no session: {unread[0]}{' …' if len(unread) > 1 else ''} (--verbose lists them)")
+
+
 def list_sessions(
     *,
     project: str | None = None,
@@ -95,6 +107,7 @@ def list_sessions(
     else:
         print_table(rows, found.not_started if not found.rows else 0)  # none listed only for lack of calls
     report_problems(found.problems, verbose)
+    report_unread(found.unread, verbose)
     if found.without_usage:
         count = len(found.without_usage)
         which = f"{count} sessions record" if count > 1 else "1 session records"

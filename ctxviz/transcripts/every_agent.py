@@ -21,7 +21,8 @@ class Rows:
 
     def __init__(self) -> None:
         self.rows: list[SessionSummary] = []
-        self.problems: list[str] = []  # damaged lines and unreadable files, located
+        self.problems: list[str] = []  # damaged lines, located
+        self.unread: list[str] = []  # files and databases that gave no session, each with why
         self.without_usage: list[str] = []  # sessions that record no token usage
         self.unmeasured_calls: list[int] = []  # per session: its calls without usage
         self.not_started = 0  # sessions with nothing to show yet (no API call), not listed
@@ -85,7 +86,7 @@ def collect(
         if isinstance(row, NoUsage):
             found.without_usage.append(row.message)
         elif isinstance(row, InputError):
-            found.problems.append(row.message)
+            found.unread.append(row.message)
         else:
             found.problems.extend(row.problems)
             if row.unmeasured_calls:

@@ -114,7 +114,7 @@ class OpencodeReader:
         from ctxviz.transcripts.opencode.database import SQLITE_MAGIC, Database, listing, sort_time
 
         reads.path(ref.path)
-        if not head(ref.path, 16).startswith(SQLITE_MAGIC):
+        if not head(ref.path, 16).startswith(SQLITE_MAGIC) and ref.path.suffix != ".db":
             session = document(ref.path)
             files = Files(storage_of(ref.path), reads)
             timeline, state = build(ref.path, session, files, problems)
