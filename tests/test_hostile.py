@@ -14,6 +14,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -445,3 +446,39 @@ def test_junk_lines_at_the_top_do_not_hide_whose_file_it_is(home: Path, agent: s
     result = CliRunner().invoke(main, ["context", "--json", str(path)])
     assert result.exit_code == 0 and json.loads(result.stdout)["step"] > 0  # read by its own reader
     assert "30 damaged" in result.output
+
+
+def test_watch_reads_off_the_screens_thread_and_q_quits_during_a_read(home: Path) -> None:
+    import asyncio
+    import threading
+
+    from ctxviz.live.watch import Watch
+    from ctxviz.live.watch_app import WatchApp
+
+    watch = Watch(every_agent(home)["pi"])
+    first = watch.poll()
+    assert first is not None and first.timeline is not None
+    app = WatchApp(watch, first.timeline)
+    started, release = threading.Event(), threading.Event()
+
+    def slow_read() -> None:  # a read that does not end while the person is there (a huge file)
+        started.set()
+        release.wait(SECONDS)
+
+    watch.poll = slow_read  # type: ignore[method-assign,assignment]
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            while not started.is_set():
+                await pilot.pause(0.05)
+            reading_since = time.monotonic()
+            await pilot.press("right")  # the screen still answers
+            await pilot.press("q")
+            await pilot.pause(0.2)
+            assert time.monotonic() - reading_since < SECONDS / 4  # not when the read ends
+            assert not app.is_running or app.return_code is not None
+
+    try:
+        asyncio.run(asyncio.wait_for(run(), SECONDS))
+    finally:
+        release.set()

@@ -70,6 +70,9 @@ def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | 
     # which agent's session, told once in a notification: the header has no room for it at 80 columns
     which = f"{timeline.agent} session {timeline.source.name[:8]}"
     status = f"following the newest session: {which}" if file is None else f"following {which}"
+    from ctxviz.process import ends_with_the_command
+
+    ends_with_the_command()  # q quits even while a read runs in its thread
     run_watch(followed, timeline, status)
 
 
