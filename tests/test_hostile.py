@@ -155,6 +155,28 @@ def test_no_sequence_reaches_the_terminal_from_any_reader(home: Path) -> None:
         assert not any(UNSAFE.search(text) for text in _texts(open_transcript(path))), agent  # what the TUI shows
 
 
+@pytest.mark.parametrize("agent", ["codex", "pi", "opencode"])
+def test_the_tui_shows_no_sequence(home: Path, agent: str) -> None:
+    import asyncio
+    from html import unescape
+
+    from ctxviz.tui.app import CtxvizApp
+
+    app = CtxvizApp(open_transcript(_poisoned_home(home)[agent]))
+    pictures = []
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for keys in ((), ("end",), ("2",), ("3",), ("1", "left")):  # main view, /context grid, window view
+                await pilot.press(*keys)
+                await pilot.pause()
+                pictures.append(unescape(app.export_screenshot()))
+
+    asyncio.run(run())
+    assert all("\ufffd" in picture or agent == "opencode" for picture in pictures[:1])  # shown, made inert
+    assert not any(UNSAFE.search(picture.replace("\n", "")) for picture in pictures)
+
+
 def test_run_json_escapes_what_it_keeps(home: Path) -> None:
     path = _poisoned_home(home)["pi"]
     code, out = _run("run", "--json", str(path))
