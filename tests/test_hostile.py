@@ -322,7 +322,7 @@ def test_fifos_among_the_sessions_are_never_read(home: Path) -> None:
     done = _command("sessions", "-v")
     err = done.stderr.decode()
     assert done.returncode == 0 and b"Traceback" not in done.stderr, err
-    assert "opencode.db: cannot read: a FIFO" in err  # where a database belongs: said
+    assert "opencode.db: cannot read opencode's database: a FIFO" in err  # where a database belongs: said
     assert len(done.stdout.decode().splitlines()) == 1 + 6  # the head and every agent's session
 
 
@@ -504,3 +504,17 @@ def test_watch_reads_off_the_screens_thread_and_q_quits_during_a_read(home: Path
         asyncio.run(asyncio.wait_for(run(), SECONDS))
     finally:
         release.set()
+
+
+@pytest.mark.parametrize("tamper", ["negative", "peak below last", "deep"])
+def test_a_tampered_summary_index_is_never_shown(home: Path, tamper: str) -> None:
+    every_agent(home)
+    honest = _rows()
+    index = Path(os.environ["XDG_CACHE_HOME"]) / "ctxviz" / "sessions-index.json"
+    data = json.loads(index.read_text(encoding="utf-8"))
+    for entry in data["rows"].values():
+        if "row" in entry:
+            entry["row"]["peak"], entry["row"]["last"] = (-150_000, 0) if tamper == "negative" else (5, 10**12)
+    text = json.dumps(data) if tamper != "deep" else '{"format": ' + DEEP + "}"
+    index.write_text(text, encoding="utf-8")
+    assert _rows() == honest  # each row worked out again from its session
