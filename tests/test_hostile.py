@@ -499,6 +499,7 @@ def test_watch_reads_off_the_screens_thread_and_q_quits_during_a_read(home: Path
             await pilot.pause(0.2)
             assert time.monotonic() - reading_since < SECONDS / 4  # not when the read ends
             assert not app.is_running or app.return_code is not None
+            release.set()  # the read ends: asyncio's own shutdown waits for its thread
 
     try:
         asyncio.run(asyncio.wait_for(run(), SECONDS))
