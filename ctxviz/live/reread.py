@@ -131,13 +131,14 @@ class RereadSession:
         started = time.monotonic()
         try:
             reading = self.reader.read(self.ref)
+            timeline = safe_timeline(reading.timeline)  # inside the time taken: the rest counts it too
         except InputError as error:
             self.waiting = error.message
             return Update(Change.SAME)  # nothing to show yet (or a file caught half written): wait
         finally:
             took = time.monotonic() - started
             self.rest_until = time.monotonic() + REST_FACTOR * took if took > SLOW_READ_SECONDS else 0.0
-        self.waiting, self.last, self.problems = "", safe_timeline(reading.timeline), reading.problems
+        self.waiting, self.last, self.problems = "", timeline, reading.problems
         return Update(change, rebuilt=True, reason=reason)
 
     def timeline(self) -> Timeline | None:
