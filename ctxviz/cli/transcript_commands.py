@@ -66,7 +66,7 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date
 
 
 @click.command()
-@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", required=False, type=click.Path(path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session of any agent (this folder's project first).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option("-p", "--project", metavar="P", help="Only sessions whose project path contains P.")
@@ -120,13 +120,15 @@ def context(
 
     cost = carried_so_far(timeline, index)
     if as_json:
+        from ctxviz.transcripts.safe import safe_json_text
+
         document = context_dict(timeline, index, top_items=top)
         document["carried"] = [
             {"label": i.label, "kind": str(i.kind), "tokens": i.tokens, "first_call": i.first_call,
              "last_call": i.last_call, "calls": i.calls, "carried": i.carried}
             for i in cost.items[:top]
         ]  # fmt: skip
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        click.echo(safe_json_text(json.dumps(document, indent=2, ensure_ascii=False)))
     else:
         from rich.console import Console
 

@@ -17,10 +17,11 @@ import msgspec
 
 from ctxviz import __version__
 from ctxviz.cache_folder import write_atomically
-from ctxviz.live.cache_file import CACHE_FORMAT, pack_cache, unpack_cache
+from ctxviz.live.cache_file import CACHE_FORMAT, MAX_CACHE_BYTES, pack_cache, unpack_cache
 from ctxviz.live.follow import Follower, Forget, Tally, window_thresholds
 from ctxviz.live.session import LiveSession
 from ctxviz.live.tail import Tail
+from ctxviz.regular_file import read_regular
 from ctxviz.timeline import Block
 from ctxviz.transcripts.claude_code.build import BuildState, StepBuilder
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, Piece
@@ -80,11 +81,11 @@ def header_matches(header: dict[str, Any], path: Path) -> bool:
 def load(cache_file: Path, path: Path) -> tuple[LiveSession, dict[str, Any]] | None:
     """The cached state of ``path``'s session and its header, or None when there is none worth trusting."""
     try:
-        unpacked = unpack_cache(cache_file.read_bytes())
+        unpacked = unpack_cache(read_regular(cache_file, MAX_CACHE_BYTES))
         if unpacked is None or not header_matches(unpacked[0], path):
             return None
         saved = _DECODER.decode(unpacked[1])
-    except (OSError, msgspec.DecodeError):
+    except (OSError, msgspec.DecodeError, RecursionError):
         return None
     return _restore(saved, path), unpacked[0]
 
@@ -205,11 +206,16 @@ def refresh(cache_file: Path, path: Path, window: int | None, problems: list[str
     header = figures_header(live, path, window, previous)
     if update.rebuilt:
         problems.append(f"{path}: read from the start ({update.reason or 'the chain changed'})")
-    # the projects folder of Claude Code's layout (<root>/projects/<project>/<session>.jsonl), else the
-    # transcript's own folder
-    transcripts = path.parent.parent if path.parent.parent.name == "projects" else path.parent
-    if _inside(cache_file.parent, transcripts):
-        problems.append(f"{cache_file}: not written: the cache folder is among the transcripts")
+    # Claude Code's config folder in its layout (<root>/projects/<project>/<session>.jsonl), else the
+    # transcript's own folder; and every agent's folders on this machine
+    import os
+
+    from ctxviz.transcripts.registry import agent_folders
+
+    transcripts = path.parents[2] if path.parent.parent.name == "projects" else path.parent
+    folders = (transcripts, *agent_folders(os.environ, Path(os.environ.get("HOME") or Path.home())))
+    if any(_inside(cache_file.parent, folder) for folder in folders):
+        problems.append(f"{cache_file}: not written: the cache folder is inside an agent's folder")
         return header
     try:
         save(cache_file, live, header)

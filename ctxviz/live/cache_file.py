@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 CACHE_FORMAT = "ctxviz.statusline-cache/2"
+# More than a cache of one session's state can hold: a larger file there is not ours, and not read whole.
+MAX_CACHE_BYTES = 256 * 1024 * 1024
 
 
 def cache_dir() -> Path:
@@ -37,6 +39,6 @@ def unpack_cache(data: bytes) -> tuple[dict[str, Any], bytes] | None:
             return None
         head, _, body = rest.partition(b"\n")
         header = json.loads(head)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a header nested deeper than any we write
         return None
     return (header, body) if isinstance(header, dict) else None

@@ -18,6 +18,7 @@ from ctxviz.live.session import Update
 from ctxviz.live.tail import Change
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.protocol import Reader, SessionRef
+from ctxviz.transcripts.safe import safe_timeline
 
 Stamp = tuple[str, int, int, int]  # path, inode, size, mtime_ns
 SLOW_READ_SECONDS = 0.05  # a read that took longer is not repeated for REST_FACTOR times as long
@@ -76,13 +77,14 @@ class RereadSession:
         started = time.monotonic()
         try:
             reading = self.reader.read(self.ref)
+            timeline = safe_timeline(reading.timeline)  # inside the time taken: the rest counts it too
         except InputError as error:
             self.waiting = error.message
             return Update(Change.SAME)  # nothing to show yet (or a file caught half written): wait
         finally:
             took = time.monotonic() - started
             self.rest_until = time.monotonic() + REST_FACTOR * took if took > SLOW_READ_SECONDS else 0.0
-        self.waiting, self.last, self.problems = "", reading.timeline, reading.problems
+        self.waiting, self.last, self.problems = "", timeline, reading.problems
         return Update(change, rebuilt=True, reason=reason)
 
     def timeline(self) -> Timeline | None:

@@ -14,7 +14,7 @@ from ctxviz.timeline import Timeline
 from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, parse_lines
 from ctxviz.transcripts.lines import Line
-from ctxviz.transcripts.safe import safe_text
+from ctxviz.transcripts.safe import safe_text, safe_timeline
 
 if TYPE_CHECKING:
     from ctxviz.live.children import SubagentTimelines
@@ -119,5 +119,6 @@ class LiveSession:
             notices.append(f"{self.unmeasured_calls:,} API calls carry no usage (damaged or missing): not shown as "
                            "calls; what they added is counted at the next measured call")  # fmt: skip
         summary = safe_text(self.tools.cwd) if self.tools.cwd else None
-        return self.follower.timeline(name=self.session or self.path.stem, path=str(self.path),
-                                      summary=summary, notices=notices)  # fmt: skip
+        timeline = self.follower.timeline(name=self.session or self.path.stem, path=str(self.path),
+                                          summary=summary, notices=notices)  # fmt: skip
+        return safe_timeline(timeline) if timeline is not None else None

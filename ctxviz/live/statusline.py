@@ -14,8 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ctxviz.live.cache_file import CACHE_FORMAT, cache_file, unpack_cache
+from ctxviz.live.cache_file import CACHE_FORMAT, MAX_CACHE_BYTES, cache_file, unpack_cache
+from ctxviz.regular_file import read_regular
 from ctxviz.short_forms import humanize
+from ctxviz.transcripts.safe import safe_text
 
 DEFAULT_FORMAT = "{bar} {used}/{window} {percent} · {to_compact} · {biggest}"
 FIELDS = ("bar", "used", "window", "percent", "left", "to_compact", "biggest", "item", "item_tokens", "model",
@@ -81,12 +83,11 @@ def _payload(text: bytes) -> tuple[Path, int | None]:
 def _cached_header(cache: Path, transcript: Path, window: int | None) -> dict[str, Any] | None:
     """The cache header when it is current: same file, same size, nothing appended, same window."""
     try:
-        with open(cache, "rb") as handle:
-            unpacked = unpack_cache(handle.read())
+        unpacked = unpack_cache(read_regular(cache, MAX_CACHE_BYTES))
         stat = os.stat(transcript)
     except OSError:
         return None
-    if unpacked is None:
+    if unpacked is None or not _well_formed(unpacked[0].get("figures")):
         return None
     header = unpacked[0]
     from ctxviz import __version__
@@ -100,6 +101,28 @@ def _cached_header(cache: Path, transcript: Path, window: int | None) -> dict[st
         and header.get("window_asked") == window
     )
     return header if current else None
+
+
+def _count(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _well_formed(figures: object) -> bool:
+    """Whether a cache's figures are of the shape and range written (a cache file is input like any
+    other: a tampered one is rebuilt from the transcript, never shown)."""
+    if figures is None:
+        return True
+    if not isinstance(figures, dict):
+        return False
+    biggest = figures.get("biggest")
+    return (
+        all(_count(figures.get(key)) for key in ("used", "calls", "warning", "blocking"))
+        and _count(figures.get("window")) and figures["window"] > 0
+        and (figures.get("autocompact") is None or _count(figures.get("autocompact")))
+        and isinstance(figures.get("model"), str)
+        and (biggest is None or isinstance(biggest, list) and len(biggest) == 2 and isinstance(biggest[0], str)
+             and _count(biggest[1]))
+    )  # fmt: skip
 
 
 def figures_for(transcript: Path, window: int | None, problems: list[str]) -> dict[str, Any]:
@@ -148,12 +171,12 @@ def fields_of(header: dict[str, Any], colour: bool) -> dict[str, str]:
         "percent": percent,
         "left": humanize(left) if left is not None else "",
         "to_compact": to_compact,
-        "biggest": f"biggest: {biggest[0]} {humanize(biggest[1])}" if biggest else "",
-        "item": biggest[0] if biggest else "",
+        "biggest": f"biggest: {safe_text(biggest[0])} {humanize(biggest[1])}" if biggest else "",
+        "item": safe_text(biggest[0]) if biggest else "",
         "item_tokens": humanize(biggest[1]) if biggest else "",
-        "model": figures["model"],
+        "model": safe_text(figures["model"]),
         "calls": str(figures["calls"]),
-        "session": str(header.get("session") or ""),
+        "session": safe_text(str(header.get("session") or "")),
         "used_tokens": str(used),  # exact, for scripts
         "window_tokens": str(window),
     }

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from ctxviz.regular_file import open_regular
 from ctxviz.transcripts.lines import MAX_LINE_BYTES, Line
 
 READ_BYTES = 8 * 1024 * 1024
@@ -68,7 +69,7 @@ class Tail:
         self.identity = identity
         lines: list[Line] = []
         try:
-            with open(self.path, "rb") as handle:
+            with open_regular(self.path) as handle:
                 if self.boundary and not reason:
                     handle.seek(self.offset - len(self.boundary))
                     if handle.read(len(self.boundary)) != self.boundary:

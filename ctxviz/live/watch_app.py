@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Label
 
 from ctxviz.layout import humanize
-from ctxviz.live.watch import Watch
+from ctxviz.live.watch import Seen, Watch
 from ctxviz.report.audit import carried_cost
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK, CtxvizApp
@@ -51,6 +51,7 @@ class WatchApp(CtxvizApp):
         self.status = status  # the last thing that happened, told in a notification
         self.unseen = 0  # steps that arrived while the person looked at an earlier one
         self.newest_screen: LiveTimelineScreen | None = None  # the last one switched to (maybe not yet shown)
+        self.reading = False  # a poll's read is under way in a thread
 
     def get_default_screen(self) -> Screen[None]:
         # a blank base: the followed timeline's screen is pushed on it, so that it can be switched
@@ -60,7 +61,7 @@ class WatchApp(CtxvizApp):
         screen = LiveTimelineScreen(self.timeline, self._title(self.timeline))
         screen.set_reactive(TimelineScreen.index, self.timeline.last)  # before mount: no watchers yet
         self.push_screen(screen)
-        self.set_interval(POLL_SECONDS, self.poll)
+        self.set_interval(POLL_SECONDS, self._poll_in_background)
         if self.watch_source.newest:
             self.watch_source.looks_in_background = True
             self.set_interval(LOOK_SECONDS, self._look)
@@ -101,8 +102,27 @@ class WatchApp(CtxvizApp):
             return screen
         return None
 
+    def _poll_in_background(self) -> None:
+        """A poll whose read runs in a thread: reading a large or slow file (another agent's session is
+        read whole on each change) never freezes the screen, and ``q`` quits meanwhile. One at a time."""
+        if self.reading:
+            return
+        self.reading = True
+        self.run_worker(self._read, thread=True, group="poll")
+
+    def _read(self) -> None:  # in a thread
+        try:
+            seen = self.watch_source.poll()
+            with suppress(RuntimeError):  # the app ended during the read
+                self.call_from_thread(self.show, seen)
+        finally:
+            self.reading = False
+
     def poll(self) -> None:
-        seen = self.watch_source.poll()
+        """Read and show, here and now (tests; the app itself reads in a thread)."""
+        self.show(self.watch_source.poll())
+
+    def show(self, seen: Seen | None) -> None:
         screen = self._screen()
         if seen is None:
             if screen is not None and screen.timeline is not self.timeline:

@@ -46,4 +46,6 @@ def _event(comparison: Comparison, event: EventInfo) -> dict[str, Any]:
 
 def dump_bytes(comparison: Comparison) -> bytes:
     """Compact UTF-8 JSON and a newline."""
-    return _ENCODER.encode(comparison_to_dict(comparison)) + b"\n"
+    from ctxviz.transcripts.safe import safe_json
+
+    return safe_json(_ENCODER.encode(comparison_to_dict(comparison))) + b"\n"

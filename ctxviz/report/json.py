@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from ctxviz.timeline import Step, Timeline
+from ctxviz.transcripts.safe import safe_json
 
 FORMAT = "ctxviz.timeline/1"
 
@@ -59,7 +60,7 @@ _ENCODER = msgspec.json.Encoder()
 
 def dump_bytes(timeline: Timeline, at: int | None = None) -> bytes:
     """Compact UTF-8 JSON and a newline (pipe it through ``jq`` to read it)."""
-    return _ENCODER.encode(timeline_to_dict(timeline, at)) + b"\n"
+    return safe_json(_ENCODER.encode(timeline_to_dict(timeline, at))) + b"\n"
 
 
 def dumps(timeline: Timeline, at: int | None = None) -> str:

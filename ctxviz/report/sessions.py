@@ -52,6 +52,18 @@ def report_problems(problems: tuple[str, ...] | list[str], verbose: bool, *, cou
     say(f"ctxviz: {len(problems)} damaged or unknown lines skipped{more}")
 
 
+def report_unread(unread: list[str], verbose: bool) -> None:
+    """Files that gave no session: never lost in silence, and never counted as damaged lines."""
+    if not unread:
+        return
+    if verbose:
+        for message in unread:
+            say(message)
+        return
+    which = f"{len(unread)} files or databases" if len(unread) > 1 else "1 file or database"
+    say(f"ctxviz: {which} gave no session: {unread[0]}{' …' if len(unread) > 1 else ''} (--verbose lists them)")
+
+
 def list_sessions(
     *,
     project: str | None = None,
@@ -87,10 +99,13 @@ def list_sessions(
         calls, among = sum(found.unmeasured_calls), len(found.unmeasured_calls)
         say(f"ctxviz: {calls:,} API calls in {among} sessions carry no usage: not counted")
     if as_json:
-        sys.stdout.write(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1) + "\n")
+        from ctxviz.transcripts.safe import safe_json_text
+
+        sys.stdout.write(safe_json_text(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1)) + "\n")
     else:
         print_table(rows, found.not_started if not found.rows else 0)  # none listed only for lack of calls
     report_problems(found.problems, verbose)
+    report_unread(found.unread, verbose)
     if found.without_usage:
         count = len(found.without_usage)
         which = f"{count} sessions record" if count > 1 else "1 session records"
@@ -124,6 +139,7 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
 
     from ctxviz.short_forms import humanize, undated
     from ctxviz.transcripts.claude_code.select import PROJECT_LABEL_CHARS, project_labels
+    from ctxviz.transcripts.safe import safe_text
 
     console = Console()
     if not rows:
@@ -163,12 +179,12 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
         counts = [(sum(1 for c in r.compactions if c.trigger == trigger), mark) for trigger, mark in _TRIGGER_MARKS]
         compactions = " ".join(f"{count}{mark}" for count, mark in counts if count)
         estimated = "" if r.measured else "~"  # peak and last are estimates for agents without usage
-        table.add_row(  # Text cells: a transcript's text is never read as Rich markup
+        table.add_row(  # Text cells: a transcript's text is never read as Rich markup, nor as terminal input
             r.agent,
-            Text(labels.get(r.project, "")),
-            Text(r.session[:8]),
-            (r.started or "")[when].replace("T", " "),
-            Text(", ".join(undated(m.removeprefix("claude-")) for m in r.models)),
+            Text(safe_text(labels.get(r.project, ""))),
+            Text(safe_text(r.session[:8])),
+            safe_text((r.started or "")[when].replace("T", " ")),
+            Text(safe_text(", ".join(undated(m.removeprefix("claude-")) for m in r.models))),
             str(r.calls),
             estimated + humanize(r.peak),
             estimated + humanize(r.last),

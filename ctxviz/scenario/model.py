@@ -224,7 +224,12 @@ class Scenario(Strict):
     @field_validator("window", mode="before")
     @classmethod
     def _window(cls, value: Any) -> Any:
-        return None if value is None else parse_tokens(value)
+        if value is None:
+            return None
+        window = parse_tokens(value)
+        if window == 0:  # read as "not set" further on, it silently meant the model's own window
+            raise ValueError("a window of 0 tokens holds nothing; leave window out for the model's own")
+        return window
 
     @field_validator("autocompact", mode="before")
     @classmethod

@@ -15,12 +15,13 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, ValidationInfo, WithJsonSchema
 
-from ctxviz.scenario.measure import Measure
-from ctxviz.tokens import TokenCounter
+from ctxviz.scenario.measure import TOKENS_PER_LINE, Measure
+from ctxviz.tokens import CHARS_PER_TOKEN, MAX_CALL_TOKENS, TokenCounter
 
 _SHORTHAND = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kKmM]?)\s*$")
 _MULTIPLIER = {"": 1, "k": 1_000, "m": 1_000_000}
 SIZE_KEYS = ("tokens", "chars", "lines", "text", "file")
+MAX_LINES = MAX_CALL_TOKENS // TOKENS_PER_LINE
 
 ReadFile = Callable[[str], str]  # scenario-relative path → text; raises ValueError with a reason
 
@@ -32,6 +33,8 @@ def parse_tokens(value: object) -> int:
     if isinstance(value, int):
         number = value
     elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"expected a size such as 1800, 4.2k or {{tokens: N}}, got {value!r}")
         number = math.ceil(value)
     elif isinstance(value, str) and (match := _SHORTHAND.match(value.replace(",", "").replace("_", ""))):
         number = math.ceil(float(match.group(1)) * _MULTIPLIER[match.group(2).lower()])
@@ -39,19 +42,29 @@ def parse_tokens(value: object) -> int:
         raise ValueError(f"expected a size such as 1800, 4.2k or {{tokens: N}}, got {value!r}")
     if number < 0:
         raise ValueError(f"a size cannot be negative (got {value!r})")
+    return _within(number, value, MAX_CALL_TOKENS)
+
+
+def _within(number: int, value: object, limit: int) -> int:
+    """A size larger than any context window holds is refused: replaying it would cost memory and time
+    in proportion, for nothing a window could show."""
+    if number > limit:
+        raise ValueError(f"{value!r} is larger than any context window; the most is {limit:,}")
     return number
 
 
-def _count(value: object) -> int:
+def _count(value: object, limit: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"expected a whole number, got {value!r}")
     if value < 0:
         raise ValueError(f"a size cannot be negative (got {value})")
-    return value
+    return _within(value, value, limit)
 
 
 def to_measure(value: Any, info: ValidationInfo) -> Measure:
-    if value.__class__ is int and value >= 0:  # the usual form (``reply: 700``), as parse_tokens takes it
+    if (
+        value.__class__ is int and 0 <= value <= MAX_CALL_TOKENS
+    ):  # the usual form (``reply: 700``), as parse_tokens takes it
         return Measure.of_tokens(value)
     if isinstance(value, Measure):
         return value
@@ -62,7 +75,7 @@ def to_measure(value: Any, info: ValidationInfo) -> Measure:
     if set(keys) in ({"tokens", "lines"}, {"chars", "lines"}) and not unknown:
         # a file whose line count is not ~10 tokens a line (long lines, minified code)
         base = to_measure({k: v for k, v in value.items() if k != "lines"}, info)
-        return Measure(base.tokens, base.chars, _count(value["lines"]), base.bytes)
+        return Measure(base.tokens, base.chars, _count(value["lines"], MAX_LINES), base.bytes)
     if unknown or len(keys) != 1:
         raise ValueError(
             f"a size mapping takes one of {', '.join(SIZE_KEYS)} (tokens or chars may add lines)"
@@ -72,9 +85,9 @@ def to_measure(value: Any, info: ValidationInfo) -> Measure:
     if key == "tokens":
         return Measure.of_tokens(parse_tokens(raw))
     if key == "chars":
-        return Measure.of_chars(_count(raw))
+        return Measure.of_chars(_count(raw, MAX_CALL_TOKENS * CHARS_PER_TOKEN))
     if key == "lines":
-        return Measure.of_lines(_count(raw))
+        return Measure.of_lines(_count(raw, MAX_LINES))
     context = info.context or {}
     counter: TokenCounter | None = context.get("counter")
     if counter is None:

@@ -13,9 +13,10 @@ if TYPE_CHECKING:
 def open_transcript(path: Path) -> Timeline:
     """The timeline of any agent's session file (``InputError`` when nothing at all could be read)."""
     from ctxviz.transcripts.registry import open_session
+    from ctxviz.transcripts.safe import safe_timeline
 
     reader, ref = open_session(Path(path))
-    return reader.timeline(ref)
+    return safe_timeline(reader.timeline(ref))
 
 
 __all__ = ["open_transcript"]

@@ -16,7 +16,8 @@ class Rows:
 
     def __init__(self) -> None:
         self.rows: list[SessionSummary] = []
-        self.problems: list[str] = []  # damaged lines and unreadable files, located
+        self.problems: list[str] = []  # damaged lines, located
+        self.unread: list[str] = []  # files and databases that gave no session, each with why
         self.without_usage: list[str] = []  # sessions that record no token usage
         self.unmeasured_calls: list[int] = []  # per session: its calls without usage
         self.not_started = 0  # sessions with nothing to show yet (no API call), not listed
@@ -40,15 +41,14 @@ def collect(
     """Every session's row (sessions without a measured call are left out, and counted). One summary
     index serves every agent; it is written back once all rows are in."""
     from ctxviz.transcripts.index import open_index
-    from ctxviz.transcripts.registry import READERS, discover_under, reader_named
+    from ctxviz.transcripts.registry import READERS, agent_folders, discover_under, reader_named
 
     readers = [reader_named(a) for a in agents] if agents else list(READERS)
     names = [r.name for r in readers]
     extra_roots = list(extra_roots)
     roots_of = {reader.name: reader.roots(env, home) for reader in readers}
-    # the index is never written inside any agent's folder
-    index = open_index([*(root for roots in roots_of.values() for root in roots), *map(Path, extra_roots)],
-                       use_index=use_index)  # fmt: skip
+    # the index is never written inside any agent's folder (those of agents not asked for too)
+    index = open_index([*agent_folders(env, home), *map(Path, extra_roots)], use_index=use_index)
     found = Rows()
     results: list[SessionSummary | InputError] = []
     for reader in sorted(readers, key=lambda r: r.name):
@@ -72,7 +72,7 @@ def collect(
         if isinstance(row, NoUsage):
             found.without_usage.append(row.message)
         elif isinstance(row, InputError):
-            found.problems.append(row.message)
+            found.unread.append(row.message)
         else:
             found.problems.extend(row.problems)
             if row.unmeasured_calls:

@@ -24,6 +24,7 @@ from typing import Any
 from ctxviz import __version__
 from ctxviz.cache_folder import user_cache_folder, write_atomically
 from ctxviz.errors import InputError, NoUsage, Unreadable
+from ctxviz.regular_file import read_regular
 from ctxviz.transcripts.claude_code.discover import SessionFile
 from ctxviz.transcripts.reads import Reads, Stats
 from ctxviz.transcripts.session_row import SessionSummary
@@ -31,6 +32,9 @@ from ctxviz.transcripts.session_row import SessionSummary
 # Bump when what a summary holds or how it is worked out changes: rows of another format are not reused.
 INDEX_FORMAT = "ctxviz.sessions-index/4"
 INDEX_NAME = "sessions-index.json"
+# Far more than the rows of every session a machine holds: a larger file there is not ours (cut, it is
+# not JSON, and is rebuilt).
+MAX_INDEX_BYTES = 512 * 1024 * 1024
 
 Answer = SessionSummary | InputError  # a row, or why there is none (``NoUsage``: nothing measured)
 
@@ -86,7 +90,7 @@ def _as_json(reads: Reads, answer: Answer) -> dict[str, object]:
 
 def _load(path: Path) -> dict[str, tuple[Reads, Answer]]:
     try:
-        index = json.loads(path.read_bytes())
+        index = json.loads(read_regular(path, MAX_INDEX_BYTES))
         if index["format"] != INDEX_FORMAT or index["version"] != __version__:
             return {}
         loaded: dict[str, tuple[Reads, Answer]] = {}
@@ -95,8 +99,8 @@ def _load(path: Path) -> dict[str, tuple[Reads, Answer]]:
             if entry is not None:
                 loaded[name] = entry
         return loaded
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return {}  # missing, unreadable or corrupt: rebuilt from the transcripts
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return {}  # missing, unreadable, not a regular file, too large or corrupt: rebuilt from the transcripts
 
 
 class SummaryIndex:

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError, Unreadable
-from ctxviz.tokens import CHARS_PER_TOKEN
+from ctxviz.regular_file import read_regular
+from ctxviz.tokens import CHARS_PER_TOKEN, MAX_CALL_TOKENS
 from ctxviz.transcripts.lines import numbered_lines
 from ctxviz.transcripts.protocol import DETECT_BYTES
 
@@ -36,8 +37,7 @@ def _decoder() -> msgspec.json.Decoder[Any]:
 def head(path: Path, size: int = DETECT_BYTES) -> bytes:
     """The first bytes of a file without its UTF-8 BOM (empty when it cannot be read)."""
     try:
-        with path.open("rb") as handle:
-            data = handle.read(size)
+        data = read_regular(path, size)
     except OSError:
         return b""
     return data.removeprefix(_BOM)
@@ -50,7 +50,8 @@ def _first_lines(path: str, size: int, mtime_ns: int) -> tuple[bytes, ...]:
 
 
 def first_records(path: Path, count: int = 20) -> list[Record]:
-    """The JSON objects among a file's first lines (for ``detect``: cheap, never raises)."""
+    """A file's first ``count`` JSON objects within its first ``DETECT_BYTES``, lines of anything else
+    passed over (junk at the top does not hide whose file it is; for ``detect``: cheap, never raises)."""
     try:
         stat = path.stat()
     except OSError:
@@ -59,13 +60,15 @@ def first_records(path: Path, count: int = 20) -> list[Record]:
 
     found: list[Record] = []
     decode = _decoder().decode
-    for line in _first_lines(str(path), stat.st_size, stat.st_mtime_ns)[:count]:
+    for line in _first_lines(str(path), stat.st_size, stat.st_mtime_ns):
         try:
             value = decode(line)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             continue
         if isinstance(value, dict):
             found.append(value)
+            if len(found) == count:
+                break
     return found
 
 
@@ -86,6 +89,9 @@ def records(path: Path, problems: list[str]) -> Iterator[tuple[int, Record]]:
             line = line.removeprefix(_BOM)
         try:
             value = decode(line)
+        except RecursionError:
+            problems.append(f"{path}:{number}: JSON nested too deep to read, skipped")
+            continue
         except msgspec.DecodeError as error:
             why = "incomplete last line" if not complete else f"not JSON ({error})"
             problems.append(f"{path}:{number}: {why}, skipped")
@@ -100,16 +106,17 @@ def document(path: Path) -> Record:
     """A whole-file JSON object (``InputError`` when it is not one)."""
     _check_encoding(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_DOCUMENT_BYTES:
-            raise InputError(f"{path}: {size:,} bytes, too large for a session file")
-        data = path.read_bytes().removeprefix(_BOM)
+        data = read_regular(path, MAX_DOCUMENT_BYTES + 1).removeprefix(_BOM)
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise InputError(f"{path}: more than {MAX_DOCUMENT_BYTES:,} bytes, too large for a session file")
     except OSError as error:
         raise Unreadable(f"{path}: cannot read: {error.strerror or error}") from None
     import msgspec
 
     try:
         value = _decoder().decode(data)
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deep to read") from None
     except msgspec.DecodeError as error:
         raise InputError(f"{path}: not valid JSON ({error})") from None
     if not isinstance(value, dict):
@@ -117,8 +124,9 @@ def document(path: Path) -> Record:
     return value
 
 
-# What a record of an unexpected shape (a list where an object belongs, a number for a text) raises.
-SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError)
+# What a record of an unexpected shape (a list where an object belongs, a number for a text, a number
+# too large for a float, nesting deeper than the stack) raises.
+SHAPE_ERRORS = (TypeError, ValueError, AttributeError, KeyError, IndexError, OverflowError, RecursionError)
 
 
 def each_record(
@@ -139,8 +147,9 @@ def kind_of(record: Record, key: str = "type") -> str | None:
 
 
 def count(value: object) -> int | None:
-    """A token count: a non-negative integer (not a bool), else None."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    """A token count of one call: an integer (not a bool) from 0 to ``MAX_CALL_TOKENS``, else None (a
+    figure no API returns is damage, never shown as measured)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_CALL_TOKENS else None
 
 
 def obj(value: object) -> Record:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ctxviz.errors import InputError, Unreadable
+from ctxviz.regular_file import open_regular
 from ctxviz.transcripts.safe import safe_text
 
 CHUNK_BYTES = 8 * 1024 * 1024
@@ -48,7 +49,7 @@ def open_transcript_file(path: Path) -> tuple[BinaryIO, bytes]:
     """The open file and its first chunk, without a UTF-8 BOM; a UTF-16 file or an unreadable one raises
     ``InputError`` (the caller closes the handle)."""
     try:
-        handle = path.open("rb")
+        handle = open_regular(path)
     except OSError as error:
         raise Unreadable(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
     try:

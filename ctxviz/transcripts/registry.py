@@ -59,8 +59,16 @@ def open_session(path: Path) -> tuple[Reader, SessionRef]:
 
 def read_target(target: Path | SessionRef) -> Reading:
     """A file a user named (its agent told by content) or a session found on disk, read by its reader."""
+    from ctxviz.transcripts.safe import safe_timeline
+
     reader, ref = open_session(target) if isinstance(target, Path) else (reader_named(target.agent), target)
-    return reader.read(ref)
+    reading = reader.read(ref)
+    return Reading(safe_timeline(reading.timeline), reading.problems)
+
+
+def agent_folders(env: Mapping[str, str], home: Path) -> list[Path]:
+    """Every agent's folders on this machine: no cache of ctxviz's is ever written inside one."""
+    return [root for reader in READERS for root in reader.roots(env, home)]
 
 
 def discover(env: Mapping[str, str], home: Path, agents: Iterable[str] | None = None) -> list[SessionRef]:

@@ -86,9 +86,11 @@ class SessionSummary(NamedTuple):
         optional = (self.started, self.ended, self.parent)
         return (
             all(isinstance(t, str) for t in (*texts, *self.models, *self.problems))
-            and all(type(n) is int for n in numbers)
+            and all(type(n) is int and n >= 0 for n in numbers)
+            and self.first <= self.peak
+            and self.last <= self.peak  # what a row worked out from calls holds
             and type(self.measured) is bool
             and all(t is None or isinstance(t, str) for t in optional)
-            and all(isinstance(c.trigger, str) and type(c.at_call) is int for c in self.compactions)
-            and all(c.pre_tokens is None or type(c.pre_tokens) is int for c in self.compactions)
+            and all(isinstance(c.trigger, str) and type(c.at_call) is int and c.at_call >= 0 for c in self.compactions)
+            and all(c.pre_tokens is None or type(c.pre_tokens) is int and c.pre_tokens >= 0 for c in self.compactions)
         )

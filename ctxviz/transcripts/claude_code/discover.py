@@ -14,6 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+from ctxviz.regular_file import read_regular
+
 AGENT_PREFIX = "agent-"
 COMPACTION_PREFIX = "agent-acompact"  # the compaction call's own transcript, not a user subagent
 _PEEK_BYTES = 64 * 1024
@@ -119,8 +121,7 @@ def peek_ids(path: Path) -> tuple[str | None, str | None]:
     from ctxviz.transcripts.claude_code.records import decode_head
 
     try:
-        with path.open("rb") as handle:
-            head = handle.read(_PEEK_BYTES)
+        head = read_regular(path, _PEEK_BYTES)
     except OSError:
         return None, None
     session = cwd = None

@@ -8,8 +8,12 @@ needs, and it is never decoded into strings.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 from msgspec import Raw, Struct
+
+from ctxviz.tokens import MAX_CALL_TOKENS
 
 EMPTY = Raw()  # an absent (or null) bulky field: length 0
 
@@ -27,10 +31,15 @@ IGNORED_TYPES = frozenset(
 SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 
 
+# A call's token count as an API can return it: a count outside is damage, and its line is reported and
+# skipped like any other damaged line (never shown as measured, never an overflow).
+Tokens = Annotated[int, msgspec.Meta(ge=0, le=MAX_CALL_TOKENS)]
+
+
 class Usage(Struct, frozen=True):
-    input_tokens: int | None = 0
-    cache_creation_input_tokens: int | None = 0
-    cache_read_input_tokens: int | None = 0
+    input_tokens: Tokens | None = 0
+    cache_creation_input_tokens: Tokens | None = 0
+    cache_read_input_tokens: Tokens | None = 0
 
     @property
     def context(self) -> int | None:

@@ -19,6 +19,7 @@ from msgspec import Raw, Struct
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
+from ctxviz.regular_file import read_regular
 from ctxviz.transcripts.claude_code.chain import NO_PARENT, Links, active_chain
 from ctxviz.transcripts.claude_code.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
 from ctxviz.transcripts.claude_code.records import (
@@ -334,8 +335,7 @@ def _in_time_order(path: Path, numbers: FileNumbers) -> FileNumbers:
 
 def _is_warmup(path: Path) -> bool:
     try:
-        with path.open("rb") as handle:
-            return _WARMUP in handle.read(4096).split(b"\n", 1)[0]
+        return _WARMUP in read_regular(path, 4096).split(b"\n", 1)[0]
     except OSError:
         return True
 

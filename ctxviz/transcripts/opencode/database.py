@@ -2,13 +2,17 @@
 channels: ``opencode-<channel>.db``), tables ``session``, ``message`` and ``part``. A message or part
 row keeps the JSON the older file layout held, minus its ids, in its ``data`` column.
 
-Opened read-only; when the database cannot be opened so (a write-ahead log without its index file),
-it is opened as immutable, which may miss the last moments written, and the timeline says so.
+Opened as immutable: SQLite then neither creates nor changes the write-ahead log and its index beside
+the database (``-wal``, ``-shm``), which even a read-only connection does, in opencode's folder. What
+opencode wrote into a log not yet copied into the database (its last moments) is then not read; the
+timeline says so when there is such a log.
 """
 
 from __future__ import annotations
 
 import json
+import math
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError, Unreadable
+from ctxviz.regular_file import check_regular
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 _TABLES = frozenset({"session", "message", "part"})
@@ -25,11 +30,10 @@ if TYPE_CHECKING:  # imported where a database is opened: most runs find none
 Row = tuple[str, dict[str, Any]]  # where (for messages about damage), the record
 
 
-def _connect(path: Path, immutable: bool) -> sqlite3.Connection:
+def _connect(path: Path) -> sqlite3.Connection:
     import sqlite3
 
-    flags = "mode=ro&immutable=1" if immutable else "mode=ro"
-    connection = sqlite3.connect(f"{path.resolve().as_uri()}?{flags}", uri=True)
+    connection = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True)
     connection.row_factory = sqlite3.Row
     connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
     return connection
@@ -46,6 +50,20 @@ def is_opencode_db(path: Path, start: bytes) -> bool:
         return False
 
 
+def _unmerged_log(database: Path) -> bool:
+    try:
+        return os.stat(f"{database}-wal").st_size > 0
+    except OSError:
+        return False
+
+
+def sort_time(value: object) -> float:
+    """A recorded time as a sort key: a damaged one (text, null, not finite) sorts first, never raises."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return 0.0
+
+
 class Database:
     def __init__(self, path: Path) -> None:
         import sqlite3
@@ -53,13 +71,16 @@ class Database:
         self.path = path
         self.notices: tuple[str, ...] = ()
         try:
-            self.connection = _connect(path, immutable=False)
-        except sqlite3.Error:
-            try:
-                self.connection = _connect(path, immutable=True)
-            except sqlite3.Error as error:
-                raise Unreadable(f"{path}: cannot read opencode's database: {error}") from None
-            self.notices = ("the database was read as it is on disk; its last moments may be missing",)
+            check_regular(path)  # a FIFO there would block SQLite's open
+            real = path.resolve(strict=True)
+            self.connection = _connect(real)
+        except (OSError, RuntimeError) as error:  # RuntimeError: a symlink loop
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            raise Unreadable(f"{path}: cannot read opencode's database: {reason}") from None
+        except sqlite3.Error as error:
+            raise Unreadable(f"{path}: cannot read opencode's database: {error}") from None
+        if _unmerged_log(real):
+            self.notices = (f"{path.name}-wal, the log of its last moments not yet in the database, was not read",)
 
     def __enter__(self) -> Database:
         return self
@@ -90,7 +111,7 @@ class Database:
             found.append({"id": column("id"), "parentID": column("parent_id"), "directory": column("directory"),
                           "title": column("title"),
                           "time": {"created": column("time_created"), "updated": column("time_updated")}})  # fmt: skip
-        return sorted(found, key=lambda s: (s["time"]["created"] or 0, str(s["id"])))
+        return sorted(found, key=lambda s: (sort_time(s["time"]["created"]), str(s["id"])))
 
     def _rows(self, table: str, key: str, value: str, problems: list[str]) -> list[Row]:
         found: list[Row] = []
@@ -99,7 +120,7 @@ class Database:
             where = f"{self.path}: {table} {row['id']}"
             try:
                 data = json.loads(row["data"])
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, RecursionError):
                 problems.append(f"{where}: its data is not JSON, skipped")
                 continue
             if not isinstance(data, dict):

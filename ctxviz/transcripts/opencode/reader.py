@@ -133,7 +133,8 @@ class OpencodeReader(Reader):
             for database in databases:
                 try:  # listed once: the sessions summarised next take the list from here
                     sessions = listing(database, _noted(database, Reads())).sessions
-                except InputError:
+                except InputError:  # the database itself, so that summarising it says what is wrong
+                    found.append(SessionRef(AgentName.OPENCODE, database, database.stem))
                     continue
                 in_database.update(str(s["id"]) for s in sessions)
                 stat = database.stat()
@@ -178,10 +179,10 @@ class OpencodeReader(Reader):
     def _open(self, ref: SessionRef, problems: list[str], reads: Reads) -> tuple[Timeline, Gathered, dict[str, Any]]:
         from ctxviz.transcripts.jsonl import document, head
         from ctxviz.transcripts.opencode.build import Files, build
-        from ctxviz.transcripts.opencode.database import SQLITE_MAGIC, Database, listing
+        from ctxviz.transcripts.opencode.database import SQLITE_MAGIC, Database, listing, sort_time
 
         reads.path(ref.path)
-        if not head(ref.path, 16).startswith(SQLITE_MAGIC):
+        if not head(ref.path, 16).startswith(SQLITE_MAGIC) and ref.path.suffix != ".db":
             session = document(ref.path)
             files = Files(storage_of(ref.path), reads)
             timeline, state = build(ref.path, session, files, problems)
@@ -194,7 +195,7 @@ class OpencodeReader(Reader):
         chosen = listed.by_id.get(ref.session)
         latest: tuple[str, ...] = ()
         if chosen is None:  # the database itself was named: its most recent session
-            chosen = max(sessions, key=lambda s: (s["time"]["updated"] or 0, str(s["id"])))
+            chosen = max(sessions, key=lambda s: (sort_time(s["time"]["updated"]), str(s["id"])))
             latest = (f"{ref.path} holds {len(sessions)} sessions; this is the latest, {chosen['id']}",)
         with Database(ref.path) as db:
             notices = db.notices + latest
