@@ -9,7 +9,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-CACHE_FORMAT = "ctxviz.statusline-cache/2"
+CACHE_FORMAT = "ctxviz.statusline-cache/3"
 
 
 def cache_dir() -> Path:
