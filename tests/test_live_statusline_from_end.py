@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.big_session import _claude_lines
+from benchmarks.big_session import _claude_lines, _uuid
 from ctxviz.live import statusline
 from ctxviz.live.session import LiveSession
 from ctxviz.transcripts.claude_code.from_end import BLOCK_BYTES, last_boundary
@@ -128,3 +128,20 @@ def test_the_3mb_session_from_its_last_compaction(monkeypatch, capsys) -> None: 
     assert not fast.follower.calls_counted
     # the figure the session records at its last call (input + cache creation + cache read)
     assert _line(monkeypatch, capsys, SPOTTER, "{used_tokens}") == "106060\n"
+
+
+def test_a_rebuild_starts_again_from_the_last_compaction(tmp_path: Path) -> None:
+    path = _session(tmp_path, 1_300, 600)
+    fast = LiveSession(path, lean=True, from_end=True)
+    fast.poll()
+    lines = path.read_text().splitlines()
+    # a record whose parent is before the boundary: the incremental state cannot place it
+    stray = lines[-1].replace(f'"parentUuid":"{_uuid(2, 1_300)}"', f'"parentUuid":"{_uuid(2, 5)}"')
+    stray = stray.replace(_uuid(3, 1_300), _uuid(6, 1))
+    path.write_text("\n".join([*lines, stray]) + "\n")
+    update = fast.poll()
+    assert update.rebuilt and fast.follower.calls_counted  # a parent before the boundary: the whole file
+    figures = fast.figures()
+    whole = LiveSession(path, lean=True)
+    whole.poll()
+    assert figures == whole.figures()

@@ -91,7 +91,7 @@ def load(cache_file: Path, path: Path) -> tuple[LiveSession, dict[str, Any]] | N
 
 
 def _restore(saved: _Saved, path: Path) -> LiveSession:
-    live = LiveSession(path, lean=True)
+    live = LiveSession(path, lean=True, from_end=not saved.calls_counted)
     live.tail = Tail(path, saved.offset, saved.identity, saved.line_number, saved.carry, saved.skipping,
                      saved.boundary)  # fmt: skip
     live.tools = ParseState(names=dict(saved.tool_names), task_prompts=dict(saved.task_prompts), cwd=saved.cwd,

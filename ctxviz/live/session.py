@@ -95,7 +95,11 @@ class LiveSession:
         return Update(Change.GREW, rebuilt=True)
 
     def rebuild(self) -> None:
-        """Start again from the whole file (a change the incremental state cannot follow)."""
+        """Start again from the whole file (a change the incremental state cannot follow); from its last
+        compaction when the session is read so."""
+        if self.from_end and self._start_from_end():
+            self.gone = ""
+            return
         self.tail = Tail(self.path)
         read = self.tail.read()
         self.gone = read.reason if read.change is Change.GONE else ""
