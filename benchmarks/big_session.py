@@ -44,8 +44,9 @@ stdin = sys.stdin.buffer.read()
 start = time.perf_counter()
 done = subprocess.run(sys.argv[1:], input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 wall = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print(json.dumps({"wall": wall, "peak_kib": peak, "exit": done.returncode, "stderr": done.stderr[-300:].decode()}))
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"wall": wall, "cpu": used.ru_utime + used.ru_stime, "peak_kib": used.ru_maxrss,
+                  "exit": done.returncode, "stderr": done.stderr[-300:].decode()}))
 """
 
 # The TUI's first screen, headless: the app built on the file and run until its first screen is up.
@@ -174,23 +175,24 @@ def build(folder: Path, agent: str, megabytes: int, every: int) -> Path:
     return path
 
 
-def measure(command: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, int, str]:
+def measure(command: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, float, int, str]:
+    """Wall seconds, processor seconds (user + system: what a busy machine does not inflate), peak MB."""
     done = subprocess.run([sys.executable, "-c", _MEASURE, *command], input=stdin, capture_output=True, env=env,
                           check=True)  # fmt: skip
     figures = json.loads(done.stdout.splitlines()[-1])
     problem = f" (exit {figures['exit']}: {figures['stderr'].strip()[-120:]})" if figures["exit"] else ""
-    return figures["wall"], figures["peak_kib"] // 1024, problem
+    return figures["wall"], figures["cpu"], figures["peak_kib"] // 1024, problem
 
 
-def commands(ctxviz: str, python: str, path: Path, agent: str, root: Path) -> dict[str, tuple[list[str], bytes]]:
+def commands(ctxviz: list[str], python: str, path: Path, agent: str, root: Path) -> dict[str, tuple[list[str], bytes]]:
     payload = json.dumps({"transcript_path": str(path), "session_id": SESSION}).encode()
     found: dict[str, tuple[list[str], bytes]] = {}
     if agent == "claude-code":
-        found["statusline cold"] = ([ctxviz, "statusline"], payload)
-        found["statusline warm"] = ([ctxviz, "statusline"], payload)
-    found["context --json"] = ([ctxviz, "context", str(path), "--json"], b"")
-    found["context --at 1"] = ([ctxviz, "context", str(path), "--at", "1", "--json"], b"")
-    found["sessions --no-cache"] = ([ctxviz, "sessions", "--json", "--no-cache", "--root", str(root)], b"")
+        found["statusline cold"] = ([*ctxviz, "statusline"], payload)
+        found["statusline warm"] = ([*ctxviz, "statusline"], payload)
+    found["context --json"] = ([*ctxviz, "context", str(path), "--json"], b"")
+    found["context --at 1"] = ([*ctxviz, "context", str(path), "--at", "1", "--json"], b"")
+    found["sessions --no-cache"] = ([*ctxviz, "sessions", "--json", "--no-cache", "--root", str(root)], b"")
     found["watch first screen"] = ([python, "-c", _FIRST_SCREEN, "watch", str(path)], b"")
     found["play first paint"] = ([python, "-c", _FIRST_SCREEN, "play", str(path)], b"")
     return found
@@ -204,12 +206,16 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, help="where the sessions are built (kept); a temporary one else")
     parser.add_argument("--only", help="comma-separated command names to run (default: all)")
     parser.add_argument("--python", default=sys.executable, help="the Python whose ctxviz is measured")
+    parser.add_argument("--source", type=Path, help="another checkout's ctxviz, run with this Python")
     args = parser.parse_args()
     folder = args.folder or Path(tempfile.mkdtemp(prefix="ctxviz-big-"))
-    ctxviz = str(Path(args.python).parent / "ctxviz")
+    ctxviz = [str(Path(args.python).parent / "ctxviz")]
+    if args.source is not None:
+        ctxviz = [args.python, "-m", "ctxviz"]
+        os.environ["PYTHONPATH"] = str(args.source.resolve())
     bare = measure([args.python, "-c", "pass"], dict(os.environ))
-    print(f"python3 -c pass: {bare[0]:.3f} s, {bare[1]} MB")
-    print(f"{'command':<22}{'MB':>7}{'calls':>9}{'seconds':>10}{'peak MB':>10}")
+    print(f"python3 -c pass: {bare[0]:.3f} s, {bare[1]:.3f} cpu s, {bare[2]} MB")
+    print(f"{'command':<22}{'MB':>7}{'calls':>9}{'wall s':>9}{'cpu s':>9}{'peak MB':>9}")
     try:
         for megabytes in (int(s) for s in args.sizes.split(",")):
             path = build(folder, args.agent, megabytes, args.every)
@@ -221,8 +227,8 @@ def main() -> None:
             for name, (command, stdin) in commands(ctxviz, args.python, path, args.agent, root).items():
                 if args.only and name not in args.only.split(","):
                     continue
-                wall, peak, problem = measure(command, env, stdin)
-                print(f"{name:<22}{size:>7.0f}{calls:>9,}{wall:>10.2f}{peak:>10,}{problem}", flush=True)
+                wall, cpu, peak, problem = measure(command, env, stdin)
+                print(f"{name:<22}{size:>7.0f}{calls:>9,}{wall:>9.2f}{cpu:>9.2f}{peak:>9,}{problem}", flush=True)
     finally:
         if args.folder is None:
             shutil.rmtree(folder, ignore_errors=True)

@@ -14,7 +14,8 @@ import pytest
 from benchmarks.big_session import _claude_lines, _uuid
 from ctxviz.live import statusline
 from ctxviz.live.session import LiveSession
-from ctxviz.transcripts.claude_code.from_end import BLOCK_BYTES, last_boundary
+from ctxviz.live.follow import window_thresholds
+from ctxviz.transcripts.claude_code.from_end import BLOCK_BYTES, last_boundary, last_call_before
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 SPOTTER = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
@@ -94,6 +95,20 @@ def test_the_figures_equal_a_whole_read(tmp_path: Path, calls: int) -> None:
     assert a.used == b.used == 24_000 + 520 * (calls - 1_201)
     assert (a.measured, a.model, a.biggest) == (b.measured, b.model, b.biggest)
     assert (a.calls, b.calls) == (calls, None)
+    # calls above 200k before the boundary prove a 1M window (the figures Claude Code would not pass)
+    assert window_thresholds(fast.follower.models, fast.follower.peak)[1] == 1_000_000
+    assert window_thresholds(fast.follower.models, fast.follower.peak) == window_thresholds(
+        whole.follower.models, whole.follower.peak
+    )
+
+
+def test_the_last_call_before_the_boundary(tmp_path: Path) -> None:
+    path = _session(tmp_path, 1_300, 600)
+    boundary = last_boundary(path)
+    assert boundary is not None
+    # call 1,200, the last before the second compaction: 24,000 + 599 × 520
+    assert last_call_before(path, boundary) == 335_480
+    assert last_call_before(path, 0) is None
 
 
 def test_appended_calls_follow_from_the_tail(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from ctxviz.live.follow import Figures, Follower
 from ctxviz.live.tail import Change, Tail
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX
-from ctxviz.transcripts.claude_code.from_end import last_boundary
+from ctxviz.transcripts.claude_code.from_end import last_boundary, last_call_before
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, parse_lines
 from ctxviz.transcripts.lines import Line, numbered_lines
 from ctxviz.transcripts.safe import safe_text
@@ -141,6 +141,9 @@ class LiveSession:
         follower = Follower.from_last_compaction(head, parsed.entries)
         if follower is None:
             return False
+        # Without the window from Claude Code, a call above the model's window proves a 1M one: the
+        # context the compaction started from tells what the tail alone cannot.
+        follower.peak = max(follower.peak, last_call_before(self.path, offset) or 0)
         self.tail, self.tools, self.follower = tail, tools, follower
         self.session = session or parsed.session
         self.problems = len(parsed.problems) + len(tail.problems)
