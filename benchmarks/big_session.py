@@ -27,7 +27,15 @@ session (66,994 calls), wall seconds and peak MB: statusline cold 19.93 s / 322 
 Codex, 151 MB: context --json 32.37 s / 168 MB, --at 1 36.50 s / 168 MB, sessions --no-cache 25.18 s /
 144 MB, watch 50.13 s / 174 MB, play 30.89 s / 204 MB.
 
-1 GB Claude Code session (1,003,577,064 bytes, 446,627 calls), statusline cold: 34.55 s of processor
+After (the statusline from the last compaction, records let go as the timeline is built, the chain
+keyed by hashes), the same 152 MB session, wall / processor seconds and peak MB: statusline cold 1.35 /
+0.33 s / 24 MB, warm 0.25 / 0.07 s / 11 MB (a bare python: 0.20 / 0.06 s), context --json 26.42 /
+6.85 s / 186 MB, context --at 1 21.18 / 5.15 s / 186 MB, sessions --no-cache 6.51 / 1.63 s / 83 MB,
+watch's first screen 39.17 / 9.30 s / 409 MB, play's first paint 35.37 / 7.53 s / 210 MB (the load was
+higher than for the figures before: compare the peaks, and the processor seconds below).
+
+1 GB Claude Code session (1,003,577,064 bytes, 446,627 calls), context --json: 1,479 MB and 89.7 s cpu
+before, 1,104 MB and 90.6 s after (output identical). Statusline cold: 34.55 s of processor
 time and 2,069 MB reading the whole file; 0.29 s and 25 MB from the last compaction (farm-bench, 5
 runs: 0.24 s cpu median, 24.5 MiB); warm 1.26x a bare ``python -c pass`` (10 paired runs). sessions
 --json --no-cache: 331.6 MB and 8.18 s cpu with the chain keyed by uuid strings, 268.8 MB and 7.50 s
