@@ -124,5 +124,13 @@ class Touch(StrEnum):
     WRITE = "write"
 
 
+class CompactionTrigger(StrEnum):
+    """What started a compaction: the agent on its own, the user (``/compact``), or a log that does not say."""
+
+    AUTO = "auto"
+    MANUAL = "manual"
+    UNKNOWN = "unknown"
+
+
 USER_STEP_KINDS = frozenset({StepKind.PROMPT, StepKind.COMPACT, StepKind.CLEAR})
 COMPACTION_STEP_KINDS = frozenset({StepKind.COMPACT, StepKind.AUTO_COMPACT})

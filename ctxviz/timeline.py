@@ -22,6 +22,7 @@ import msgspec
 from ctxviz.kinds import COMPACTION_STEP_KINDS as COMPACTION_STEP_KINDS  # re-exported: timeline vocabulary
 from ctxviz.kinds import USER_STEP_KINDS as USER_STEP_KINDS
 from ctxviz.kinds import BlockKind as BlockKind
+from ctxviz.kinds import CompactionTrigger as CompactionTrigger
 from ctxviz.kinds import StepKind as StepKind
 
 Visibility = Literal["hidden", "brief", "full"]
@@ -90,6 +91,8 @@ class Step(msgspec.Struct, frozen=True):
     child: Timeline | None = None
     fates: tuple[Fate, ...] = ()
     event: int | None = None  # index of the scenario event it came from; None: startup, automatic, transcripts
+    trigger: CompactionTrigger | None = None  # a compaction's; None for every other step
+    pre_tokens: int | None = None  # a compaction's size before, as the agent itself recorded it (None: not recorded)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ctxviz.sources import open_timeline
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts import open_transcript, pre_tokens_in
+from ctxviz.transcripts import open_transcript
 
 SPOTTER = (
     Path(__file__).resolve().parent / "fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
@@ -56,7 +56,7 @@ def test_a_transcripts_compaction_gives_the_size_before_it_in_words() -> None:
         "auto-compaction after call 61; Claude Code counted 170,251 tokens before it: the last call's measured "
         "size plus its estimate of what came after"
     )
-    assert pre_tokens_in(step.notes) == 170_251
+    assert step.pre_tokens == 170_251
     assert [(f.kind, f.fate) for f in step.fates if f.kind == "summary"] == [("summary", "new")]
 
 

@@ -86,7 +86,8 @@ def test_a_size_before_any_measured_call_is_marked_as_an_estimate(home: Path) ->
     assert [c["before_measured"] for c in data["compactions"]] == [False, True, False, False, False, False, False]
     grok, _ = _run("context", str(files["grok-build"]), env=NARROW)
     assert grok.startswith("model not recorded · ~9.8k/256k tokens (4%)  estimated")
-    assert "  auto at step 2: ~5,464 → ~9,800 tokens  (after: estimated)" in grok  # no calls to count
+    # no calls to count; the size before is the log's own tokens_before (218,500 in the fixture's compaction)
+    assert "  auto at step 2: 218,500 → ~9,800 tokens  (before: as the agent recorded it;" in grok
 
 
 def test_a_codex_tool_call_is_labelled_by_its_command() -> None:
@@ -149,3 +150,31 @@ def test_an_opencode_sessions_size_is_its_own_not_its_first_files_or_the_databas
     rows = json.loads(_run("sessions", "--json", "--agent", "opencode")[0])
     assert database.stat().st_size > 30_000
     assert [(r["session"], r["bytes"]) for r in rows] == [("s_stage0_large", 2_383)]  # its records' data
+
+
+@pytest.mark.parametrize("agent", ["pi", "grok-build"])
+def test_context_and_sessions_give_the_same_recorded_size_before_a_compaction(home: Path, agent: str) -> None:
+    """The size before a compaction that the agent wrote in its log (pi's tokensBefore, grok-build's
+    tokens_before) is a field of the step: `context --json` gives it as `sessions --json` does."""
+    files = every_agent(home)
+    recorded = {"pi": "tokensBefore", "grok-build": "tokens_before"}[agent]
+    logged = [
+        value
+        for line in files[agent].read_text().splitlines()
+        if recorded in line
+        for value in _values_of(json.loads(line), recorded)
+    ]
+    context = json.loads(_run("context", str(files[agent]), "--json")[0])
+    rows = [r for r in json.loads(_run("sessions", "--json", "--agent", agent)[0])]
+    assert logged  # the fixture records the figure
+    assert [c["pre_tokens"] for c in context["compactions"]] == logged
+    assert [c["pre_tokens"] for c in rows[0]["compactions"]] == logged
+
+
+def _values_of(record: object, key: str) -> list[int]:
+    if isinstance(record, dict):
+        found = [record[key]] if isinstance(record.get(key), int) else []
+        return found + [v for value in record.values() for v in _values_of(value, key)]
+    if isinstance(record, list):
+        return [v for value in record for v in _values_of(value, key)]
+    return []

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from ctxviz.kinds import CompactionTrigger
 from ctxviz.timeline import Block, Category, Fate, Source, Step, Thresholds, Timeline, Visibility
 
 
@@ -55,6 +56,7 @@ class Recorder:
         child: Timeline | None = None,
         fates: tuple[Fate, ...] = (),
         event: int | None = None,
+        trigger: CompactionTrigger | None = None,
     ) -> Step:
         step = Step(
             index=len(self._steps),
@@ -68,6 +70,7 @@ class Recorder:
             child=child,
             fates=fates,
             event=event,
+            trigger=trigger,
         )
         self._steps.append(step)
         self._added, self._removed, self._notes = [], [], []

@@ -10,7 +10,7 @@ from typing import Any
 from ctxviz.engine import events as handle
 from ctxviz.engine.session import EngineSession, M, short
 from ctxviz.engine.subagents import child_events, child_scenario
-from ctxviz.kinds import BlockKind, EventKind, StepKind
+from ctxviz.kinds import BlockKind, CompactionTrigger, EventKind, StepKind
 from ctxviz.profiles.base import Background, SessionState
 from ctxviz.scenario.event_model import (
     BashEvent,
@@ -77,7 +77,8 @@ def compact(
     session.note(f"{before:,} → {session.used:,} tokens")
     kind = StepKind.COMPACT if manual else StepKind.AUTO_COMPACT
     label = "/compact" + (f" {focus}" if focus else "") if manual else "auto-compaction"
-    session.close_step(kind, label, note=note, fates=tuple(fates), automatic=not manual)
+    trigger = CompactionTrigger.MANUAL if manual else CompactionTrigger.AUTO
+    session.close_step(kind, label, note=note, fates=tuple(fates), automatic=not manual, trigger=trigger)
     if manual and threshold is not None and session.used >= threshold:
         compact(session, manual=False, focus=None, summary=None, note=None)  # still over: the next call compacts
 

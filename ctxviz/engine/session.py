@@ -10,7 +10,7 @@ from itertools import count
 
 from ctxviz.engine.globs import matches
 from ctxviz.engine.recorder import Recorder
-from ctxviz.kinds import BlockKind, StepKind, Touch
+from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind, Touch
 from ctxviz.profiles import PROFILES
 from ctxviz.profiles.base import Background, Profile, SessionState, Triggered
 from ctxviz.scenario.measure import Measure
@@ -105,9 +105,10 @@ class EngineSession(Recorder):
         fates: tuple[Fate, ...] = (),
         note: str | None = None,
         automatic: bool = False,
+        trigger: CompactionTrigger | None = None,
     ) -> None:
         event = None if automatic or kind is _STARTUP else self.event_index
-        self.record_step(kind, label, note=note, child=self.child, fates=fates, event=event)
+        self.record_step(kind, label, note=note, child=self.child, fates=fates, event=event, trigger=trigger)
         self.child = None
 
     def order(self) -> int:

@@ -139,7 +139,7 @@ def _compactions(timeline: Timeline, index: int) -> RenderableType:
         before = "~" if transcript and not c["before_measured"] else ""
         estimated = "" if c["after_measured"] else "~"
         lines.append(f"{before}{c['before']:,} → {estimated}{c['after']:,} tokens")
-        said = ["before: its own preTokens"] if c["pre_tokens"] is not None else []
+        said = ["before: as the agent recorded it"] if c["pre_tokens"] is not None else []
         if isinstance(c["next_call_used"], int):
             said.append(f"after: estimated, the next call measured {c['next_call_used']:,}")
         elif not c["after_measured"]:

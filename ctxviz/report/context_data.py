@@ -3,7 +3,7 @@ the pieces the Rich view shares. No Rich here, so the JSON path does not import 
 
 from __future__ import annotations
 
-from ctxviz.kinds import BlockKind, StepKind
+from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.timeline import Block, Category, Step, Timeline
 
 CONTEXT_FORMAT = "ctxviz.context/1"
@@ -66,18 +66,16 @@ def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]
     """Each compaction up to ``index``: trigger, the call it followed, the size before (the boundary's
     own preTokens for a transcript, else the size at the step before) and after. A size after that is
     estimated says so, with the next call's measured size when there is one."""
-    from ctxviz.transcripts import compaction_trigger, pre_tokens_in
-
     found: list[dict[str, object]] = []
     for i in timeline.compaction_indices():
         if i > index:
             break
         step = timeline.steps[i]
-        pre_tokens = pre_tokens_in(step.notes) if timeline.source.kind == "transcript" else None
+        pre_tokens = step.pre_tokens
         following = _next_call(timeline, i)
         found.append(
             {
-                "trigger": compaction_trigger(step.kind, step.notes),
+                "trigger": (step.trigger or CompactionTrigger.UNKNOWN).value,
                 "at_call": calls_before(timeline, i),
                 "step": i,
                 "pre_tokens": pre_tokens,

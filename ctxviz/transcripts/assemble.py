@@ -19,12 +19,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ctxviz.fates import summarised_by_kind
-from ctxviz.kinds import BlockKind, StepKind
+from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Visibility
-from ctxviz.transcripts import TRIGGER_NOT_RECORDED_NOTE
 
 UNRECORDED_LABEL = "input the transcript does not record"
+TRIGGER_NOT_RECORDED_NOTE = "the transcript does not record whether this compaction was automatic or /compact"
 SPLIT_NOTE = "split among the new items by estimated size (chars/4)"
 _CONVERSATION = frozenset({Category.MESSAGES})
 
@@ -47,7 +47,7 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Compaction:
-    trigger: str  # "auto", "manual" or "unknown" (the transcript does not say)
+    trigger: CompactionTrigger
     pre_tokens: int | None = None  # as the agent recorded it
     post_tokens: int | None = None  # as the agent recorded it (None: estimated until the next call)
     post_measured: bool = True  # False when the agent's own figure after is itself an estimate
@@ -98,10 +98,12 @@ class _State:
         self.left[block_id] = len(self.steps)
 
     def step(self, kind: StepKind, label: str, added: list[int], removed: list[int], *, measured: bool,
-             notes: Iterable[str], fates: Sequence[Fate] = (), used: int | None = None) -> None:  # fmt: skip
+             notes: Iterable[str], fates: Sequence[Fate] = (), used: int | None = None,
+             trigger: CompactionTrigger | None = None, pre_tokens: int | None = None) -> None:  # fmt: skip
         total = self.total if used is None else used
         self.steps.append(Step(len(self.steps), kind, label, tuple(added), tuple(removed), total,
-                               measured=measured, notes=tuple(notes), fates=tuple(fates)))  # fmt: skip
+                               measured=measured, notes=tuple(notes), fates=tuple(fates), trigger=trigger,
+                               pre_tokens=pre_tokens))  # fmt: skip
 
 
 def _split(total: int, items: Sequence[Item]) -> list[int]:
@@ -190,18 +192,21 @@ def _compact(state: _State, event: Compaction) -> None:
         added.append(state.add(item, tokens))
         why = "the compaction's new context"
         fates.append(Fate(item.label, item.kind, "new" if item is event.summary else "kept", tokens, why))
-    what = {"auto": "auto-compaction", "manual": "manual compaction"}.get(event.trigger, "compaction")
+    what = {CompactionTrigger.AUTO: "auto-compaction", CompactionTrigger.MANUAL: "manual compaction"}.get(
+        event.trigger, "compaction"
+    )
     after = f" after call {state.calls}" if state.calls else ""
     notes = [f"{what}{after}"
              + (f" at {event.pre_tokens:,} tokens (as recorded)" if event.pre_tokens is not None else "")]  # fmt: skip
     if post is None:
         notes.append("size after the compaction estimated until the next call measures it")
-    if event.trigger not in ("auto", "manual"):
+    if event.trigger is CompactionTrigger.UNKNOWN:
         notes.append(TRIGGER_NOT_RECORDED_NOTE)
     # a compaction of unknown trigger stays an auto-compact step (no step kind is neither); its note says so
-    kind = StepKind.COMPACT if event.trigger == "manual" else StepKind.AUTO_COMPACT
-    label = "auto-compaction" if event.trigger == "auto" else "compaction"
-    state.step(kind, label, added, removed, measured=measured, notes=[*notes, *event.notes], fates=fates)
+    kind = StepKind.COMPACT if event.trigger is CompactionTrigger.MANUAL else StepKind.AUTO_COMPACT
+    label = "auto-compaction" if event.trigger is CompactionTrigger.AUTO else "compaction"
+    state.step(kind, label, added, removed, measured=measured, notes=[*notes, *event.notes], fates=fates,
+               trigger=event.trigger, pre_tokens=event.pre_tokens)  # fmt: skip
     state.pending = []
 
 

@@ -7,9 +7,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import StepKind
+from ctxviz.kinds import COMPACTION_STEP_KINDS, CompactionTrigger, StepKind
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts import compaction_trigger
 from ctxviz.transcripts.protocol import Compaction, NoUsage, SessionRef, SessionSummary
 
 
@@ -48,24 +47,22 @@ def summary_row(
     started: str | None,
     ended: str | None,
     models: Sequence[str],
-    recorded_before: Sequence[int | None],
     subagents: int = 0,
     problems: Sequence[str] = (),
     measured: bool = True,
     size: int | None = None,
 ) -> SessionSummary:
-    """The ``sessions`` row of a timeline. ``recorded_before`` is each compaction's size before as the
-    agent recorded it, in the timeline's order (None where it recorded none); ``size`` what the session
-    takes on disk when that is not its file's size (a session spread over many files, or in a database)."""
+    """The ``sessions`` row of a timeline (each compaction's size before as the agent recorded it, from its
+    step); ``size`` what the session takes on disk when that is not its file's size (a session spread over
+    many files, or in a database)."""
     calls: list[int] = []
     compactions: list[Compaction] = []
-    sizes = iter(recorded_before)
     for step in timeline.steps:
         if step.kind == StepKind.API_CALL:
             calls.append(step.used)
-        elif step.kind in (StepKind.AUTO_COMPACT, StepKind.COMPACT):
-            trigger = compaction_trigger(step.kind, step.notes)
-            compactions.append(Compaction(trigger, next(sizes, None), len(calls)))
+        elif step.kind in COMPACTION_STEP_KINDS:
+            trigger = step.trigger or CompactionTrigger.UNKNOWN
+            compactions.append(Compaction(trigger.value, step.pre_tokens, len(calls)))
     sizes_seen = calls or [s.used for s in timeline.steps]
     return SessionSummary(
         agent=timeline.agent,

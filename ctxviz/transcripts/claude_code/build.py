@@ -12,10 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ctxviz.fates import summarised_by_kind
-from ctxviz.kinds import BlockKind, StepKind
+from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Timeline
-from ctxviz.transcripts import AFTER_ESTIMATED_NOTE, pre_tokens_note
 from ctxviz.transcripts.claude_code.parse import Entry, Piece
 
 OVERHEAD_LABEL = "system prompt, tools, CLAUDE.md and memory: not recorded in transcripts"
@@ -24,6 +23,7 @@ SUMMARISED_LABEL = "the conversation being summarised: sent to this call, not re
 UNRECORDED_LABEL = "input not recorded in the transcript (reminders, hook context)"
 SPLIT_NOTE = "split among the new items by estimated size (chars/4)"
 # Shrunk first when usage falls without a compaction: microcompaction clears old tool results.
+AFTER_ESTIMATED_NOTE = "size after compaction estimated until the next call measures it"
 _SHRINK_ORDER = (
     BlockKind.TOOL_OUTPUT,
     BlockKind.FILE_READ,
@@ -180,13 +180,15 @@ class StepBuilder:
             fates.append(Fate(summary.label, summary.kind, "new", tokens, "the summary starts the new context"))
         auto = trigger == "auto"
         notes = [f"{'auto-compaction' if auto else 'manual /compact'} after call {self.calls}"
-                 + (f"; {pre_tokens_note(pre)}" if pre is not None else "")]  # fmt: skip
+                 + (f"; {_pre_tokens_note(pre)}" if pre is not None else "")]  # fmt: skip
         if post is None:
             notes.append(AFTER_ESTIMATED_NOTE)
         state.steps.append(Step(len(state.steps), StepKind.AUTO_COMPACT if auto else StepKind.COMPACT,
                                 "auto-compaction" if auto else "/compact", tuple(added), tuple(removed),
                                 state.total, measured=post is not None, notes=tuple(notes + self.notes),
-                                child=child, fates=tuple(fates)))  # fmt: skip
+                                child=child, fates=tuple(fates),
+                                trigger=CompactionTrigger.AUTO if auto else CompactionTrigger.MANUAL,
+                                pre_tokens=pre))  # fmt: skip
         self.pending = []
         self.notes = []
 
@@ -233,3 +235,11 @@ def build_steps(
     for n, b in enumerate(state.blocks):  # in place: a big session's blocks are not held twice
         state.blocks[n] = Block(b.id, b.category, b.kind, b.label, b.tokens, b.entered, left(b.id), b.visibility)
     return tuple(state.steps), tuple(state.blocks), builder.notes
+
+
+def _pre_tokens_note(pre_tokens: int) -> str:
+    """Whose figure it is: Claude Code's, not a measurement (the window view's "before" is the last call's)."""
+    return (
+        f"Claude Code counted {pre_tokens:,} tokens before it: the last call's measured size plus its "
+        "estimate of what came after"
+    )

@@ -67,6 +67,6 @@ class CodexReader:
         state = self._parse(ref)
         timeline = build(state, ref.path)
         row = summary_row(ref, timeline, project=state.cwd or "", started=state.started, ended=state.ended,
-                          models=state.models, recorded_before=[], subagents=state.subagents,
+                          models=state.models, subagents=state.subagents,
                           problems=state.problems)  # fmt: skip
         return row._replace(parent=state.parent)

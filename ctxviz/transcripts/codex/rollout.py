@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.kinds import AgentName, BlockKind
+from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger
 from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
 from ctxviz.transcripts.jsonl import Record, count, each_record, estimate, first_line, part_texts, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
@@ -180,7 +180,7 @@ class Parsed:
         summary = None
         if summary_text and not any(i.kind == BlockKind.SUMMARY and i.label == "compaction summary" for i in restored):
             summary = Item(BlockKind.SUMMARY, "compaction summary", estimate(len(summary_text)), origin=origin)
-        compaction = Compaction("unknown", summary=summary, restored=tuple(restored))
+        compaction = Compaction(CompactionTrigger.UNKNOWN, summary=summary, restored=tuple(restored))
         if self.open_compaction is not None and self.open_compaction[1]:
             at = self.open_compaction[0]
             self.events[at] = compaction  # its event came first: the same compaction
@@ -198,7 +198,7 @@ class Parsed:
         elif kind == "context_compacted":
             if self.open_compaction is None:  # the event that accompanies a compacted item is not a second one
                 note = "recorded as an event only: what the new context holds is not in the rollout"
-                self.events.append(Compaction("unknown", notes=(note,)))
+                self.events.append(Compaction(CompactionTrigger.UNKNOWN, notes=(note,)))
                 self.open_compaction = (len(self.events) - 1, True)
         elif kind == "task_started" and self.window is None:
             self.window = count(payload.get("model_context_window")) or None

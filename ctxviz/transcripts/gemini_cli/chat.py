@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.kinds import AgentName, BlockKind
+from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
@@ -154,7 +154,7 @@ def _events(parse: Parsed) -> _Session:
         if n > 0:
             restored = tuple(i for key, m in context.items() if key.startswith("restored:") for i in _items(m, key))
             note = "gemini-cli replaced the history (a compression): the size after is estimated"
-            events.append(Compaction("auto", restored=restored, notes=(note,)))
+            events.append(Compaction(CompactionTrigger.AUTO, restored=restored, notes=(note,)))
             context = {k: m for k, m in context.items() if not k.startswith("restored:")}
         for key, message in context.items():
             tokens = message.get("tokens")

@@ -76,5 +76,5 @@ class GeminiCliReader:
         reads.path(children)  # only counted: a subagent's chat added or removed changes the folder's time
         subagents = sum(1 for p in children.glob("*.json*")) if children.is_dir() else 0
         return summary_row(ref, timeline, project=timeline.source.summary or "", started=started,
-                           ended=state.ended, models=models, recorded_before=[], subagents=subagents,
+                           ended=state.ended, models=models, subagents=subagents,
                            problems=state.problems)  # fmt: skip

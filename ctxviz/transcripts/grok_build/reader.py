@@ -101,5 +101,5 @@ class GrokBuildReader:
         models = [timeline.model] if timeline.model != MODEL_NOT_RECORDED else []
         project = timeline.source.summary or unquote(folder.parent.name)
         row = summary_row(ref, timeline, project=project, started=start, ended=end, models=models,
-                          recorded_before=state.before, problems=state.problems, measured=False)  # fmt: skip
+                          problems=state.problems, measured=False)  # fmt: skip
         return row._replace(calls=state.model_calls, file=state.where)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import AgentName, BlockKind, StepKind
+from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger, StepKind
 from ctxviz.transcripts.grok_build.record_types import GROK_UPDATE_METHODS
 from ctxviz.transcripts.jsonl import Record, document, each_record, obj, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
@@ -59,7 +59,7 @@ class Parsed:
     window: int | None = None
     turns: int = 0
     model_calls: int = 0
-    before: list[int | None] = field(default_factory=list)
+    started_used: int | None = None  # the estimate at the start of the compaction under way
     started: float | None = None
     ended: float | None = None
     prompt: str = ""
@@ -110,7 +110,7 @@ class Parsed:
                 self.window = window
             if isinstance(used, int) and isinstance(window, int):
                 self.started_note = f"grok-build estimated the context at {used:,} of {window:,} tokens"
-                self.before.append(used)
+                self.started_used = used
         elif kind == "auto_compact_completed":
             self.compacted(update)
 
@@ -137,17 +137,14 @@ class Parsed:
 
         self.flush()
         before, after = update.get("tokens_before"), update.get("tokens_after")
-        if isinstance(before, int):
-            self.before[-1:] = [before]  # the figure after the fact wins over the estimate at the start
-        elif not self.before or self.started_note is None:
-            self.before.append(None)
+        # the figure after the fact wins over the estimate at the start
+        pre = before if isinstance(before, int) else self.started_used if self.started_note is not None else None
         preview = update.get("summary_preview")
         summary = Item(BlockKind.SUMMARY, "compaction summary", _bytes4(preview) if isinstance(preview, str) else 0)
         notes = [n for n in (self.started_note, "the size after is grok-build's own estimate") if n]
-        self.events.append(Compaction("auto", before if isinstance(before, int) else None,
-                                      after if isinstance(after, int) else None, False, summary,
-                                      notes=tuple(notes)))  # fmt: skip
-        self.started_note = None
+        post = after if isinstance(after, int) else None
+        self.events.append(Compaction(CompactionTrigger.AUTO, pre, post, False, summary, notes=tuple(notes)))
+        self.started_note, self.started_used = None, None
 
     def record(self, number: int, record: Mapping[str, Any]) -> None:
         params = obj(record.get("params"))

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import AgentName, BlockKind
+from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger
 from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, first_line, obj, text_size
 from ctxviz.transcripts.model_windows import profile_window
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
@@ -125,10 +125,9 @@ class Gathered:
     problems: list[str]
     events: list[Event] = field(default_factory=list)
     models: list[str] = field(default_factory=list)
-    before: list[int | None] = field(default_factory=list)
     pruned: int = 0
     missing: int = 0
-    open_compaction: tuple[str, list[str]] | None = None  # trigger, kept message ids
+    open_compaction: tuple[CompactionTrigger, list[str]] | None = None  # trigger, kept message ids
     message_ids: list[str] = field(default_factory=list)
 
     def part(self, part: Mapping[str, Any], role: str, origin: str, step_at: int, file: str) -> int:
@@ -168,7 +167,7 @@ class Gathered:
         elif kind == "compaction":
             tail = part.get("tail_start_id")
             kept = self.message_ids[self.message_ids.index(tail) :] if tail in self.message_ids else []
-            self.open_compaction = ("auto" if part.get("auto") else "manual", kept)
+            self.open_compaction = (CompactionTrigger.AUTO if part.get("auto") else CompactionTrigger.MANUAL, kept)
         elif kind not in _QUIET_PARTS:
             self.problems.append(f"{file}: part type {kind!r} not known to ctxviz, skipped")
         return step_at
@@ -179,7 +178,6 @@ class Gathered:
         if self.open_compaction is None:
             return
         trigger, kept = self.open_compaction
-        self.before.append(None)
         self.events.append(Compaction(trigger, summary=summary, keep=frozenset(kept)))
         self.open_compaction = None
 
@@ -197,7 +195,7 @@ class Gathered:
             if used is not None:
                 self.events.append(Call(used, label="compaction summary call"))
             if self.open_compaction is None:
-                self.open_compaction = ("auto", [])
+                self.open_compaction = (CompactionTrigger.AUTO, [])
             self.close_compaction(Item(BlockKind.SUMMARY, "compaction summary", estimate(len(text)), origin=origin))
             return
         start = len(self.events)

@@ -155,5 +155,5 @@ class OpencodeReader:
             children = children_in(ref.path.parent, reads.every_file_in(ref.path.parent))[session["id"]]
         return summary_row(ref, timeline, project=str(session.get("directory") or ""),
                            started=from_millis(time.get("created")), ended=from_millis(time.get("updated")),
-                           models=state.models, recorded_before=state.before, subagents=int(children),
+                           models=state.models, subagents=int(children),
                            problems=problems, size=int(session["bytes"]))  # fmt: skip

@@ -74,4 +74,4 @@ class PiReader:
         return summary_row(ref, timeline, project=str(state.header.get("cwd") or ""),
                            started=started or (stamps[0] if stamps else None),
                            ended=stamps[-1] if stamps else None, models=session.models,
-                           recorded_before=session.before, problems=state.problems)  # fmt: skip
+                           problems=state.problems)  # fmt: skip

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.kinds import AgentName, BlockKind
+from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
@@ -139,7 +139,6 @@ def current_branch(entries: list[tuple[int, dict[str, Any]]]) -> tuple[list[tupl
 class _Session:
     events: list[Event]
     models: list[str]
-    before: list[int | None]
     missing_usage: int
     other_branches: int
 
@@ -152,7 +151,6 @@ def _events(state: Parsed) -> _Session:
     compactions = {kind_of(e, "id") for _, e in branch if e.get("type") == "compaction"}  # replaced, never kept
     events: list[Event] = []
     models: list[str] = []
-    before: list[int | None] = []
     missing = 0
     for position, (number, entry) in enumerate(branch):
         try:
@@ -165,11 +163,10 @@ def _events(state: Parsed) -> _Session:
                 )
                 summary = str(entry.get("summary") or "")
                 pre = entry.get("tokensBefore")
-                before.append(pre if isinstance(pre, int) else None)
                 summary_item = Item(BlockKind.SUMMARY, "compaction summary", estimate(len(summary)), origin=origin)
                 keep = frozenset(str(k) for k in kept if k is not None)
-                events.append(Compaction("unknown", pre if isinstance(pre, int) else None, summary=summary_item,
-                                         keep=keep))  # fmt: skip
+                events.append(Compaction(CompactionTrigger.UNKNOWN, pre if isinstance(pre, int) else None,
+                                         summary=summary_item, keep=keep))  # fmt: skip
             elif kind == "branch_summary":
                 text = str(entry.get("summary") or "")
                 events.append(Item(BlockKind.SUMMARY, "branch summary", estimate(len(text)), origin=origin))
@@ -192,7 +189,7 @@ def _events(state: Parsed) -> _Session:
                 state.problems.append(f"{state.where}:{number}: message entry without a message object, skipped")
         except SHAPE_ERRORS:
             state.problems.append(f"{state.where}:{number}: an entry of an unexpected shape, skipped")
-    return _Session(events, models, before, missing, others)
+    return _Session(events, models, missing, others)
 
 
 def build(state: Parsed, path: Path) -> tuple[Timeline, _Session]:
