@@ -19,7 +19,6 @@ from ctxviz.transcripts.claude_code.from_end import BLOCK_BYTES, last_boundary, 
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 SPOTTER = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
-REWOUND = FIXTURES / "claude-code-log-fixtures" / "dag_compact_after_rewind.jsonl"
 
 
 @pytest.fixture(autouse=True)
@@ -123,10 +122,22 @@ def test_appended_calls_follow_from_the_tail(tmp_path: Path) -> None:
     assert figures is not None and figures.used == 24_000 + 520 * 99
 
 
-def test_a_rewound_tail_reads_the_whole_file() -> None:
-    fast = LiveSession(REWOUND, lean=True, from_end=True)
+def test_a_rewound_tail_reads_the_whole_file(tmp_path: Path) -> None:
+    path = _session(tmp_path, 1_300, 600)
+    lines = path.read_text().splitlines()
+    call = next(line for line in lines if f'"uuid":"{_uuid(2, 1_251)}"' in line)
+    result = next(line for line in lines if f'"uuid":"{_uuid(3, 1_251)}"' in line)
+    # /rewind to after call 1,250: call 1,251 again, as another message; calls 1,251-1,300 are abandoned
+    again = call.replace(_uuid(2, 1_251), _uuid(7, 1)).replace(f"msg_{1_251:024d}", "msg_again")
+    after = result.replace(_uuid(2, 1_251), _uuid(7, 1)).replace(_uuid(3, 1_251), _uuid(7, 2))
+    path.write_text("\n".join([*lines, again, after]) + "\n")
+    whole, fast = LiveSession(path, lean=True), LiveSession(path, lean=True, from_end=True)
+    whole.poll()
     fast.poll()
-    assert fast.follower.calls_counted  # the tail's chain does not run unbroken from the boundary
+    assert fast.follower.calls_counted  # the tail's chain does not run unbroken: the whole file is read
+    figures = fast.figures()
+    assert figures is not None and figures == whole.figures()
+    assert figures.used == 24_000 + 520 * 50
 
 
 def test_the_calls_are_counted_when_the_line_shows_them(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -160,3 +171,15 @@ def test_a_rebuild_starts_again_from_the_last_compaction(tmp_path: Path) -> None
     whole = LiveSession(path, lean=True)
     whole.poll()
     assert figures == whole.figures()
+
+
+def test_a_short_session_compacted_within_its_first_records(tmp_path: Path) -> None:
+    path = _session(tmp_path, 80, 40, pad=20)  # the boundary is line 82: within the first records read
+    whole, fast = LiveSession(path, lean=True), LiveSession(path, lean=True, from_end=True)
+    whole.poll()
+    fast.poll()
+    assert not fast.follower.calls_counted
+    a, b = whole.figures(), fast.figures()
+    assert a is not None and b is not None
+    assert b.used == 24_000 + 520 * 39  # call 80, the 40th after the compaction
+    assert (a.used, a.measured, a.model, a.biggest) == (b.used, b.measured, b.model, b.biggest)

@@ -127,8 +127,10 @@ class LiveSession:
                     parsed = parse_lines(batch, str(self.path), tools)
                     session = session or parsed.session
                     taken += parsed.entries
-                    if any(e.used is not None and not e.sidechain for e in parsed.entries):
-                        head = Follower.from_entries(taken, lean=True, compaction_call=self.compaction_call)
+                    first = next((n for n, e in enumerate(taken) if e.used is not None and not e.sidechain), None)
+                    if first is not None:  # up to the first call only: a short session compacts within a batch
+                        head = Follower.from_entries(taken[: first + 1], lean=True,
+                                                     compaction_call=self.compaction_call)  # fmt: skip
         except InputError:
             return False  # the whole-file read says what is wrong with the file
         if head is None or head.builder.overhead is None or head.compactions or head.open_compaction:
