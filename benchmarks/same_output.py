@@ -42,7 +42,8 @@ def sessions(corpus: Path | None, folder: Path) -> list[Path]:
 
 
 def run(command: list[str], env: dict[str, str], stdin: bytes = b"") -> bytes:
-    done = subprocess.run(command, input=stdin, capture_output=True, env=env)
+    # from the checkout's own folder: ``python -m`` puts the current folder first on the path
+    done = subprocess.run(command, input=stdin, capture_output=True, env=env, cwd=env["PYTHONPATH"])
     return done.stdout + b"\n--- exit %d\n" % done.returncode + done.stderr
 
 
