@@ -124,6 +124,24 @@ class Touch(StrEnum):
     WRITE = "write"
 
 
+class CostKind(StrEnum):
+    """What the audit calls a transcript's unrecorded content (an ``overhead`` block): the start-up the
+    first call sent beyond its recorded messages, or a later call's growth that no recorded item explains."""
+
+    STARTUP_OVERHEAD = "startup-overhead"
+    UNEXPLAINED_GROWTH = "unexplained-growth"
+
+
+class FindingKind(StrEnum):
+    """What ``ctxviz audit`` found could have been sent less, each with a what-if that replays it."""
+
+    REPEATED_CONTENT = "repeated-content"
+    LARGE_OUTPUT = "large-output"
+    STARTUP_OVERHEAD = "startup-overhead"
+    WINDOW_CHOICE = "window-choice"
+    OTHER_AGENT = "other-agent"
+
+
 class CompactionTrigger(StrEnum):
     """What started a compaction: the agent on its own, the user (``/compact``), or a log that does not say."""
 
@@ -134,3 +152,21 @@ class CompactionTrigger(StrEnum):
 
 USER_STEP_KINDS = frozenset({StepKind.PROMPT, StepKind.COMPACT, StepKind.CLEAR})
 COMPACTION_STEP_KINDS = frozenset({StepKind.COMPACT, StepKind.AUTO_COMPACT})
+# A replayed scenario has no API calls of its own: the model is called after each of these (a prompt,
+# or a tool's result) and answers; a reply, a note, a compaction or a /clear is no call of its own.
+ANSWERED_STEP_KINDS = frozenset(
+    {
+        StepKind.PROMPT,
+        StepKind.READ,
+        StepKind.EDIT,
+        StepKind.WRITE,
+        StepKind.GREP,
+        StepKind.GLOB,
+        StepKind.BASH,
+        StepKind.TOOL,
+        StepKind.SUBAGENT,
+        StepKind.SKILL,
+        StepKind.PLAN,
+        StepKind.NOTIFICATION,
+    }
+)

@@ -19,6 +19,7 @@ from typing import Any
 from ctxviz.engine import resolve_profile
 from ctxviz.errors import InputError
 from ctxviz.profiles import AGENT_NAMES, Profile, UnknownAgent, get_profile
+from ctxviz.profiles.policies.dedup import deduplicated
 from ctxviz.scenario.event_model import BashEvent, NoteEvent, ParallelEvent, ToolEvent, event_kind
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import Scenario
@@ -75,6 +76,22 @@ def _events(value: str) -> tuple[int, ...]:
     return indices
 
 
+def _on_off(value: str) -> bool:
+    lowered = value.strip().lower()
+    if lowered in ("on", "off"):
+        return lowered == "on"
+    raise ValueError(f"expected on or off, got {value!r}")
+
+
+def _dedup(value: str) -> bool:
+    lowered = value.strip().lower()
+    if lowered in ("sha256", "on"):
+        return True
+    if lowered == "off":
+        return False
+    raise ValueError(f"expected sha256 or off, got {value!r}")
+
+
 # The keys that change the scenario (agent-neutral); any profile number is a key too (see profile_numbers).
 SCENARIO_KEYS: dict[str, tuple[Callable[[str], Any], str]] = {
     "model": (_model, "the model (sets the window and the output reserve)"),
@@ -83,6 +100,8 @@ SCENARIO_KEYS: dict[str, tuple[Callable[[str], Any], str]] = {
     "autocompact_pct": (_percent, "compact at this % of the usable window (can only lower the threshold)"),
     "drop": (_events, "leave out events by number (from 0), e.g. 12 or 3,12"),
     "output_cap": (_size, "cap every bash and tool output at this many tokens, e.g. 10k"),
+    "tool_search": (_on_off, "on: every MCP server's tool schemas deferred to tool search; off: loaded up front"),
+    "dedup": (_dedup, "sha256: a file read again unchanged while still in the window is not sent again; or off"),
 }
 
 
@@ -212,6 +231,7 @@ def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None 
     overrides: dict[str, Any] = {}
     update: dict[str, Any] = {}
     events = list(scenario.events)
+    dedup = False
     for setting in settings.for_run(agent, label):
         if setting.key == "drop":
             for index in setting.value:
@@ -224,6 +244,11 @@ def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None 
                 events[index] = _dropped(events[index], index, setting.text)
         elif setting.key == "output_cap":
             events = [_capped(event, setting.value) for event in events]
+        elif setting.key == "dedup":
+            dedup = setting.value
+        elif setting.key == "tool_search":
+            servers = tuple(server.model_copy(update={"deferred": setting.value}) for server in scenario.setup.mcp)
+            update["setup"] = scenario.setup.model_copy(update={"mcp": servers})
         elif setting.key in SCENARIO_KEYS:
             update[setting.key] = setting.value
         elif setting.key in numbers:
@@ -235,4 +260,5 @@ def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None 
             )
     changed = scenario.model_copy(update={**update, "events": tuple(events)})
     # the scenario's own profile: overrides first, then the what-ifs over them
-    return changed, resolve_profile(changed, agent).with_overrides(overrides)
+    profile = resolve_profile(changed, agent).with_overrides(overrides)
+    return changed, deduplicated(profile) if dedup else profile

@@ -47,7 +47,7 @@ def test_every_number_says_where_it_comes_from():
     for agent in document()["agents"]:
         assert agent["numbers"], agent["name"]
         for number in agent["numbers"]:
-            assert number["confidence"] in ("documented", "source", "assumed"), (agent["name"], number)
+            assert number["confidence"] in ("documented", "source", "measured", "assumed"), (agent["name"], number)
             assert number["source"].strip(), (agent["name"], number["name"])
         assert agent["assumed"] == sum(1 for n in agent["numbers"] if n["confidence"] == "assumed")
 

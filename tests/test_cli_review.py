@@ -88,11 +88,12 @@ def test_the_agents_table_never_cuts_an_agent_name_at_80_columns() -> None:
     assert names == ["claude-code", "codex", "gemini-cli", "opencode", "pi", "grok-build", "cursor", "paimon"]
 
 
-def test_fidelity_on_another_agents_session_names_both_commands() -> None:
-    result = CliRunner().invoke(main, ["fidelity", str(PI)])
+def test_import_on_another_agents_session_names_the_agent_and_both_commands() -> None:
+    result = CliRunner().invoke(main, ["import", str(PI)])
     assert result.exit_code == 1
     assert result.output.strip() == (
-        f"{PI}: not a Claude Code transcript; `ctxviz import` and `fidelity` read Claude Code sessions only"
+        f"{PI}: a pi session; `ctxviz import` makes scenarios of Claude Code sessions only "
+        "(`ctxviz fidelity` replays it under the pi rules)"
     )
 
 

@@ -55,6 +55,10 @@ def run(settings: Settings, agent: str = "claude-code", label: str | None = None
         ("drop=12", "drop", (12,)),
         ("drop=3,12", "drop", (3, 12)),
         ("output_cap=10k", "output_cap", 10_000),
+        ("dedup=sha256", "dedup", True),
+        ("dedup=off", "dedup", False),
+        ("tool_search=off", "tool_search", False),
+        ("tool_search=on", "tool_search", True),
         ("warning_buffer=10k", "warning_buffer", 10_000),
         ("skill_listing_budget_fraction=0.02", "skill_listing_budget_fraction", 0.02),
     ],
@@ -65,7 +69,21 @@ def test_every_key_parses(text: str, key: str, value: object) -> None:
 
 
 def test_the_scenario_keys_are_all_tested() -> None:
-    assert set(SCENARIO_KEYS) == {"model", "window", "autocompact", "autocompact_pct", "drop", "output_cap"}
+    assert set(SCENARIO_KEYS) == {
+        "model",
+        "window",
+        "autocompact",
+        "autocompact_pct",
+        "drop",
+        "output_cap",
+        "tool_search",
+        "dedup",
+    }
+
+
+def test_dedup_takes_sha256_or_off() -> None:
+    with pytest.raises(InputError, match="expected sha256 or off"):
+        one("dedup=md5")
 
 
 def test_a_scope_is_the_part_before_the_first_dot() -> None:

@@ -25,6 +25,7 @@ COMMAND_MODULES: dict[str, str] = {
     "compare": "compare_commands",
     "import": "import_commands",
     "fidelity": "import_commands",
+    "audit": "audit_commands",
     "watch": "live_commands",
     "statusline": "live_commands",
     "serve": "serve_commands",

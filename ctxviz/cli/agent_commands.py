@@ -1,5 +1,5 @@
 """``ctxviz agents``: every agent profile with its default model, window, thresholds and each number's
-source and confidence (documented / read in source at a commit / assumed)."""
+source and confidence (documented / read in source at a commit / measured on real sessions / assumed)."""
 
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ def agents(names: tuple[str, ...], as_json: bool, numbers: bool) -> None:
     console.print(summary)
     if not numbers:
         return
-    colours = {"documented": "green", "source": "cyan", "assumed": "yellow"}
+    colours = {"documented": "green", "source": "cyan", "measured": "blue", "assumed": "yellow"}
     for agent in document["agents"]:
         table = Table(title=f"{agent['title']} ({agent['name']})", header_style="bold", box=None)
         table.add_column("number")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ctxviz.cli.common import fail
+from ctxviz.cli.fidelity_agents import other_agent, print_fidelity, refuse_import
 
 if TYPE_CHECKING:
     from ctxviz.importer.fidelity import FidelityReport
@@ -59,8 +60,11 @@ def import_session(
     from ctxviz.errors import InputError
     from ctxviz.importer import session_to_scenario
 
+    path = _session_file(session, latest, session_id)
+    if (agent := other_agent(path)) is not None:
+        refuse_import(agent, path)
     try:
-        result = session_to_scenario(_session_file(session, latest, session_id), keep_paths=keep_paths)
+        result = session_to_scenario(path, keep_paths=keep_paths)
     except InputError as error:
         fail(error.message)
     for problem in result.problems[:5]:
@@ -79,12 +83,17 @@ def import_session(
 @_with_session
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON (format ctxviz.fidelity/1).")
 def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json: bool) -> None:
-    """Replay a session under the claude-code rules and compare with what it measured, call by call."""
+    """Replay a session under its agent's rules (claude-code, codex, pi) and compare with what it measured,
+    call by call."""
     from ctxviz.errors import InputError
     from ctxviz.importer import fidelity as measure
 
+    path = _session_file(session, latest, session_id)
+    if (agent := other_agent(path)) is not None:
+        print_fidelity(agent, path, as_json)
+        return
     try:
-        report = measure(_session_file(session, latest, session_id))
+        report = measure(path)
     except InputError as error:
         fail(error.message)
     if as_json:

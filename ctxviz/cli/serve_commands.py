@@ -1,13 +1,12 @@
 """``ctxviz serve``: the TUI as a web page (textual-serve), for a teacher in front of a class.
 
-Each browser tab that connects starts its own ``ctxviz play`` process on the server's machine. The
-server listens on 127.0.0.1 unless the user names another host, and then says what that exposes."""
+Each browser tab that connects starts its own ``ctxviz play`` process on the server's machine (the
+server itself is in ``one_user_server``). The server listens on 127.0.0.1 unless the user names another
+host, and then says what that exposes."""
 
 from __future__ import annotations
 
-import ipaddress
 import re
-import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -16,16 +15,7 @@ import click
 
 from ctxviz.cli.common import fail, tokenizer_name
 
-DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8000
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_TABS = "127.0.0.1", 8000, 8
 
 
 # textual-serve's page asks Google Fonts for its font: a request to the internet from every browser
@@ -38,48 +28,63 @@ def offline_page(template: str) -> str:
     return _WEB_FONT.sub("", template)
 
 
-def play_command(path: str | None, tokenizer: str, allow_outside: bool) -> str:
-    """The shell command each browser tab runs: this same Python, so the same installed ctxviz."""
-    words = [sys.executable, "-m", "ctxviz", "--tokenizer", tokenizer, "play"]
+def play_argv(path: str | None, tokenizer: str, allow_outside: bool) -> list[str]:
+    """What each browser tab runs: this same Python, so the same installed ctxviz. ``-P`` keeps the
+    current folder off the module path, where a clone's ``ctxviz/`` folder would be imported instead
+    (``-I`` would too, but also drop a ``pip install --user`` ctxviz)."""
+    words = [sys.executable, "-P", "-m", "ctxviz", "--tokenizer", tokenizer, "play"]
     if allow_outside:
         words.append("--allow-outside")
     if path is not None:
         words.append(path)
-    return shlex.join(words)
+    return words
 
 
 @click.command()
 @click.argument("path", required=False)
 @click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)
 @click.option("--host", default=DEFAULT_HOST, show_default=True, help="Listen on this address (others: a warning).")
+@click.option(
+    "--max-tabs",
+    type=click.IntRange(1, 64),
+    default=DEFAULT_MAX_TABS,
+    show_default=True,
+    help="Tabs open at once (each runs its own app process).",
+)
 @click.option("--allow-outside", is_flag=True, help="Let a scenario's file: sizes read outside its folder.")
 @click.pass_context
-def serve(ctx: click.Context, path: str | None, port: int, host: str, allow_outside: bool) -> None:
-    """Serve the TUI as a web page (default scenario unless PATH is given); open the printed address."""
+def serve(ctx: click.Context, path: str | None, port: int, host: str, max_tabs: int, allow_outside: bool) -> None:
+    """Serve the TUI as a web page (default scenario unless PATH is given); open the printed address.
+
+    Whoever reaches the port can use the app, which reads files on this machine (your sessions among
+    them): by default only this machine can."""
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
+    from ctxviz.transcripts.safe import safe_text
 
     tokenizer = tokenizer_name(ctx)
     try:  # a bad scenario is reported here, once, not in every browser tab
         timeline = open_timeline(path, tokenizer=tokenizer, allow_outside=allow_outside)
     except InputError as error:
         fail(error.message)
+    import textual_serve
+
+    from ctxviz.cli.one_user_server import OneUserServer, is_loopback
+
     if not is_loopback(host):
         click.echo(
             f"ctxviz: warning: listening on {host}, not only this machine: anyone who can reach port {port} "
             "can open the app (which reads files here, e.g. your sessions through o). Use it on a network you trust.",
             err=True,
         )
-    import textual_serve
-    from textual_serve.server import Server
-
     package = Path(textual_serve.__file__).parent
-    title = f"ctxviz · {timeline.source.name}"
+    title = f"ctxviz · {safe_text(timeline.source.name)}"  # a session's id is the file's text
     with tempfile.TemporaryDirectory(prefix="ctxviz-serve-") as pages:
         page = (package / "templates" / "app_index.html").read_text(encoding="utf-8")
         (Path(pages) / "app_index.html").write_text(offline_page(page), encoding="utf-8")
-        server = Server(
-            play_command(path, tokenizer, allow_outside),
+        server = OneUserServer(
+            play_argv(path, tokenizer, allow_outside),
+            max_tabs=max_tabs,
             host=host,
             port=port,
             title=title,

@@ -132,14 +132,27 @@ def context(
         raise click.BadParameter(f"call {at_call} does not exist; this session has {has}",
                                  param_hint="--at")  # fmt: skip
     index = calls[at_call - 1] if at_call is not None else timeline.last
+    from ctxviz.report.audit import carried_so_far
+
+    cost = carried_so_far(timeline, index)
     if as_json:
-        click.echo(json.dumps(context_dict(timeline, index, top_items=top), indent=2, ensure_ascii=False))
+        document = context_dict(timeline, index, top_items=top)
+        document["carried"] = [
+            {"label": i.label, "kind": str(i.kind), "tokens": i.tokens, "first_call": i.first_call,
+             "last_call": i.last_call, "calls": i.calls, "carried": i.carried}
+            for i in cost.items[:top]
+        ]  # fmt: skip
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         from rich.console import Console
 
         from ctxviz.report.context import context_renderable
 
         Console().print(context_renderable(timeline, index, top_items=top))
+        from ctxviz.report.audit_text import carried_renderable
+
+        if cost.calls and top > 0:
+            Console().print("", carried_renderable(cost, min(top, 5)))
     report_problems(reading.problems, verbose, counted=not as_json)
     sys.exit(EXIT_OK)
 

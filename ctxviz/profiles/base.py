@@ -33,7 +33,7 @@ from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Fate, Thresholds
 
-Confidence = Literal["documented", "source", "assumed"]
+Confidence = Literal["documented", "source", "measured", "assumed"]  # measured: from real sessions
 
 
 @dataclass(frozen=True, slots=True)

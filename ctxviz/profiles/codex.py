@@ -31,6 +31,7 @@ from ctxviz.timeline import Category, Fate
 from ctxviz.tokens import CHARS_PER_TOKEN
 
 if TYPE_CHECKING:
+    from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
     from ctxviz.scenario.model import RuleEntry
 
 _REPO = "openai/codex"
@@ -65,6 +66,30 @@ class CodexNumbers:
     edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
     mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
     notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
+    # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark, compaction done by
+    # the server): fitted on five rollouts, checked on five others (benchmarks/fidelity_agents.py).
+    compacts_at_percent: float = number(
+        89.5,
+        "measured",
+        "Codex's count after an answer (its input + output + tool outputs since, as "
+        "get_total_token_usage counts them) as % of the recorded window, at which it compacted: fitted on 4 "
+        "rollouts of 0.140-0.142 (gpt-5.5); the compaction place is not a clean threshold in them",
+    )
+    compacts_at_percent_small: float = number(
+        75.0, "measured", "the same for a recorded window under 200,000 (gpt-5.3-codex-spark): 1 rollout of 0.142"
+    )
+    after_beyond_own_count: int = number(
+        3_080,
+        "measured",
+        "the next call over Codex's own figure written with a compaction (instructions and "
+        "tool schemas, which that figure leaves out): median of the 7 compactions of the fitted rollouts",
+    )
+    after_beyond_first_call: int = number(
+        2_170,
+        "measured",
+        "the next call over the session's first call when no figure of Codex's is known: "
+        "median of the 7 compactions of the fitted rollouts",
+    )
 
 
 NUMBERS = CodexNumbers()
@@ -245,3 +270,26 @@ def build(n: CodexNumbers) -> Profile:
 
 
 PROFILE = build(NUMBERS)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRules:
+    """Codex's compaction as its rollouts show it, for ``fidelity``: after an answer, Codex counts the last
+    call's input and output plus the tool outputs since (bytes / 4, each cut to the history's limit) and
+    compacts at a share of the recorded window; the new context is Codex's own figure written with the
+    compaction plus what that figure leaves out."""
+
+    numbers: CodexNumbers
+
+    def compacts(self, session: RecordedSession, size: int, call: RecordedCall) -> bool:
+        n = self.numbers
+        percent = n.compacts_at_percent if session.window >= 200_000 else n.compacts_at_percent_small
+        return (size + call.output + call.added) * 100 >= session.window * percent
+
+    def size_after(self, session: RecordedSession, compaction: RecordedCompaction | None) -> int:
+        if compaction is not None and compaction.agent_after is not None:
+            return compaction.agent_after + self.numbers.after_beyond_own_count
+        return session.calls[0].used + self.numbers.after_beyond_first_call
+
+
+RECORDED_RULES = RecordedRules(NUMBERS)

@@ -6,6 +6,7 @@ a scenario's subagent work happens in the main window."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName, BlockKind
 from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile, Session, ToolNames, number
@@ -30,6 +31,9 @@ from ctxviz.profiles.policies.subagents import NoSubagents
 from ctxviz.profiles.policies.thresholds import WindowMinus
 from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Fate
+
+if TYPE_CHECKING:
+    from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
 
 _AT = "badlogic/pi-mono packages/coding-agent @83378aad"
 
@@ -56,6 +60,26 @@ class PiNumbers:
 
 
 NUMBERS = PiNumbers()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRules:
+    """pi's compaction for ``fidelity`` (compaction.ts at @83378aad): after an answer, the last call's
+    ``totalTokens`` (input, output, cache read and write) over the window less ``reserveTokens`` compacts;
+    the new context is the overhead, what pi counted for the entries it kept, and the summary."""
+
+    numbers: PiNumbers
+
+    def compacts(self, session: RecordedSession, size: int, call: RecordedCall) -> bool:
+        return size + call.output > session.window - self.numbers.reserve
+
+    def size_after(self, session: RecordedSession, compaction: RecordedCompaction | None) -> int:
+        if compaction is not None and compaction.kept is not None:
+            return session.overhead + compaction.kept
+        return session.overhead + self.numbers.keep_recent + self.numbers.summary
+
+
+RECORDED_RULES = RecordedRules(NUMBERS)
 
 
 @dataclass(frozen=True, slots=True)

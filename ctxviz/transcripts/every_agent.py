@@ -82,6 +82,7 @@ def collect(
     index.save()
     wanted = project.lower() if project else None
     seen: set[tuple[str, str]] = set()  # (file, session): a database file holds many sessions
+    listed = {row.session for row in results if isinstance(row, SessionSummary)}
     for row in results:
         if isinstance(row, NoUsage):
             found.without_usage.append(row.message)
@@ -91,8 +92,8 @@ def collect(
             found.problems.extend(row.problems)
             if row.unmeasured_calls:
                 found.unmeasured_calls.append(row.unmeasured_calls)
-            if row.parent is not None:
-                continue  # a subagent's session: counted with its parent
+            if row.parent is not None and row.parent in listed:
+                continue  # a subagent's session: counted with its parent (one whose parent is not found is a row)
             if wanted and row.agent != AgentName.CLAUDE_CODE and wanted not in row.project.lower():
                 continue
             if row.calls == 0 and (row.measured or row.started is None):

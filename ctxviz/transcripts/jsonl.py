@@ -184,3 +184,76 @@ def first_line(text: str, limit: int = 60) -> str:
 def estimate(chars: int) -> int:
     """Tokens from characters, chars/4 (the estimate every split of a measured size uses here)."""
     return (chars + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+def spans_lines(path: Path) -> bool:
+    """Whether the file's first record is written over several lines (pretty-printed), not one a line:
+    its first line is an opening brace alone, or a start of an object that is not a whole JSON value."""
+    import msgspec
+
+    start = head(path)
+    if b"\n" not in start:
+        return False  # one line longer than the head: a record a line, a long one
+    first = start.split(b"\n", 1)[0].strip()
+    if not first.startswith(b"{"):
+        return False
+    try:
+        _decoder().decode(first)
+    except msgspec.DecodeError:
+        return True
+    return False
+
+
+def first_spanning_record(path: Path) -> Record | None:
+    """The first JSON object of a file written one object over several lines (for ``detect``: cheap,
+    never raises; None when the file's first bytes hold no whole object)."""
+    import json
+
+    text = head(path).decode("utf-8", errors="replace")
+    try:
+        value, _ = json.JSONDecoder().raw_decode(text.lstrip())
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def spanning_records(path: Path, problems: list[str]) -> Iterator[tuple[int, Record]]:
+    """``(line number, object)`` for each JSON object of a file written one object over several lines
+    (the line number is the one its object starts on). Damage stops the reading there, reported: where
+    the next object starts cannot be known."""
+    import json
+    import re
+
+    text = document_text(path)
+    decoder = json.JSONDecoder()
+    blank = re.compile(r"\s*")
+    at, line = 0, 1
+    while True:
+        start = blank.match(text, at).end()  # type: ignore[union-attr]  # \s* always matches
+        line += text.count("\n", at, start)
+        at = start
+        if at >= len(text):
+            return
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except ValueError as error:
+            problems.append(f"{path}:{line}: not JSON ({error.args[0]}); the rest of the file is skipped")
+            return
+        if isinstance(value, dict):
+            yield line, value
+        else:
+            problems.append(f"{path}:{line}: a JSON {type(value).__name__}, not a record, skipped")
+        line += text.count("\n", at, end)
+        at = end
+
+
+def document_text(path: Path) -> str:
+    """A whole file's text, for a document read at once (``InputError`` when too large or unreadable)."""
+    _check_encoding(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise InputError(f"{path}: {size:,} bytes, too large for a session file")
+        return path.read_bytes().removeprefix(_BOM).decode("utf-8", errors="replace")
+    except OSError as error:
+        raise Unreadable(f"{path}: cannot read: {error.strerror or error}") from None

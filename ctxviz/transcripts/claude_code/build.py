@@ -78,14 +78,18 @@ def _label(pieces: Sequence[Piece]) -> str:
     return f"{named[0]}{more}"
 
 
-def _shrink(state: BuildState, excess: int, keep: int | None) -> tuple[list[int], list[int]]:
+def _shrink(state: BuildState, excess: int, keep: int | None) -> tuple[list[int], list[int], int | None]:
     """Take ``excess`` tokens out of the oldest content (whole blocks, the last one re-entered smaller);
-    the block ``keep`` (the fixed overhead) is never taken."""
+    the block ``keep`` (the first call's unrecorded part) is taken last, when nothing else is left: in a
+    resumed session it holds the earlier conversation, which a compaction summarised. Returns the
+    removed and added blocks and ``keep``'s id afterwards (a new one when it re-entered smaller)."""
     removed: list[int] = []
     added: list[int] = []
     order = [b for kind in _SHRINK_ORDER for b in state.live.values() if b.kind == kind]
     chosen = {b.id for b in order}
     order += [b for b in state.live.values() if b.id not in chosen and b.id != keep]
+    if keep is not None and keep in state.live:
+        order.append(state.live[keep])
     for block in order:
         if excess <= 0:
             break
@@ -94,8 +98,9 @@ def _shrink(state: BuildState, excess: int, keep: int | None) -> tuple[list[int]
         if block.tokens > excess:
             smaller = Piece(block.kind, block.category, block.label, 0)
             added.append(state.add(smaller, block.tokens - excess))
+            keep = added[-1] if block.id == keep else keep
         excess -= block.tokens
-    return removed, added
+    return removed, added, keep
 
 
 @dataclass
@@ -140,7 +145,7 @@ class StepBuilder:
             else:
                 shares = [p.estimate for p in pieces]
                 excess = state.total + sum(shares) - used
-                removed, added = _shrink(state, excess, self.overhead)
+                removed, added, self.overhead = _shrink(state, excess, self.overhead)
                 if state.total + sum(shares) > used:  # nothing left to take from: the new items shrink
                     shares = _split(max(0, used - state.total), pieces)
                 notes.append(f"usage fell by {-delta:,} tokens without a compaction (cleared tool results or "

@@ -22,9 +22,12 @@ class CodexReader:
     name = AgentName.CODEX
 
     def detect(self, path: Path) -> bool:
-        from ctxviz.transcripts.jsonl import first_records, kind_of
+        from ctxviz.transcripts.jsonl import first_records, first_spanning_record, kind_of, spans_lines
 
         found = first_records(path)
+        if not found and spans_lines(path):  # a rollout re-written pretty-printed, one object over lines
+            first = first_spanning_record(path)
+            found = [first] if first is not None else []
         return any(kind_of(r) in CODEX_TOP_TYPES and isinstance(r.get("payload"), dict) for r in found)
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
@@ -43,10 +46,12 @@ class CodexReader:
 
     def _parse(self, ref: SessionRef) -> Parsed:
         from ctxviz.transcripts.codex.rollout import parse
-        from ctxviz.transcripts.jsonl import records
+        from ctxviz.transcripts.jsonl import records, spanning_records, spans_lines
 
         problems: list[str] = []
-        state = parse(records(ref.path, problems), str(ref.path))
+        # Codex writes one record a line; a rollout passed through a pretty-printer is read whole instead
+        read = spanning_records if spans_lines(ref.path) else records
+        state = parse(read(ref.path, problems), str(ref.path))
         state.problems[:0] = problems
         return state
 

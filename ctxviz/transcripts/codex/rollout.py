@@ -70,6 +70,16 @@ def _command(arguments: object) -> str:
     return ""
 
 
+def _parent_thread(meta: Mapping[str, Any], subagent: object) -> str:
+    """A subagent rollout's parent: ``parent_thread_id`` beside its id, or (versions that write it only
+    there) in ``source.subagent.thread_spawn``; "unknown" when neither says."""
+    spawn = subagent.get("thread_spawn") if isinstance(subagent, dict) else None
+    for parent in (meta.get("parent_thread_id"), spawn.get("parent_thread_id") if isinstance(spawn, dict) else None):
+        if isinstance(parent, str) and parent:
+            return parent
+    return "unknown"
+
+
 @dataclass
 class Parsed:
     """What a rollout says, record by record: its events, session, models and the problems met."""
@@ -84,7 +94,8 @@ class Parsed:
     window: int | None = None
     started: str | None = None
     ended: str | None = None
-    subagents: int = 0
+    spawned: set[str] = field(default_factory=set)  # the subagents started: their thread ids (else call ids)
+    spawn_calls: set[str] = field(default_factory=set)  # call ids of spawn_agent calls
     repeats: int = 0
     turn_usage: int = 0
     parent: str | None = None  # `codex exec --json` turn totals: usage, but no context size
@@ -94,6 +105,21 @@ class Parsed:
     # The compaction not yet followed by a call: (its index in events, whether it came from the event).
     open_compaction: tuple[int, bool] | None = None
     seen_instructions: bool = False
+
+    @property
+    def subagents(self) -> int:
+        return len(self.spawned)
+
+    def spawn_output(self, call_id: str, output: object) -> None:
+        """A spawn_agent call's result: ``{"agent_id": …}`` when the subagent started (Codex's handler
+        returns it; an error is text). Not every version writes a collab event beside it."""
+        try:
+            result = json.loads(output) if isinstance(output, str) else output
+        except ValueError:
+            return
+        agent = result.get("agent_id") if isinstance(result, dict) else None
+        if isinstance(agent, str) and agent:
+            self.spawned.add(agent)
 
     def use_model(self, model: object) -> None:
         if isinstance(model, str) and model:
@@ -114,10 +140,14 @@ class Parsed:
             arguments = payload.get("arguments", payload.get("input", payload.get("action")))
             label = f"{name} {_command(arguments)}".strip()
             self.call_names[str(payload.get("call_id"))] = label
+            if name == "spawn_agent":
+                self.spawn_calls.add(str(payload.get("call_id")))
             block_kind = BlockKind.EDIT if name == "apply_patch" else BlockKind.TOOL_CALL
             self.events.append(Item(block_kind, label, estimate(text_size(arguments) + len(name)), origin=origin))
         elif kind in ("function_call_output", "custom_tool_call_output"):
             label = self.call_names.get(str(payload.get("call_id")), "tool output")
+            if str(payload.get("call_id")) in self.spawn_calls:
+                self.spawn_output(str(payload.get("call_id")), payload.get("output"))
             self.events.append(
                 Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(payload.get("output"))), origin=origin)
             )
@@ -202,8 +232,9 @@ class Parsed:
                 self.open_compaction = (len(self.events) - 1, True)
         elif kind == "task_started" and self.window is None:
             self.window = count(payload.get("model_context_window")) or None
-        elif kind == "collab_agent_spawn_end":
-            self.subagents += 1
+        elif kind == "collab_agent_spawn_end":  # the same subagent as its spawn_agent call's result
+            thread = payload.get("new_thread_id") or payload.get("call_id")
+            self.spawned.add(str(thread) if thread else f"line:{number}")
         elif kind == "turn.completed":
             self.turn_usage += 1
 
@@ -230,8 +261,7 @@ class Parsed:
                 self.cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
                 source = payload.get("source")
                 if isinstance(source, dict) and "subagent" in source:  # a subagent's own rollout
-                    parent = payload.get("parent_thread_id")
-                    self.parent = parent if isinstance(parent, str) else "unknown"
+                    self.parent = _parent_thread(payload, source["subagent"])
             self.instructions(payload.get("base_instructions"), number)
         elif kind == "turn_context":
             self.use_model(payload.get("model"))

@@ -159,7 +159,8 @@ def _events(parse: Parsed) -> _Session:
         for key, message in context.items():
             tokens = message.get("tokens")
             if message.get("type") == "gemini":
-                if isinstance(tokens, dict) and count(tokens.get("input")) is not None:
+                # an input of 0 is a reply that failed or was cut off, not a measured empty prompt
+                if isinstance(tokens, dict) and count(tokens.get("input")):
                     events.append(Call(tokens["input"]))
                     model = message.get("model")
                     if isinstance(model, str) and model not in models:

@@ -42,7 +42,8 @@ def _used(tokens: object) -> int | None:
     cache = tokens.get("cache")
     cache = cache if isinstance(cache, dict) else {}
     extra = [cache.get(k, 0) for k in ("read", "write")]
-    return int(tokens["input"]) + sum(v for v in extra if isinstance(v, int))
+    used = int(tokens["input"]) + sum(v for v in extra if isinstance(v, int))
+    return used or None  # all zeros: a message opencode had not finished (or that failed), not a measurement
 
 
 def json_files(folder: Path, where: list[str]) -> list[Row]:

@@ -26,7 +26,6 @@ from ctxviz.transcripts.jsonl import (
     each_record,
     estimate,
     first_line,
-    kind_of,
     part_texts,
     text_size,
 )
@@ -83,13 +82,14 @@ def _message_items(message: Mapping[str, Any], origin: str) -> list[Item]:
     return found
 
 
-def _context(usage: object) -> int | None:
+def usage_size(usage: object) -> int | None:
     if not isinstance(usage, dict):
         return None
     parts = [count(usage.get(k, 0)) for k in ("input", "cacheRead", "cacheWrite")]
     if "input" not in usage or None in parts:
         return None
-    return sum(p or 0 for p in parts)
+    # all zeros: a message pi aborted or that failed before the API answered, not a measured empty prompt
+    return sum(p or 0 for p in parts) or None
 
 
 @dataclass
@@ -135,6 +135,21 @@ def current_branch(entries: list[tuple[int, dict[str, Any]]]) -> tuple[list[tupl
     return path, len(entries) - len(path)
 
 
+def entry_key(number: int, entry: Mapping[str, Any]) -> str:
+    """An entry's key: its id, or in older files (no ids) its line."""
+    return str(entry.get("id") or f"line:{number}")
+
+
+def first_kept(compaction: Mapping[str, Any]) -> str | None:
+    """The key of the first entry a compaction keeps. Older files give its position in the file instead of
+    its id, the session header being entry 0: one entry a line, so the entry at position i is line i + 1."""
+    first = compaction.get("firstKeptEntryId")
+    if isinstance(first, str):
+        return first
+    index = count(compaction.get("firstKeptEntryIndex"))
+    return f"line:{index + 1}" if index is not None else None
+
+
 @dataclass(frozen=True, slots=True)
 class _Session:
     events: list[Event]
@@ -147,17 +162,17 @@ def _events(state: Parsed) -> _Session:
     from ctxviz.transcripts.assemble import Call, Compaction, Item
 
     branch, others = current_branch(state.entries)
-    order = [e.get("id") for _, e in branch]
-    compactions = {kind_of(e, "id") for _, e in branch if e.get("type") == "compaction"}  # replaced, never kept
+    order = [entry_key(number, entry) for number, entry in branch]
+    compactions = {entry_key(n, e) for n, e in branch if e.get("type") == "compaction"}  # replaced, never kept
     events: list[Event] = []
     models: list[str] = []
     missing = 0
     for position, (number, entry) in enumerate(branch):
         try:
             kind = entry.get("type")
-            origin = str(entry.get("id") or f"line:{number}")
+            origin = entry_key(number, entry)
             if kind == "compaction":
-                first = entry.get("firstKeptEntryId")
+                first = first_kept(entry)
                 kept = (
                     [k for k in order[order.index(first) : position] if k not in compactions] if first in order else []
                 )
@@ -176,7 +191,7 @@ def _events(state: Parsed) -> _Session:
             elif kind == "message" and isinstance(entry.get("message"), dict):
                 message = entry["message"]
                 if message.get("role") == "assistant":
-                    used = _context(message.get("usage"))
+                    used = usage_size(message.get("usage"))
                     if used is None:
                         missing += 1
                     else:
@@ -205,7 +220,8 @@ def build(state: Parsed, path: Path) -> tuple[Timeline, _Session]:
     window, window_notice = profile_window(AgentName.PI, model)
     notices = [*skipped_notice(state.problems), window_notice]
     if session.missing_usage:
-        notices.append(f"{session.missing_usage} assistant messages without usage (not counted as calls)")
+        notices.append(f"{counted(session.missing_usage, 'assistant message', 'assistant messages')} without "
+                       "usage or with all-zero usage (aborted or failed; not counted as calls)")  # fmt: skip
     if session.other_branches:
         notices.append(
             f"{counted(session.other_branches, 'entry', 'entries')} on other branches of the session tree not shown"
