@@ -28,14 +28,15 @@ SEGMENTS: Mapping[str, str] = {
     "custom-agents": "One line per custom subagent you defined, so the model knows it can hand work to it.",
     "memory-files": "CLAUDE.md files, unscoped rules and auto memory: your standing instructions, loaded at startup.",
     "skills": "One short description per skill the model may invoke on its own (the skill listing).",
-    "prompts": "What you typed, including ! shell commands and @file mentions that came with it.",
-    "replies": "What Claude wrote back, and the tool calls it made (each call costs a few dozen tokens).",
-    "file-reads": "Contents of files Claude read or edited; your terminal shows only a one-line notice.",
+    "prompts": "What you typed, including ! shell commands; what an @-mention sends counts under Files.",
+    "replies": "What the model wrote back, and the tool calls it made (each call costs a few dozen tokens).",
+    "file-reads": "Contents of files the model read or edited, and what an @-mention of a file sent; your "
+    "terminal shows only a one-line notice.",
     "rules": "Path-scoped rules and CLAUDE.md files in subfolders: they load when a matching file is touched.",
     "hooks": "Text your hooks added (only what a hook hands back as context; plain output goes to a log).",
     "tool-output": "Results of searches, shell commands and other tools; very large ones are cut to a short preview.",
     "subagents": "The final answer a subagent sent back; its own reading happened in its own window.",
-    "skill-bodies": "The full instructions of a skill that was invoked (by you or by Claude).",
+    "skill-bodies": "The full instructions of a skill that was invoked (by you or by the model).",
     "summary": "After a compaction: the summary that replaced the conversation so far.",
     "overhead": "In a real session: what the transcript does not record (system prompt, tools, memory).",
     "other": "Messages of a kind ctxviz has no colour for.",
@@ -44,19 +45,19 @@ SEGMENTS: Mapping[str, str] = {
 }
 
 THRESHOLDS: Mapping[str, str] = {
-    "warning": "When the context reaches this, Claude Code's indicator turns yellow: compaction is getting close.",
-    "auto-compact": "Reaching this before a model call makes Claude Code compact: the history is summarised.",
+    "warning": "When the context reaches this, the agent's indicator turns yellow: compaction is getting close.",
+    "auto-compact": "Reaching this before a model call makes the agent compact: the history is summarised.",
     "blocking": "With auto-compaction off, a request above this is refused: you must /compact or /clear.",
     "buffer": "The window minus the auto-compact line: what /context shows as the Autocompact buffer.",
 }
 
 # What happened to a piece of content at a compaction (the words in the compaction table).
 FATES: Mapping[str, str] = {
-    "kept": "Never part of the conversation (sent with every request), so it stays as it was.",
+    "kept": "Stays as it was: sent with every request, or recent history this agent keeps verbatim.",
     "reinjected": "Removed with the history, then put back from disk right after the summary.",
-    "restored": "A recently used file, read again after the summary (each up to 5,000 tokens).",
+    "restored": "A recently used file, read again after the summary, within the agent's limits.",
     "truncated": "Put back, but only its start: it was over the per-item cap.",
-    "referenced": "Too big to put back: a one-line reference tells Claude the file exists.",
+    "referenced": "Too big to put back: a one-line reference tells the model the file exists.",
     "dropped": "Gone; it comes back only if the trigger that loaded it happens again.",
     "summarised": "Replaced by the summary: only what the summary says about it remains.",
     "new": "Written by the compaction itself: the summary that starts the new history.",
@@ -66,31 +67,31 @@ FATES: Mapping[str, str] = {
 # One sentence per block kind: what this piece of content is. The startup steps use these as notes.
 BLOCK_KINDS: Mapping[B, str] = {
     B.SYSTEM_PROMPT: "The coding agent's own instructions to the model; always first, never shown to you.",
-    B.ENVIRONMENT: "Facts about where Claude runs: working folder, platform, whether it is a git repository.",
+    B.ENVIRONMENT: "Facts about where the agent runs: working folder, platform, whether it is a git repository.",
     B.TOOLS: "The built-in tool definitions (Read, Edit, Bash, Grep, …): every request carries them, and they "
     "are usually the biggest thing at startup.",
     B.MCP_TOOLS: "Tools from an MCP server. Deferred by default: only their names load now (about 15 tokens "
-    "each); a tool's full description loads the first time Claude looks it up.",
-    B.AGENTS: "A short description of each custom subagent, so Claude knows what it can delegate.",
+    "each); a tool's full description loads the first time the model looks it up.",
+    B.AGENTS: "A short description of each custom subagent, so the model knows what it can delegate.",
     B.MEMORY_FILE: "A CLAUDE.md (or an unscoped rule): instructions loaded whole at every startup.",
-    B.AUTO_MEMORY: "Claude's own notes about your project (MEMORY.md): its first 200 lines or 25 KB load.",
+    B.AUTO_MEMORY: "The agent's own notes about your project (MEMORY.md): its first 200 lines or 25 KB load.",
     B.DIRECTORY_TREE: "A listing of the project's folders, sent at startup by some agents.",
-    B.SKILL_LISTING: "The name and a one-line description of each skill Claude may invoke by itself; the "
+    B.SKILL_LISTING: "The name and a one-line description of each skill the model may invoke by itself; the "
     "bodies load only when a skill is used.",
-    B.RULE: "A rule file scoped with paths: it loads the first time Claude touches a matching file.",
-    B.NESTED_MEMORY: "A CLAUDE.md in a subfolder: it loads the first time Claude touches a file under it.",
+    B.RULE: "A rule file scoped with paths: it loads the first time the model touches a matching file.",
+    B.NESTED_MEMORY: "A CLAUDE.md in a subfolder: it loads the first time the model touches a file under it.",
     B.PROMPT: "Your message.",
-    B.REPLY: "Claude's text answer.",
-    B.TOOL_CALL: "The request Claude made to a tool (its name and arguments).",
+    B.REPLY: "The model's text answer.",
+    B.TOOL_CALL: "The request the model made to a tool (its name and arguments).",
     B.FILE_READ: "A file's contents, as the Read tool returned them.",
-    B.EDIT: "An edit Claude made: the old and new text.",
+    B.EDIT: "An edit the model made: the old and new text.",
     B.TOOL_OUTPUT: "What a tool returned.",
     B.SPILLED_OUTPUT: "A result too big for the context: saved to a file, and only a 2,000-byte preview "
     "(about 550 tokens) plus the file's path enters.",
-    B.HOOK_OUTPUT: "Context a hook handed back to Claude.",
+    B.HOOK_OUTPUT: "Context a hook handed back to the model.",
     B.SKILL_BODY: "The whole SKILL.md of an invoked skill.",
     B.SUBAGENT_RESULT: "The subagent's final answer: the only part of its work that comes back.",
-    B.PLAN: "The plan Claude wrote in plan mode.",
+    B.PLAN: "The plan the model wrote in plan mode.",
     B.SUMMARY: "The compaction summary: it replaces the conversation before it.",
     B.RESTORED_FILE: "A file read again right after a compaction.",
     B.FILE_REFERENCE: "A one-line note that a file exists, without its contents (it was too big to restore).",
@@ -103,21 +104,21 @@ BLOCK_KINDS: Mapping[B, str] = {
 STEP_KINDS: Mapping[S, str] = {
     S.STARTUP: "Loaded before your first message: the same every session.",
     S.PROMPT: "You sent a message.",
-    S.REPLY: "Claude answered in text.",
-    S.READ: "Claude read a file.",
-    S.EDIT: "Claude changed part of a file.",
-    S.WRITE: "Claude wrote a whole file.",
-    S.GREP: "Claude searched file contents.",
-    S.GLOB: "Claude listed files by name pattern.",
-    S.BASH: "Claude ran a shell command.",
-    S.TOOL: "Claude called another tool (web fetch, an MCP tool, …).",
-    S.SUBAGENT: "Claude handed a task to a subagent with its own window (press enter to open it).",
+    S.REPLY: "The model answered in text.",
+    S.READ: "The model read a file.",
+    S.EDIT: "The model changed part of a file.",
+    S.WRITE: "The model wrote a whole file.",
+    S.GREP: "The model searched file contents.",
+    S.GLOB: "The model listed files by name pattern.",
+    S.BASH: "The model ran a shell command.",
+    S.TOOL: "The model called another tool (web fetch, an MCP tool, …).",
+    S.SUBAGENT: "The model handed a task to a subagent with its own window (press enter to open it).",
     S.SKILL: "A skill was invoked: its instructions load.",
-    S.PLAN: "Claude wrote a plan.",
+    S.PLAN: "The model wrote a plan.",
     S.COMPACT: "You ran /compact: the history is replaced by a summary.",
-    S.AUTO_COMPACT: "The context reached the auto-compact line: Claude Code compacted by itself.",
+    S.AUTO_COMPACT: "The context reached the auto-compact line: the agent compacted by itself.",
     S.CLEAR: "You ran /clear: the history is emptied.",
-    S.NOTIFICATION: "A background command or subagent finished, and Claude is told.",
+    S.NOTIFICATION: "A background command or subagent finished, and the model is told.",
     S.NOTE: "Narration only: nothing enters the context.",
     S.API_CALL: "In a real session: one request to the model, with its measured size.",
 }
@@ -129,18 +130,18 @@ JARGON: tuple[Entry, ...] = (
     ),
     Entry("token", "The unit models count text in: roughly 4 characters of English or ¾ of a word."),
     Entry("compaction", "Replacing the conversation so far with a summary, to free space; /compact or automatic."),
-    Entry("deferred (MCP)", "Only the tool's name is loaded; its full description loads when Claude first needs it."),
+    Entry(
+        "deferred (MCP)", "Only the tool's name is loaded; its full description loads when the model first needs it."
+    ),
     Entry(
         "disable-model-invocation",
-        "A skill setting: Claude cannot start the skill itself, so it is not in the listing; only you can run it.",
+        "A skill setting: the model cannot start the skill itself, so it is not in the listing; only you can run it.",
     ),
     Entry("preTokens", "In a real transcript: how full the context was when a compaction started."),
-    Entry("reinjected", "Put back after a compaction, read fresh from disk (CLAUDE.md, rules, the skill listing)."),
-    Entry(
-        "spilled preview", "A tool result too big for the context: saved to a file; Claude sees its first 2,000 bytes."
-    ),
-    Entry("additionalContext", "The field a hook's JSON answer uses to add text to Claude's context."),
-    Entry("stub", "The short answer Read gives for a file it already read and that has not changed since."),
+    Entry("reinjected", "Put back after a compaction, read fresh from disk."),
+    Entry("spilled preview", "A tool result too big for the context: the model sees only part of it."),
+    Entry("additionalContext", "The field a hook's JSON answer uses to add text to the model's context."),
+    Entry("stub", "A short stand-in sent instead of a file's or an output's contents."),
     Entry(
         "estimated / measured",
         "Measured totals come from a real API response; everything else is counted by ctxviz. A ~ marks an"
@@ -161,10 +162,16 @@ _TRIGGERS: Mapping[str, tuple[str, ...]] = {
 }
 
 
-def terms_in(texts: Iterable[str]) -> list[Entry]:
-    """The jargon entries whose words appear in ``texts``, in glossary order."""
+def words(own: Mapping[str, str] | None = None) -> list[Entry]:
+    """The jargon, each term in an agent's ``own`` meaning where its profile gives one."""
+    own = own or {}
+    return [Entry(e.term, own.get(e.term, e.meaning)) for e in JARGON]
+
+
+def terms_in(texts: Iterable[str], own: Mapping[str, str] | None = None) -> list[Entry]:
+    """The jargon entries whose words appear in ``texts``, in glossary order, in the agent's ``own`` words."""
     text = " ".join(texts).lower()
-    return [e for e in JARGON if any(word in text for word in _TRIGGERS.get(e.term, ()))]
+    return [e for e in words(own) if any(word in text for word in _TRIGGERS.get(e.term, ()))]
 
 
 def segment_meaning(key: str) -> str:

@@ -17,6 +17,14 @@ if TYPE_CHECKING:
 DEFAULT_SCENARIO = "explore-context-window"
 SCENARIO_SUFFIXES = (".yaml", ".yml")
 TRANSCRIPT_SUFFIXES = (".jsonl",)
+COMPRESSED = ".gz"  # a session file may be gzip-compressed: x.jsonl.gz reads as x.jsonl
+
+
+def is_transcript_name(path: str | Path) -> bool:
+    """A session file by its name: .jsonl, or .jsonl.gz."""
+    path = Path(path)
+    suffix = Path(path.stem).suffix if path.suffix == COMPRESSED else path.suffix
+    return suffix in TRANSCRIPT_SUFFIXES
 
 
 def open_timeline(
@@ -26,11 +34,11 @@ def open_timeline(
     (default: the scenario's own). Raises ``InputError``."""
     from ctxviz.errors import InputError
 
-    if agent is not None and path is not None and Path(path).suffix in TRANSCRIPT_SUFFIXES:
+    if agent is not None and path is not None and is_transcript_name(path):
         raise InputError(f"{path}: --agent replays a scenario; a transcript is read as it was recorded")
 
     path, display = _given(path)
-    if path.suffix in TRANSCRIPT_SUFFIXES or (path.suffix not in SCENARIO_SUFFIXES and _is_session(path)):
+    if is_transcript_name(path) or (path.suffix not in SCENARIO_SUFFIXES and _is_session(path)):
         from ctxviz.transcripts import open_transcript
 
         return open_transcript(path)
@@ -60,7 +68,7 @@ def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: 
     """A scenario file, a built-in scenario's name (None: the default scenario), or a Claude Code session
     (.jsonl) turned into a scenario. Raises ``InputError``."""
     file, display = _given(path)
-    if file.suffix in TRANSCRIPT_SUFFIXES:
+    if is_transcript_name(file):
         from ctxviz.importer import session_to_scenario
 
         imported = session_to_scenario(file)

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ctxviz.engine import resolve_profile
-from ctxviz.errors import InputError
+from ctxviz.errors import InputError, did_you_mean
 from ctxviz.profiles import AGENT_NAMES, Profile, UnknownAgent, get_profile
 from ctxviz.profiles.policies.dedup import deduplicated
-from ctxviz.scenario.event_model import BashEvent, NoteEvent, ParallelEvent, ToolEvent, event_kind
+from ctxviz.scenario.event_model import BashEvent, Note, NoteEvent, ParallelEvent, ToolEvent, event_kind
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import Scenario
 from ctxviz.scenario.sizes import parse_tokens
@@ -143,7 +143,8 @@ def _split_key(key: str, numbers: dict[str, type]) -> tuple[str | None, str]:
     scope, dot, rest = key.partition(".")
     if dot and scope and (rest in SCENARIO_KEYS or rest in numbers):
         return scope, rest
-    raise InputError(f"unknown setting {key!r}; valid keys: {valid_keys()} (scope one with AGENT. or LABEL.)")
+    hint = did_you_mean(rest if dot and scope else key, [*SCENARIO_KEYS, *numbers])
+    raise InputError(f"unknown setting {key!r}; valid keys: {valid_keys()} (scope one with AGENT. or LABEL.){hint}")
 
 
 def parse_setting(text: str, numbers: dict[str, type] | None = None) -> Setting:
@@ -217,7 +218,7 @@ def _capped(event: Any, cap: int) -> Any:
 
 def _dropped(event: Any, index: int, text: str) -> NoteEvent:
     kind = event_kind(event) or "event"
-    return NoteEvent(note=f"event {index} ({kind}) left out by the what-if {text}")
+    return NoteEvent(note=Note(text=f"event {index} ({kind}) left out by the what-if {text}"))
 
 
 def apply(settings: Settings, scenario: Scenario, agent: str, label: str | None = None) -> tuple[Scenario, Profile]:

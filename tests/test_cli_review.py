@@ -111,12 +111,26 @@ def test_a_bare_word_that_is_no_file_points_at_the_built_in_names(command: str, 
     assert result.output.strip() == f"{missing}: cannot read the scenario: No such file or directory"
 
 
-@pytest.mark.parametrize("command", ["context", "fidelity", "import"])
-def test_a_compressed_session_is_named_as_such(command: str) -> None:
+@pytest.mark.parametrize("command", ["context", "fidelity", "import", "run"])
+def test_a_compressed_session_reads_as_its_decompressed_copy(command: str, tmp_path: Path) -> None:
+    import gzip
+
     packed = FIXTURES / "claude-code/spotter-shrunk/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz"
-    result = CliRunner().invoke(main, [command, str(packed)])
+    plain = tmp_path / "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl"
+    plain.write_bytes(gzip.decompress(packed.read_bytes()))
+    from_packed = CliRunner().invoke(main, [command, str(packed)])
+    from_plain = CliRunner().invoke(main, [command, str(plain)])
+    assert from_packed.exit_code == 0, from_packed.output
+    assert from_packed.output.replace(str(packed), str(plain)) == from_plain.output
+
+
+def test_a_damaged_compressed_session_says_so(tmp_path: Path) -> None:
+    packed = FIXTURES / "claude-code/spotter-shrunk/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz"
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(packed.read_bytes()[:200])  # the gzip stream ends before its end marker
+    result = CliRunner().invoke(main, ["context", str(cut)])
     assert result.exit_code == 1
-    assert result.output.strip() == f"{packed}: the file is gzip-compressed; decompress it first (gunzip -k FILE)"
+    assert result.output.startswith(f"{cut}: cannot read: ") and "Traceback" not in result.output
 
 
 def _readme_command_rows() -> list[tuple[str, set[str]]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import click
@@ -18,7 +19,7 @@ from ctxviz.report.compare_runs import Comparison, compare, parse_run_specs
 from ctxviz.sources import open_replayable, open_timeline
 from ctxviz.timeline import Source
 from ctxviz.tui.app import DARK, CtxvizApp
-from ctxviz.tui.compare_actions import comparable
+from ctxviz.tui.compare_actions import comparable, why_not_comparable
 from ctxviz.tui.compare_app import CompareApp, WhatIfApp
 from ctxviz.tui.screens.compare_screen import CompareScreen
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
@@ -27,6 +28,7 @@ from ctxviz.tui.widgets.reference_chart import ReferenceChartWidget, downsample_
 from ctxviz.whatif import parse_settings
 
 SnapCompare = Callable[..., bool]
+SESSION = Path(__file__).parent / "fixtures/claude-code/spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
 Script = Callable[[Pilot[None], CompareApp, CompareScreen], Awaitable[None]]
 
 
@@ -180,12 +182,68 @@ def test_c_from_a_scenario_opens_every_agent_and_escape_returns() -> None:
     asyncio.run(run())
 
 
-def test_c_is_not_offered_on_a_transcript_or_a_subagent() -> None:
+def test_c_is_offered_on_a_file_and_says_why_not_on_a_subagent() -> None:
     scenario = open_timeline("explore-context-window", tokenizer="chars4")
     transcript = replace(scenario, source=Source(kind="transcript", name="a session", path="s.jsonl"))
     assert comparable(TimelineScreen(scenario)) is scenario
-    assert comparable(TimelineScreen(transcript)) is None
+    assert comparable(TimelineScreen(transcript)) is transcript
     assert comparable(TimelineScreen(scenario, is_child=True)) is None
+    assert "escape" in why_not_comparable(TimelineScreen(scenario, is_child=True))
+
+
+def test_c_opens_compare_at_the_event_of_the_current_step() -> None:
+    timeline = open_timeline("explore-context-window", tokenizer="chars4")
+    # the step of the scenario's event 5 (hand count: the steps carry the event index they came from)
+    step = next(s.index for s in timeline.steps if s.event == 5)
+
+    async def run() -> None:
+        app = CtxvizApp(timeline)
+        async with app.run_test(size=(120, 36)) as pilot:
+            app.screen.index = step  # type: ignore[attr-defined]
+            await pilot.press("c")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, CompareScreen) and screen.position == 5 + 1
+
+    asyncio.run(run())
+
+
+def test_c_on_a_claude_code_session_replays_it_through_the_importer_at_the_current_call() -> None:
+    timeline = open_timeline(SESSION)
+    call = [s.index for s in timeline.steps if s.measured][3]  # the session's 4th API call
+
+    async def run() -> None:
+        app = CtxvizApp(timeline)
+        async with app.run_test(size=(120, 36)) as pilot:
+            app.screen.index = call  # type: ignore[attr-defined]
+            await pilot.press("c")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, CompareScreen) and screen.comparison.measured is not None
+            # the event it opens at is the one after which the session measured that call's size
+            measured = screen.comparison.measured
+            assert measured[screen.position - 1] == timeline.used_at(call)
+
+    asyncio.run(run())
+
+
+def test_n_p_and_c_say_why_when_they_cannot_act() -> None:
+    timeline = open_timeline("mcp-heavy-startup", tokenizer="chars4")  # no compaction in it
+    assert not timeline.compaction_indices()
+
+    async def run() -> None:
+        app = CtxvizApp(timeline)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.press("n")
+            await pilot.pause()
+            assert any("No compaction" in n.message for n in app._notifications)
+            screen = app.screen
+            await pilot.press("enter")  # not a subagent step: nothing opens
+            assert app.screen is screen
+
+    asyncio.run(run())
 
 
 def test_play_set_shows_the_what_if_over_the_scenario_as_written() -> None:

@@ -160,3 +160,14 @@ def test_symlink_out_of_the_root_is_not_followed(config_root: Path, tmp_path: Pa
     (config_root / "projects" / "-escape").symlink_to(outside)
     rows = json.loads(CliRunner().invoke(main, ["sessions", "--json"]).stdout)
     assert len(rows) == 2
+
+
+def test_the_since_column_of_a_session_counts_in_calls_only() -> None:
+    timeline = open_transcript(SPOTTER)
+    console = Console(width=120, record=True, color_system=None)
+    console.print(context_renderable(timeline, api_call_indices(timeline)[-1], top_items=20))
+    text = console.export_text()
+    rows = text[text.index("Largest items in the window") :].splitlines()[2:22]
+    since = [row.split()[-2:] for row in rows if row.strip()]
+    assert since and all(unit == "call" for unit, _ in since), since
+    assert all(1 <= int(number) <= len(api_call_indices(timeline)) for _, number in since)

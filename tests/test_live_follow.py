@@ -292,3 +292,21 @@ def test_sidechains_inside_the_session_file_open_as_in_a_whole_read(tmp_path: Pa
     assert shown(followed) == shown(whole)
     children = [s.child for s in followed.steps if s.child is not None]
     assert [(c.source.name[:10], c.peak) for c in children] == [("sidechain ", 14_654), ("sidechain ", 26_483)]
+
+
+def test_lines_of_another_session_appended_to_a_followed_file_are_warned_of(tmp_path: Path) -> None:
+    from ctxviz.live.watch import Watch
+
+    first = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+    other = FIXTURES / "fasthooks" / "sample_main_transcript.jsonl"
+    followed = tmp_path / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
+    followed.write_bytes(first.read_bytes())
+    watch = Watch(followed)
+    seen = watch.poll()
+    assert seen is not None and not any("another session" in n for n in seen.timeline.notices)  # type: ignore[union-attr]
+    with followed.open("ab") as out:
+        out.write(other.read_bytes())
+    seen = watch.poll()
+    assert seen is not None and seen.status.startswith("lines of another session (")
+    assert seen.timeline is not None and any("mix two sessions" in n for n in seen.timeline.notices)
+    assert watch.poll() is None  # said once

@@ -257,7 +257,6 @@ def test_after_a_slow_read_the_next_waits_a_few_times_as_long(tmp_path: Path, mo
         (["--agent", "vim"], "choose one of: claude-code, codex, cursor, gemini-cli, grok-build, opencode, pi"),
         (["--session", "zzz"], "no session of any agent 'zzz' found"),
         (["--latest", "--agent", "pi"], "no pi sessions found"),
-        ([], "no sessions of any agent found to watch"),
     ],
 )
 def test_watch_says_what_it_cannot_follow(
@@ -301,3 +300,28 @@ def test_in_the_app_the_look_for_a_newer_session_runs_in_a_thread(
             assert app.status == "switched to the newer pi session 0190aaaa"
 
     asyncio.run(run())
+
+
+def test_watch_with_no_session_yet_waits_for_the_first_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ctxviz.cli import live_commands
+    from ctxviz.live import watch_app
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for variable in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_DATA_HOME", "PI_CODING_AGENT_DIR",
+                     "GROK_HOME"):  # fmt: skip
+        monkeypatch.delenv(variable, raising=False)
+    codex = tmp_path / ".codex" / "sessions" / "2026" / "12" / "01" / "rollout-a.jsonl"
+    naps: list[float] = []
+
+    def nap(seconds: float) -> None:  # the session starts while watch waits
+        naps.append(seconds)
+        codex.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(OTHERS / "codex" / "agent-sessions_stage0_small.jsonl", codex)
+
+    shown: list[str] = []
+    monkeypatch.setattr(live_commands.time, "sleep", nap)
+    monkeypatch.setattr(watch_app, "run_watch", lambda followed, timeline, status: shown.append(status))
+    result = CliRunner().invoke(main, ["watch"])
+    assert result.exit_code == 0, result.output
+    assert "no session of any agent yet; waiting for one to start" in result.output
+    assert naps and shown and "codex session" in shown[0]

@@ -80,11 +80,11 @@ def test_every_fate_has_a_meaning_in_the_glossary() -> None:
 
 
 def test_what_came_back_counts_the_skill_left_out_as_not_restored() -> None:
-    from ctxviz.tui.renderables.compaction import survival
+    from ctxviz.compaction_story import what_came_back
 
     timeline = open_timeline("compaction-deep-dive")
     (index,) = timeline.compaction_indices()
-    rows = {row.what: (row.tokens, row.detail) for row in survival(timeline, index)}
+    rows = {row.what: (row.tokens, row.detail) for row in what_came_back(timeline, index)}
     assert rows["Invoked skills"] == (
         24_000,
         "6 back, ≤ 5,000 each, ≤ 25,000 in all; 2 cut to its start; 1 not restored (oldest)",

@@ -225,3 +225,42 @@ def test_pi_compaction_keeps_the_newest_20000_cut_where_a_message_starts():
     # cut moves forward to the next message: b.py's call. Kept 9,060; summary 4,000 (assumed) + file lists
     lists = chars4("\n".join(["<read-files>", "src/a.py", "</read-files>", "<modified-files>", "</modified-files>"]))
     assert step.used == PI + 9_060 + 4_000 + lists
+
+
+def test_opencode_compaction_with_every_turn_in_its_tail_summarises_nothing_and_says_why():
+    tl = run(
+        "opencode",
+        """
+        events:
+          - prompt: {text: a, size: 1000}
+          - reply: 2000
+          - compact: {summary: 1725}
+        """,
+    )
+    step = step_of(tl, 2)
+    # one turn of 3,000 fits the 15,000 tail: no summary of nothing, no auto-continue, the window as it was
+    assert step.used == OPENCODE + 3_000 and step.added == () and step.removed == ()
+    text = "\n".join(step.notes)
+    assert "nothing older to summarise" in text
+    assert "nothing was freed: no piece of the history was older than what this compaction keeps" in text
+
+
+def test_opencode_summary_note_names_the_size_the_scenario_gave():
+    tl = run(
+        "opencode",
+        """
+        events:
+          - prompt: {text: a, size: 2000}
+          - reply: 9000
+          - prompt: {text: b, size: 1000}
+          - reply: 6000
+          - prompt: {text: c, size: 1000}
+          - reply: 4000
+          - compact: {summary: 1725}
+        """,
+    )
+    step = step_of(tl, 6)
+    # turn a (11,000) is older than the 15,000 tail (c 5,000 + b 7,000): it alone is summarised, in 1,725
+    assert step.used == OPENCODE + 12_000 + 1_725 + 10
+    assert "the 1 older turn(s), 11,000 tokens, summarised in 1,725 tokens" in "\n".join(step.notes)
+    assert "(assumed)" not in next(f.why for f in step.fates if f.kind == "summary")

@@ -68,7 +68,8 @@ def test_context_at_80_columns_cuts_no_figure(home: Path) -> None:
     assert max(len(line) for line in out.splitlines()) <= 80
     assert _row(out, "⛁ System prompt") == "⛁ System prompt ~16.3k tokens 6.3%"
     assert _row(out, "⛝ Autocompact buffer") == "⛝ Autocompact buffer 13.6k tokens 5.3%"
-    assert out.count(" step 7 \n") == 9  # the items' "since" column, whole
+    # the items' "since" column, whole, in one unit: the session's one measured call, and what came after it
+    assert out.count(" after call 1 \n") == 9 and out.count(" call 1 \n") == 10
     gemini, _ = _run("context", str(files["gemini-cli"]), env=NARROW)  # a 1M window
     assert max(len(line) for line in gemini.splitlines()) <= 80
     assert _row(gemini, "⛁ System prompt") == "⛁ System prompt ~11.8k tokens 1.1%"

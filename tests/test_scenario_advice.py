@@ -60,7 +60,12 @@ def test_type_errors_name_no_schema_classes() -> None:
     ],
 )
 def test_a_tab_is_named_as_a_tab(text: str, where: str) -> None:
-    assert errors_of(text) == [f"{where}: a tab character: YAML indents with spaces only; replace it with spaces"]
+    found = errors_of(text)
+    assert f"{where}: a tab character: YAML indents with spaces only; replace it with spaces" in found
+    assert (
+        "\t- prompt:"
+        in found[found.index(f"{where}: a tab character: YAML indents with spaces only; replace it with spaces") + 1]
+    )
 
 
 def test_autocompact_lists_on_and_off_too() -> None:

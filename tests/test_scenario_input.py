@@ -79,8 +79,22 @@ def test_profile_overrides_are_checked() -> None:
 
 
 def test_syntax_error_has_line_and_column() -> None:
-    [line] = errors_of("name: t\nevents:\n  - read: [unclosed\n")
-    assert line.startswith("s.yaml:4:1: not valid YAML")
+    lines = errors_of("name: t\nevents:\n  - read: [unclosed\n")
+    # at the bracket left open, in plain words, the line shown with a caret under the column
+    assert lines == [
+        "s.yaml:3:11: a list in brackets [ ] is not closed, or lacks a ','",
+        "    3 |   - read: [unclosed",
+        "                  ^",
+        "1 error in s.yaml (the rest of the file was checked without line 3)",
+    ]
+
+
+def test_a_syntax_error_leaves_the_files_other_problems_listed() -> None:
+    lines = errors_of("name: t\nevents:\n  - prompt: hi\n   - reply: 100\n  - read: nothere.py\n")
+    assert lines[0] == "s.yaml:4:4: this line is indented differently from the list items above it"
+    assert "s.yaml:5:5: events[1].read: unknown file 'nothere.py'; expected one listed under files" in lines
+    assert lines[-1] == "2 errors in s.yaml (the rest of the file was checked without line 4)"
+    assert not any("did not find expected" in line for line in lines)
 
 
 @pytest.mark.parametrize("anchor", ["", "&a "])  # the quick walk (no anchors) and the full one

@@ -310,3 +310,14 @@ def test_screenshot_command_writes_the_views(tmp_path: Path) -> None:
     views = ("main", "compaction", "context", "window", "subagent", "help", "glossary")
     assert names == sorted(f"{n}.svg" for n in views)
     assert all((tmp_path / n).read_text().startswith("<svg") for n in names)
+
+
+def test_screenshot_names_files_after_what_they_show(tmp_path: Path) -> None:
+    from ctxviz.cli import main
+
+    # mcp-heavy-startup has neither a compaction nor a subagent: no file claims to show one
+    result = CliRunner().invoke(main, ["screenshot", "mcp-heavy-startup", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == sorted(f"{n}.svg" for n in ("main", "context", "window", "help", "glossary"))
+    assert "not written (nothing to show in MCP-heavy startup): compaction, subagent" in result.stderr

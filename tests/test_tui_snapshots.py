@@ -111,3 +111,15 @@ def test_open_picker(snap_compare: SnapCompare, default: Timeline, tmp_path: Pat
         await pilot.pause()
 
     assert snap_compare(app_for(default), terminal_size=SIZE, run_before=run_before)
+
+
+def test_audit_at_80x24(snap_compare: SnapCompare) -> None:
+    from ctxviz.cli.audit_commands import _audit_scenario
+    from ctxviz.report.audit_json import audit_dict, cost_json
+    from ctxviz.tui.audit_app import AuditApp
+
+    path = Path(__file__).resolve().parents[1] / "ctxviz" / "scenarios" / "compaction-deep-dive.yaml"
+    audited = _audit_scenario(path)
+    document = audit_dict(audited.timeline, audited.cost, audited.findings, cost_json(None, "m", None))
+    app = AuditApp(audited.timeline, document, audited.findings, audited.comparison)
+    assert snap_compare(app, terminal_size=(80, 24))

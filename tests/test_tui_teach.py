@@ -15,13 +15,13 @@ from textual.widgets import DataTable, Label, OptionList
 
 from ctxviz import glossary
 from ctxviz.cli import main
+from ctxviz.compaction_story import what_came_back
 from ctxviz.kinds import BlockKind, StepKind
 from ctxviz.sources import open_timeline
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import CtxvizApp
 from ctxviz.tui.icons import STEP_ICONS
 from ctxviz.tui.renderables.chart import Line, UsageChart, axis_labels, nice_top
-from ctxviz.tui.renderables.compaction import survival
 from ctxviz.tui.renderables.detail import step_detail
 from ctxviz.tui.screens.glossary_screen import GlossaryScreen
 from ctxviz.tui.screens.open_screen import OpenScreen, first_sentence
@@ -111,7 +111,7 @@ def test_jargon_in_a_note_is_explained_under_it(default: Timeline) -> None:
 
 def test_the_compaction_says_what_came_back_first(default: Timeline) -> None:
     (compaction,) = default.compaction_indices()
-    rows = {row.what: (row.tokens, row.detail) for row in survival(default, compaction)}
+    rows = {row.what: (row.tokens, row.detail) for row in what_came_back(default, compaction)}
     assert rows["Summary"] == (1725, "replaces 14,375 tokens of conversation")
     assert rows["Recent files re-read"] == (6660, "4 of at most 5, each ≤ 5,000")
     assert rows["Rules back with their files"] == (670, "api-conventions.md, testing.md")
@@ -325,3 +325,14 @@ def test_hovering_a_line_of_the_chart_explains_it() -> None:
         assert f"╌ the auto-compact line, 167,000: {glossary.THRESHOLDS['auto-compact']}" in chart.tooltip
 
     drive(deep_dive, script)
+
+
+def test_the_glossary_and_the_legend_agree_on_where_a_mention_counts() -> None:
+    from ctxviz.tui.segments import segment_of
+
+    for agent in ("claude-code", "grok-build", "gemini-cli", "cursor"):
+        timeline = open_timeline("mention-myth", agent=agent)
+        mentioned = [b for b in timeline.blocks if b.kind in ("mention", "file-read") and "@" in b.label]
+        assert mentioned, agent
+        assert {segment_of(b).key for b in mentioned} == {"file-reads"}, agent
+    assert "@-mention" in glossary.SEGMENTS["file-reads"] and "counts under Files" in glossary.SEGMENTS["prompts"]

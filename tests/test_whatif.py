@@ -181,3 +181,16 @@ def test_unknown_agent_is_named() -> None:
     with pytest.raises(InputError) as caught:
         apply(Settings(), tiny(), "nobody")
     assert caught.value.message.startswith("unknown agent 'nobody'; expected one of claude-code")
+
+
+def test_a_misspelt_setting_or_agent_gets_a_did_you_mean() -> None:
+    from click.testing import CliRunner
+
+    from ctxviz.cli import main
+
+    result = CliRunner().invoke(main, ["compare", "mention-myth", "--set", "windw=1m", "--table"])
+    assert result.exit_code == 2 and result.output.rstrip().endswith("did you mean `window`?")
+    result = CliRunner().invoke(main, ["compare", "mention-myth", "--set", "pi.keep_recnt=1k", "--table"])
+    assert result.output.rstrip().endswith("did you mean `keep_recent`?")
+    result = CliRunner().invoke(main, ["compare", "mention-myth", "--agents", "claud-code,pi", "--table"])
+    assert result.exit_code != 0 and result.output.rstrip().endswith("did you mean `claude-code`?")

@@ -49,8 +49,7 @@ def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | 
     except InputError as error:
         fail(error.message)
     if followed.path is None:
-        whose = f"{agent} sessions" if agent else "sessions of any agent"
-        fail(f"no {whose} found to watch (`ctxviz sessions` lists where it looks)")
+        followed = _first_session(agent)
     timeline = _first_timeline(followed)
     from ctxviz.live.watch_app import run_watch
 
@@ -96,6 +95,19 @@ def _chosen(session_id: str | None, agent: str | None) -> Path:
         whose = f"{agent} session" if agent else "session of any agent"
         raise InputError(f"no {whose} {session_id!r} found (`ctxviz sessions` lists them)")
     return other.path
+
+
+def _first_session(agent: str | None) -> Watch:
+    """Like ``tail -F``: with no session yet, wait for the first one to start."""
+    from ctxviz.live.watch import Watch
+
+    whose = f"{agent} session" if agent else "session of any agent"
+    click.echo(f"ctxviz: no {whose} yet; waiting for one to start (Ctrl-C to stop)", err=True)
+    while True:
+        time.sleep(WAIT_SECONDS)
+        followed = Watch(None, newest=True, agent=agent)
+        if followed.path is not None:
+            return followed
 
 
 def _first_timeline(followed: Watch) -> Timeline:

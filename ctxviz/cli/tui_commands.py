@@ -101,10 +101,13 @@ def screenshot(ctx: click.Context, path: str | None, out: Path) -> None:
         timeline = open_timeline(path, tokenizer=tokenizer_name(ctx))
     except InputError as error:
         fail(error.message)
-    from ctxviz.tui.screenshots import take_screenshots
+    from ctxviz.tui.screenshots import scenes_for, take_screenshots
 
     for written in asyncio.run(take_screenshots(timeline, out)):
         click.echo(written)
+    missing = scenes_for(timeline)[1]
+    if missing:
+        click.echo(f"not written (nothing to show in {timeline.source.name}): {', '.join(missing)}", err=True)
 
 
 COMMANDS: list[click.Command] = [play, screenshot]

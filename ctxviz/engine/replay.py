@@ -19,13 +19,14 @@ from ctxviz.scenario.event_model import (
     Event,
     GlobEvent,
     GrepEvent,
+    Note,
     NoteEvent,
     ParallelEvent,
     SubagentEvent,
     ToolEvent,
 )
 from ctxviz.scenario.measure import Measure
-from ctxviz.timeline import Source, Timeline
+from ctxviz.timeline import Fate, Source, Timeline
 
 # A handler adds what its event brings and returns the step's kind and label (the replay closes the
 # step), or None when it closed its own steps (a note, a parallel group, /compact, /clear).
@@ -49,7 +50,7 @@ def run_event(session: EngineSession, event: Event, spilled: bool = False, last:
         return
     step_kind, label = outcome
     session.check_warning()
-    session.close_step(step_kind, label, note=event.note)
+    session.close_step(step_kind, label, note=narration(session, event.note))
     if last:
         after_event(session)
 
@@ -75,12 +76,25 @@ def compact(
         )
     fates = session.profile.compaction.compact(session, manual=manual, focus=focus, summary=summary)
     session.note(f"{before:,} → {session.used:,} tokens")
+    if session.used >= before:
+        session.note(_why_nothing_freed(fates, before, session.used))
     kind = StepKind.COMPACT if manual else StepKind.AUTO_COMPACT
     label = "/compact" + (f" {focus}" if focus else "") if manual else "auto-compaction"
     trigger = CompactionTrigger.MANUAL if manual else CompactionTrigger.AUTO
     session.close_step(kind, label, note=note, fates=tuple(fates), automatic=not manual, trigger=trigger)
     if manual and threshold is not None and session.used >= threshold:
         compact(session, manual=False, focus=None, summary=None, note=None)  # still over: the next call compacts
+
+
+def _why_nothing_freed(fates: list[Fate], before: int, after: int) -> str:
+    """A compaction exists to free room; when it did not, the reason in its own figures."""
+    replaced = sum(f.tokens for f in fates if f.fate in ("summarised", "dropped"))
+    grew = f"the window grew by {after - before:,}" if after > before else "nothing was freed"
+    if not replaced:
+        return f"{grew}: no piece of the history was older than what this compaction keeps, so none was replaced"
+    # what stands in the window now in place of the history replaced: the summary and all that came back
+    instead = after - (before - replaced)
+    return f"{grew}: the {replaced:,} tokens replaced are no more than what took their place ({instead:,})"
 
 
 def clear(session: EngineSession, note: str | None) -> None:
@@ -94,16 +108,35 @@ def clear(session: EngineSession, note: str | None) -> None:
     session.close_step(StepKind.CLEAR, "/clear", note=note)
 
 
+def narration(session: EngineSession, note: Note | None) -> str | None:
+    """The author's note, if it is about this run's agent (its own ``agents``, else the scenario's
+    ``notes_about``)."""
+    if note is None:
+        return None
+    about = note.agents or session.scenario.notes_about
+    return note.text if not about or session.profile.name in about else None
+
+
 def note(session: EngineSession, event: NoteEvent, spilled: bool) -> None:
-    session.close_step(StepKind.NOTE, short(event.note), note=event.note)
+    text = narration(session, event.note)
+    # a note about other agents still takes its step, so every run keeps one step per event
+    about = event.note.agents or session.scenario.notes_about
+    label = short(text) if text is not None else f"(a note about {', '.join(about)})"
+    session.close_step(StepKind.NOTE, label, note=text)
 
 
 def manual_compact(session: EngineSession, event: CompactEvent, spilled: bool) -> None:
-    compact(session, manual=True, focus=event.compact.focus, summary=event.compact.summary, note=event.note)
+    compact(
+        session,
+        manual=True,
+        focus=event.compact.focus,
+        summary=event.compact.summary,
+        note=narration(session, event.note),
+    )
 
 
 def clear_event(session: EngineSession, event: ClearEvent, spilled: bool) -> None:
-    clear(session, note=event.note)
+    clear(session, note=narration(session, event.note))
 
 
 def parallel(session: EngineSession, event: ParallelEvent, spilled: bool = False) -> None:

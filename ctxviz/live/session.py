@@ -43,6 +43,7 @@ class LiveSession:
     tools: ParseState = field(default_factory=ParseState)
     follower: Follower = field(init=False)
     session: str | None = None
+    other_session: str | None = None  # a second session's id met in the file (its lines were appended to it)
     problems: int = 0
     unmeasured_calls: int = 0
     gone: str = ""  # why the file cannot be read now ("" while it can): the last picture stays
@@ -106,7 +107,7 @@ class LiveSession:
         self._restart(read.lines)
 
     def _restart(self, lines: list[Line]) -> None:
-        self.tools, self.session, self.problems = ParseState(), None, 0
+        self.tools, self.session, self.problems, self.other_session = ParseState(), None, 0, None
         entries = self._parse(lines)
         self.follower = Follower.from_entries(entries, **self._settings(entries))
 
@@ -154,6 +155,9 @@ class LiveSession:
 
     def _parse(self, lines: list[Line]) -> list[Entry]:
         parsed = parse_lines(lines, str(self.path), self.tools)
+        if self.session is not None and parsed.session not in (None, self.session):
+            self.other_session = self.other_session or parsed.session
+        self.other_session = self.other_session or parsed.other_session
         self.session = self.session or parsed.session
         self.problems += len(parsed.problems)
         self.unmeasured_calls = parsed.unmeasured_calls  # counted over the whole file (the sets carry over)
@@ -164,6 +168,9 @@ class LiveSession:
 
     def timeline(self) -> Timeline | None:
         notices = [f"{self.problems} damaged or unknown lines skipped"] if self.problems else []
+        if self.other_session:
+            notices.append(f"lines of another session ({self.other_session[:8]}) were appended to this file: its "
+                           "figures mix two sessions")  # fmt: skip
         if self.unmeasured_calls:
             notices.append(f"{self.unmeasured_calls:,} API calls carry no usage (damaged or missing): not shown as "
                            "calls; what they added is counted at the next measured call")  # fmt: skip

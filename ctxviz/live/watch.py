@@ -114,6 +114,7 @@ class Watch:
         elif (ref := self._newest()) is not None:
             self.session = _followed(ref)
         self._polls = 0
+        self._warned_of: str | None = None  # the other session whose lines the followed file was warned of
 
     def _newest(self) -> SessionRef | None:
         return newest(self.env, self.home, self.agent)
@@ -151,6 +152,10 @@ class Watch:
         status = ""
         if update.change is Change.RESTARTED:
             status = f"the file was {_how(update.reason)}: read again"
+        other = getattr(self.session, "other_session", None)
+        if other and other != self._warned_of:  # told once: the timeline's notices keep saying it
+            self._warned_of = other
+            status = f"lines of another session ({other[:8]}) were appended to this file: its figures mix two sessions"
         return Seen(self.session.timeline(), status)
 
 

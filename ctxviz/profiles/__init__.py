@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator, MutableMapping
 from importlib import import_module
 
+from ctxviz.errors import did_you_mean
 from ctxviz.kinds import AgentName
 from ctxviz.profiles.base import ModelSpec, Profile
+from ctxviz.profiles.teaching import Teaching
 
 DEFAULT_AGENT = AgentName.CLAUDE_CODE
 
@@ -69,7 +71,8 @@ class UnknownAgent(ValueError):
     """An agent name no profile has; the message lists the valid names."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(f"unknown agent {name!r}; expected one of {', '.join(AGENT_NAMES)}")
+        hint = did_you_mean(name, AGENT_NAMES)
+        super().__init__(f"unknown agent {name!r}; expected one of {', '.join(AGENT_NAMES)}{hint}")
         self.name = name
         self.message = str(self)
 
@@ -81,4 +84,18 @@ def get_profile(name: str) -> Profile:
         raise UnknownAgent(name) from None
 
 
-__all__ = ["AGENT_NAMES", "DEFAULT_AGENT", "PROFILES", "ModelSpec", "Profile", "UnknownAgent", "get_profile"]
+def teaching_of(agent: str) -> Teaching:
+    """How the agent of a timeline explains itself; a name no profile has gets the plain words."""
+    return PROFILES[agent].teaching if agent in PROFILES else Teaching()
+
+
+__all__ = [
+    "AGENT_NAMES",
+    "DEFAULT_AGENT",
+    "PROFILES",
+    "ModelSpec",
+    "Profile",
+    "UnknownAgent",
+    "get_profile",
+    "teaching_of",
+]

@@ -29,6 +29,7 @@ from ctxviz.profiles.session import Background as Background
 from ctxviz.profiles.session import Session as Session
 from ctxviz.profiles.session import SessionState as SessionState
 from ctxviz.profiles.session import Triggered as Triggered
+from ctxviz.profiles.teaching import Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Fate, Thresholds
@@ -297,6 +298,7 @@ class Profile:
     output: OutputPolicy
     compaction: CompactionPolicy
     subagents: SubagentPolicy
+    teaching: Teaching = Teaching()  # how the TUI and ``--why`` explain this agent (its compaction, its words)
     # Read from ``numbers`` (see __post_init__), so a profile states each number once and an override of
     # the number reaches the engine. Plain fields, not properties: the engine reads them on every event.
     default_model: str = field(init=False)

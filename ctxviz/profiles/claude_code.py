@@ -15,6 +15,7 @@ from ctxviz.profiles.policies.reads import RefuseOverLimit
 from ctxviz.profiles.policies.startup import AutoMemoryRule, GitStatusRule, SkillListingRule, StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import ReserveAndBuffer
+from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.tokens import CHARS_PER_TOKEN
 
 _200K_32K = ModelSpec(window=200_000, max_output=32_000)
@@ -153,6 +154,7 @@ def build(n: ClaudeCodeNumbers) -> Profile:
         name=AgentName.CLAUDE_CODE,
         title="Claude Code",
         reply_label="Claude's reply",
+        teaching=teaching(n),
         numbers=n,
         build=build,
         models=n.models,
@@ -218,6 +220,27 @@ def build(n: ClaudeCodeNumbers) -> Profile:
             lean_types=n.subagent_lean_types,
             trailerless_types=n.subagent_trailerless_types,
         ),
+    )
+
+
+def teaching(n: ClaudeCodeNumbers) -> Teaching:
+    """Claude Code in its own words: its compaction re-reads recent files and skills; its notes' jargon."""
+    return Teaching(
+        CompactionWords(
+            summary="Summary",
+            drops="every message, tool result and reply; path-scoped rules until a matching file is touched again",
+            restored_files=(n.restore_max_files, n.restore_max_tokens_per_file),
+            skills_back=(n.restore_skill_max_tokens, n.restore_skills_total_tokens),
+            instructions_reread="CLAUDE.md and memory",
+        ),
+        words={
+            "stub": "The short answer Read gives for a file it already read and that has not changed since.",
+            "spilled preview": "A tool result too big for the context: saved to a file; Claude sees its first "
+            f"{n.spill_preview_bytes:,} bytes.",
+            "reinjected": "Put back after a compaction, read fresh from disk (CLAUDE.md, rules, the skill listing).",
+            "deferred (MCP)": "Only the tool's name is loaded; its full description loads when Claude first needs it.",
+            "additionalContext": "The field a hook's JSON answer uses to add text to Claude's context.",
+        },
     )
 
 

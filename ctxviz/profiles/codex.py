@@ -26,6 +26,7 @@ from ctxviz.profiles.policies.reads import line_range
 from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Category, Fate
 from ctxviz.tokens import CHARS_PER_TOKEN
@@ -220,6 +221,7 @@ def build(n: CodexNumbers) -> Profile:
         name=AgentName.CODEX,
         title="Codex CLI",
         reply_label="Codex's reply",
+        teaching=teaching(n),
         numbers=n,
         build=build,
         models={"gpt-5.4": model},  # other GPT models get the same window, marked as a guess
@@ -266,6 +268,17 @@ def build(n: CodexNumbers) -> Profile:
         ),
         compaction=KeepUserMessages(n),
         subagents=TaskSubagents(types=("default",), prompt_tokens=n.system_prompt),
+    )
+
+
+def teaching(n: CodexNumbers) -> Teaching:
+    """Codex keeps only the user's recent messages and a handoff summary."""
+    return Teaching(
+        CompactionWords(
+            summary="Handoff summary",
+            keeps=f"your newest messages, up to {n.kept_user_tokens:,} tokens (the oldest kept one cut)",
+            drops="every tool call, tool output and reply",
+        )
     )
 
 

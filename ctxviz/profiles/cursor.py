@@ -29,6 +29,7 @@ from ctxviz.profiles.policies.reads import TruncateAtLimits, line_range
 from ctxviz.profiles.policies.startup import StandardStartup, TreeRule
 from ctxviz.profiles.policies.subagents import NoSubagents
 from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Category, Fate
@@ -156,6 +157,7 @@ def build(n: CursorNumbers) -> Profile:
         name=AgentName.CURSOR,
         title="Cursor",
         reply_label="Cursor's reply",
+        teaching=teaching(n),
         numbers=n,
         build=build,
         models={"claude-sonnet-4-6": model},
@@ -200,6 +202,11 @@ def build(n: CursorNumbers) -> Profile:
         compaction=SummariseAll(n),
         subagents=NoSubagents(),
     )
+
+
+def teaching(n: CursorNumbers) -> Teaching:
+    """Cursor summarises the whole conversation (what it keeps verbatim is not documented)."""
+    return Teaching(CompactionWords(summary="Summary", drops="the whole conversation"))
 
 
 PROFILE = build(NUMBERS)

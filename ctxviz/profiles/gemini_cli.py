@@ -36,6 +36,7 @@ from ctxviz.profiles.policies.reads import line_range
 from ctxviz.profiles.policies.startup import StandardStartup, TreeRule
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Block, Category, Fate
@@ -249,6 +250,7 @@ def build(n: GeminiNumbers) -> Profile:
         name=AgentName.GEMINI_CLI,
         title="gemini-cli",
         reply_label="Gemini's reply",
+        teaching=teaching(n),
         numbers=n,
         build=build,
         # tokenLimits.ts: 2,097,152 for gemini-1.5-pro, 1,048,576 (the default) for the others
@@ -288,6 +290,21 @@ def build(n: GeminiNumbers) -> Profile:
         output=SaveWithHeadAndTail(n, shell),
         compaction=SnapshotAndRecent(n),
         subagents=TaskSubagents(types=("codebase_investigator", "generalist"), prompt_tokens=n.subagent_prompt),
+    )
+
+
+def teaching(n: GeminiNumbers) -> Teaching:
+    """gemini-cli folds the older history into a state snapshot and masks old tool output between turns."""
+    return Teaching(
+        CompactionWords(
+            summary="State snapshot",
+            keeps=f"the newest ~{n.preserve_percent}% of the history, from a user prompt on",
+            drops="the older history, unless the snapshot would not be smaller (then nothing changes)",
+        ),
+        words={
+            "spilled preview": f"An old tool output replaced by its first {n.mask_preview_chars} characters once "
+            f"newer tool output passes {n.mask_protect:,} tokens (masking).",
+        },
     )
 
 

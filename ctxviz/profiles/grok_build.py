@@ -34,6 +34,7 @@ from ctxviz.profiles.policies.reads import line_range
 from ctxviz.profiles.policies.startup import GitStatusRule, StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Category, Fate
@@ -338,6 +339,7 @@ def build(n: GrokNumbers) -> Profile:
         name=AgentName.GROK_BUILD,
         title="grok-build",
         reply_label="Grok's reply",
+        teaching=teaching(n),
         numbers=n,
         build=build,
         models={"grok-code-fast-1": model},
@@ -380,6 +382,23 @@ def build(n: GrokNumbers) -> Profile:
         output=GrokOutput(n, bash),
         compaction=KeepAnchors(n),
         subagents=TaskSubagents(types=("general-purpose", "explore", "plan"), prompt_tokens=n.subagent_prompt),
+    )
+
+
+def teaching(n: GrokNumbers) -> Teaching:
+    """grok-build keeps two anchors of the history, a summary and a reminder of the edited files."""
+    return Teaching(
+        CompactionWords(
+            summary="Summary",
+            keeps="your last query and the latest agent message",
+            drops="every other turn and every tool result; edited files stay as paths in a state reminder",
+        ),
+        words={
+            "stub": f"What an @-mention sends for a file estimated over {n.mention_gate:,} tokens: a line naming "
+            "it, without its contents.",
+            "spilled preview": f"A tool output too big for the context: the full text goes to a file; the model "
+            f"sees a {n.preview_bytes:,}-byte part of it.",
+        },
     )
 
 

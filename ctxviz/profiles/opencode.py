@@ -29,6 +29,7 @@ from ctxviz.profiles.policies.mentions import directory_entries
 from ctxviz.profiles.policies.reads import TruncateAtLimits, within
 from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
+from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
 from ctxviz.timeline import Block, Category, Fate
@@ -224,17 +225,25 @@ class PruneThenSummarise(ClearsHistory):
             kept_count, total = kept_count + 1, total + tokens
         older = [b for turn in grouped[: len(grouped) - kept_count] for b in turn]
         newer = [b for turn in grouped[len(grouped) - kept_count :] for b in turn]
+        kept_why = f"a recent turn within {budget:,} tokens"
+        within = f"{total:,} of at most {budget:,} tokens: {n.tail_percent}% of {usable:,} usable"
+        if not older:
+            # the summary stands for what is older than the tail: with nothing older there is nothing to write
+            session.note(f"every turn fits the recent tail ({within}): nothing older to summarise")
+            return fates + kept_fates(newer, kept_why)
         fates += drop(session, older, lambda kind: "older turns: folded into the anchored summary")
         tokens = summary.tokens if summary is not None else n.summary
-        fates.append(add_summary(session, tokens, "Anchored summary", f"the anchored summary ({shown(n, 'summary')})"))
-        fates += kept_fates(newer, f"a recent turn within {budget:,} tokens")
+        size = f"{tokens:,} tokens" if summary is not None else shown(n, "summary")
+        fates.append(add_summary(session, tokens, "Anchored summary", f"the anchored summary ({size})"))
+        fates += kept_fates(newer, kept_why)
         session.add(
             Category.MESSAGES, BlockKind.PROMPT, "Continue if you have next steps", n.continue_message, "hidden"
         )
         session.note(f"an auto-continue message follows the summary ({shown(n, 'continue_message')})")
         session.note(
-            f"{kept_count} recent turn(s) kept ({total:,} of at most {budget:,} tokens: {n.tail_percent}% of "
-            f"{usable:,} usable, within {n.tail_min:,}–{n.tail_max:,}); the rest summarised"
+            f"{kept_count} recent turn(s) kept ({within}, within {n.tail_min:,}–{n.tail_max:,}); the "
+            f"{len(grouped) - kept_count} older turn(s), {sum(b.tokens for b in older):,} tokens, summarised "
+            f"in {size}"
         )
         reset_reads(session)
         return fates
@@ -248,6 +257,7 @@ def build(n: OpencodeNumbers) -> Profile:
         name=AgentName.OPENCODE,
         title="opencode",
         reply_label="opencode's reply",
+        teaching=teaching(n),
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
@@ -291,6 +301,18 @@ def build(n: OpencodeNumbers) -> Profile:
         output=SaveWithHead(n),
         compaction=PruneThenSummarise(n, trigger),
         subagents=TaskSubagents(types=("general", "explore"), prompt_tokens=n.system_prompt),
+    )
+
+
+def teaching(n: OpencodeNumbers) -> Teaching:
+    """opencode keeps its recent turns and summarises only the older ones; prune clears old tool output."""
+    return Teaching(
+        CompactionWords(
+            summary="Anchored summary",
+            keeps=f"the recent turns within {n.tail_percent}% of the usable window ({n.tail_min:,}–{n.tail_max:,})",
+            drops=f"older turns; tool output beyond the newest {n.prune_protect:,} tokens is cleared first",
+        ),
+        words={"stub": "A short marker left where an old tool output was cleared (pruned)."},
     )
 
 

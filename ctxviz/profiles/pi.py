@@ -29,6 +29,7 @@ from ctxviz.profiles.policies.reads import TruncateAtLimits, within
 from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import NoSubagents
 from ctxviz.profiles.policies.thresholds import WindowMinus
+from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Fate
 
@@ -164,6 +165,7 @@ def build(n: PiNumbers) -> Profile:
         name=AgentName.PI,
         title="pi",
         reply_label="pi's reply",
+        teaching=teaching(n),
         numbers=n,
         build=build,
         models=CLAUDE_CODE.models,
@@ -195,6 +197,17 @@ def build(n: PiNumbers) -> Profile:
         output=KeepTail(n),
         compaction=KeepRecentTokens(n),
         subagents=NoSubagents(),
+    )
+
+
+def teaching(n: PiNumbers) -> Teaching:
+    """pi's compaction keeps a token tail verbatim and lists the files the summarised part touched."""
+    return Teaching(
+        CompactionWords(
+            summary="Structured summary",
+            keeps=f"the newest {n.keep_recent:,} tokens, cut where a message starts",
+            drops="older messages; the summary lists the files they read and modified",
+        )
     )
 
 

@@ -176,9 +176,9 @@ def compare(
 
 def _event_label(run: Run, event: int, kind: str) -> str:
     """The first run's label for the event, except a reply's: each agent names its own ("Claude's
-    reply", "Codex's reply"), and the event column is shared by every run."""
+    reply", "Codex's reply") and the event column, shared by every run, already says "reply"."""
     if kind == EventKind.REPLY:
-        return "reply"
+        return ""
     group = run.steps_of(event)
     return run.timeline.steps[group[0]].label if group else ""
 

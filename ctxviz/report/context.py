@@ -7,6 +7,8 @@ The same figures as data (``ctxviz context --json``) are in ``context_data``, wh
 
 from __future__ import annotations
 
+import bisect
+
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
@@ -109,13 +111,14 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     table.add_column("kind", no_wrap=True, min_width=11)
     table.add_column("item", max_width=64)  # the one column a narrow terminal shortens
     table.add_column("since", justify="right", no_wrap=True, min_width=8)
+    calls = api_call_indices(timeline)
     for block in largest_items(timeline, index, count):
-        since = timeline.steps[block.entered]
-        when = (
-            f"call {calls_before(timeline, block.entered)}"
-            if since.kind == StepKind.API_CALL
-            else f"step {since.index}"
-        )
+        # one unit per column: a session's items by the first API call that carried them, a scenario's by step
+        if calls:
+            first = bisect.bisect_left(calls, block.entered)
+            when = f"call {first + 1}" if first < len(calls) else f"after call {len(calls)}"
+        else:
+            when = f"step {block.entered}"
         label = Text(block.label, no_wrap=True, overflow="ellipsis")
         table.add_row(f"{'~' if approx else ''}{block.tokens:,}", block.kind, label, when)
     return table

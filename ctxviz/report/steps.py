@@ -6,6 +6,7 @@ from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ctxviz.compaction_story import Row, what_came_back, what_left
 from ctxviz.glossary import explain_block
 from ctxviz.kinds import StepKind
 from ctxviz.timeline import COMPACTION_STEP_KINDS, Timeline
@@ -54,6 +55,12 @@ def steps_table(timeline: Timeline, width: int = 120) -> Table:
     return table
 
 
+def _glance(timeline: Timeline, index: int) -> list[Row]:
+    if not timeline.steps[index].fates:
+        return []
+    return [*what_came_back(timeline, index), *what_left(timeline, index)]
+
+
 def why_notes(timeline: Timeline) -> RenderableType:
     """Every step's reasons, numbered like the table (for ``ctxviz run --why``); a startup step, which
     has no event behind it, says what the piece it loaded is. Long notes wrap under themselves."""
@@ -62,7 +69,9 @@ def why_notes(timeline: Timeline) -> RenderableType:
     grid.add_column()
     for step in timeline.steps:
         explained = [explain_block(b, timeline.window) for b in timeline.blocks_of(step.added)]
-        for note in [*(explained if step.kind == StepKind.STARTUP else []), *step.notes]:
+        # a compaction's rows, in its agent's words: what came back and stayed, what left
+        glance = [f"{row.what} {row.tokens:,}: {row.detail}" for row in _glance(timeline, step.index)]
+        for note in [*(explained if step.kind == StepKind.STARTUP else []), *step.notes, *glance]:
             grid.add_row(str(step.index), note)
     if not grid.row_count:
         return Text("Why: no step of this timeline carries a note.", style="bold")

@@ -4,11 +4,11 @@ walks the JSON schema, built once)."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import Any
 
+from ctxviz.errors import did_you_mean as did_you_mean  # re-exported: advice's vocabulary
 from ctxviz.scenario.yaml_source import Path_
 
 # What pydantic's type errors mean, said without its class names ("instance of EditSpec").
@@ -76,12 +76,6 @@ def allowed_keys(parent: Path_) -> list[str]:
     for option in _options(parent):
         keys.update(dict.fromkeys(option.get("properties", {})))
     return list(keys)
-
-
-def did_you_mean(word: str, choices: Sequence[str]) -> str:
-    """`` — did you mean `read`?`` when a choice is close to ``word``, else an empty string."""
-    close = difflib.get_close_matches(word.lower(), choices, n=1, cutoff=0.6)
-    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def unknown_key(loc: Path_) -> str:

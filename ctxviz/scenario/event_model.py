@@ -8,7 +8,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, BeforeValidator, Discriminator, Field, Tag, model_validator
 
-from ctxviz.kinds import EventKind
+from ctxviz.kinds import AgentName, EventKind
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention, parse_mentions
 from ctxviz.scenario.sizes import Size
@@ -24,9 +24,24 @@ def _shorthand(key: str) -> Callable[[Any], Any]:
     return expand
 
 
+class Note(Strict):
+    """The author's narration of an event; ``agents`` names the runs it is about (none: every run)."""
+
+    text: str
+    agents: tuple[AgentName, ...] = ()
+
+
+def _note(value: Any) -> Any:
+    """``note: text`` is short for ``note: {text: text}`` (a note for every agent)."""
+    return {"text": value} if isinstance(value, str) else value
+
+
+NoteField = Annotated[Note, BeforeValidator(_note, json_schema_input_type=str | Note)]
+
+
 class EventBase(Strict):
     kind: ClassVar[EventKind]
-    note: str | None = None
+    note: NoteField | None = None
 
 
 class PromptSpec(Strict):
@@ -187,7 +202,7 @@ class ClearEvent(EventBase):
 
 class NoteEvent(Strict):
     kind: ClassVar[EventKind] = EventKind.NOTE
-    note: str
+    note: NoteField
 
 
 class ParallelEvent(EventBase):

@@ -63,12 +63,11 @@ def parse_scenario(
 def _parse(
     text: str, filename: str, *, counter: TokenCounter, base: Path | None, allow_outside: bool, limits: YamlLimits
 ) -> Scenario:
-    try:
-        document = parse_yaml(text, limits)
-    except YamlError as error:
-        raise InputError(f"{filename}:{error.line}:{error.column}: {error.message}") from None
+    document, syntax = _parse_around_syntax_errors(text, filename, limits)
     data = document.data
     if not isinstance(data, dict):
+        if syntax:
+            raise InputError(_report(filename, document, [], syntax, checked=False))
         raise InputError(f"{filename}:1:1: expected a mapping with at least `name:` and `events:`")
     context = {"counter": counter, "read_file": _file_reader(base, allow_outside)}
     found = problems(data)
@@ -79,9 +78,46 @@ def _parse(
     else:
         if not found:
             found = _window_problems(scenario)
-    if found or document.duplicates:
-        raise InputError(_report(filename, document, found))
+    if syntax:  # a value emptied by leaving its line out is not a problem of its own
+        blanked = {e.line for e in syntax}
+        found = [(loc, why) for loc, why in found if not _emptied(data, loc, document.locate(loc)[0], blanked)]
+    if found or document.duplicates or syntax:
+        raise InputError(_report(filename, document, found, syntax))
     return scenario
+
+
+_MAX_SYNTAX_ERRORS = 10
+
+
+def _emptied(data: Any, loc: Path_, line: int, blanked: set[int]) -> bool:
+    """Whether the value at ``loc`` (a key on ``line``) is empty because the line after it was left out."""
+    value = data
+    for part in loc:
+        try:
+            value = value[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return value is None and line + 1 in blanked
+
+
+def _parse_around_syntax_errors(text: str, filename: str, limits: YamlLimits) -> tuple[Document, list[YamlError]]:
+    """The document, and its syntax errors: a line with one is left out (blanked, so every other line
+    keeps its number) and the rest parsed again, so the file's other problems are still found."""
+    lines = text.split("\n")
+    found: list[YamlError] = []
+    while True:
+        try:
+            return parse_yaml("\n".join(lines), limits), found
+        except YamlError as error:
+            index = error.line - 1
+            repeat = any(e.line == error.line for e in found)
+            shown = YamlError(error.line, error.column, _shown(error, text), syntax=error.syntax)
+            if not error.syntax or repeat or not 0 <= index < len(lines) or len(found) >= _MAX_SYNTAX_ERRORS:
+                if found:
+                    return Document(None, None), [*found, shown] if error.syntax and not repeat else found
+                raise InputError(f"{filename}:{error.line}:{error.column}: {shown.message}") from None
+            found.append(shown)
+            lines[index] = ""
 
 
 def _window_problems(scenario: Scenario) -> list[tuple[Path_, str]]:
@@ -176,12 +212,32 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def _report(filename: str, document: Document, found: list[tuple[Path_, str]]) -> str:
+def _shown(error: YamlError, text: str) -> str:
+    """A syntax error's message with its line under it and a caret at the column."""
+    lines = text.split("\n")
+    if not error.syntax or not 0 < error.line <= len(lines):
+        return error.message
+    number = f"{error.line} | "
+    return f"{error.message}\n    {number}{lines[error.line - 1]}\n    {' ' * len(number)}{' ' * (error.column - 1)}^"
+
+
+def _report(
+    filename: str,
+    document: Document,
+    found: list[tuple[Path_, str]],
+    syntax: list[YamlError] | None = None,
+    *,
+    checked: bool = True,
+) -> str:
     located = [(document.locate(loc), f"{_dotted(loc)}: {message}") for loc, message in found]
     located += document.duplicates
+    if syntax:
+        located += [((e.line, e.column), e.message) for e in syntax]
+        skipped = ", ".join(str(e.line) for e in syntax)
+        note = f"(the rest of the file was checked without line{'s' * (len(syntax) > 1)} {skipped})"
     lines = [f"{filename}:{line}:{column}: {message}" for (line, column), message in sorted(located)]
     count = len(lines)
-    lines.append(f"{count} error{'s' if count != 1 else ''} in {filename}")
+    lines.append(f"{count} error{'s' if count != 1 else ''} in {filename}" + (f" {note}" if syntax and checked else ""))
     return "\n".join(lines)
 
 

@@ -205,6 +205,8 @@ class Scenario(Strict):
     window: int | None = None  # overrides the model's window (e.g. 1m)
     autocompact: bool | int = True  # on | off | a size capping the window used for the threshold
     autocompact_pct: float | None = Field(default=None, gt=0, le=100)
+    # the agents the notes tell the story of (none: every agent); a note naming its own agents overrides it
+    notes_about: tuple[AgentName, ...] = ()
     profile: Annotated[dict[str, Any], WithJsonSchema(_PROFILE_SCHEMA)] = {}  # overrides of profile parameters
     setup: Setup = Setup()
     files: dict[str, FileEntry] = {}

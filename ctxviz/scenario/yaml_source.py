@@ -67,9 +67,36 @@ class YamlLimits:
 
 
 class YamlError(ValueError):
-    def __init__(self, line: int, column: int, message: str) -> None:
+    """``syntax``: a YAML syntax error at ``line`` (the rest of the file can still be checked without it)."""
+
+    def __init__(self, line: int, column: int, message: str, *, syntax: bool = False) -> None:
         super().__init__(message)
-        self.line, self.column, self.message = line, column, message
+        self.line, self.column, self.message, self.syntax = line, column, message, syntax
+
+
+# PyYAML's words for the usual mistakes, and what they mean for someone writing a scenario
+_PLAIN: tuple[tuple[str, str], ...] = (
+    ("expected '-' indicator", "this line is indented differently from the list items above it"),
+    ("expected '<document start>'", "this line is not indented under a key, and is not a key itself"),
+    (
+        "mapping values are not allowed",
+        "a ':' where none may be: indent the line under its key, or quote text that has ': ' in it",
+    ),
+    ("could not find expected ':'", "a key without its ':', or a line that belongs indented under the one above"),
+    ("did not find expected key", "this line is indented differently from the keys above it"),
+    ("did not find expected node content", "a value is missing, or a bracket or quote is not closed"),
+    ("found unexpected end of stream", "the file ends inside a quote or a bracket: close it"),
+    ("did not find expected ',' or ']'", "a list in brackets [ ] is not closed, or lacks a ','"),
+    ("did not find expected ',' or '}'", "a mapping in braces { } is not closed, or lacks a ','"),
+    ("found character '\\t'", "a tab character: YAML indents with spaces only"),
+    ("found undefined alias", "an alias (*name) with no anchor (&name) before it"),
+    ("found duplicate anchor", "the same anchor (&name) twice"),
+)
+
+
+def plain_words(problem: str) -> str:
+    """A YAML syntax problem in words a scenario's author knows (PyYAML's own when none fits)."""
+    return next((plain for words, plain in _PLAIN if words in problem), f"not valid YAML: {problem}")
 
 
 @dataclass
@@ -99,11 +126,13 @@ def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> Document:
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
+        if error.context_mark is not None and mark is not None and mark.index >= len(text.rstrip()):
+            mark = error.context_mark  # at the file's end: where the quote or bracket left open starts
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         if mark is not None and _tab_at(text, mark.line, mark.column):
             message = "a tab character: YAML indents with spaces only; replace it with spaces"
-            raise YamlError(line, column, message) from None
-        raise YamlError(line, column, f"not valid YAML: {error.problem or error}") from None
+            raise YamlError(line, column, message, syntax=True) from None
+        raise YamlError(line, column, plain_words(str(error.problem or error)), syntax=mark is not None) from None
     except yaml.YAMLError as error:
         raise YamlError(1, 1, f"not valid YAML: {error}") from None
     if root is None:

@@ -7,6 +7,7 @@ Each line is handed out as its own bytes (one copy, which the decoder needs anyw
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import BinaryIO
@@ -36,17 +37,11 @@ def _refuse_utf16(head: bytes, path: Path) -> None:
         )
 
 
-def _refuse_gzip(head: bytes, path: Path) -> None:
-    """A compressed transcript (``.jsonl.gz``) reads as binary junk line after line: say so instead."""
-    if head.startswith(_GZIP_MAGIC):
-        raise InputError(f"{safe_text(str(path))}: the file is gzip-compressed; decompress it first (gunzip -k FILE)")
-
-
 def read_chunk(handle: BinaryIO, path: Path) -> bytes:
     try:
         return handle.read(CHUNK_BYTES)
-    except OSError as error:
-        raise Unreadable(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
+    except (OSError, EOFError) as error:  # EOFError: a gzip file cut short
+        raise Unreadable(f"{safe_text(str(path))}: cannot read: {getattr(error, 'strerror', None) or error}") from None
 
 
 def open_transcript_file(path: Path) -> tuple[BinaryIO, bytes]:
@@ -58,8 +53,11 @@ def open_transcript_file(path: Path) -> tuple[BinaryIO, bytes]:
         raise Unreadable(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
     try:
         first = read_chunk(handle, path)
+        if first.startswith(_GZIP_MAGIC):  # a compressed session (.jsonl.gz) is read through gzip
+            handle.close()
+            handle = gzip.open(path, "rb")  # type: ignore[assignment]  # noqa: SIM115 (the caller closes it)
+            first = read_chunk(handle, path)
         _refuse_utf16(first, path)
-        _refuse_gzip(first, path)
     except InputError:
         handle.close()
         raise

@@ -25,13 +25,14 @@ class CtxvizApp(App[None]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     COMMANDS = App.COMMANDS | {ActionsProvider}
     BINDINGS = [
-        # the glossary first: at 80 columns the footer has room for only the first few of these
-        Binding("g", "glossary", "Glossary", tooltip="What every colour, line, glyph and word means"),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("o", "open", "Open", tooltip="Open a built-in scenario or one of your recent sessions"),
-        Binding("c", "compare", "Compare agents", show=False, tooltip="This scenario under every agent, side by side"),
-        Binding("t", "toggle_theme", "Dark/light", show=False),
+        # in the footer's order, before the screen's keys: at 80 columns it has room for only some
         Binding("q", "quit", "Quit"),
+        Binding("o", "open", "Open", tooltip="Open a built-in scenario or one of your recent sessions"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("g", "glossary", "Glossary", tooltip="What every colour, line, glyph and word means"),
+        Binding("c", "compare", "Compare agents", show=False, tooltip="This scenario under every agent, side by side"),
+        Binding("c", "cannot_compare", show=False),  # when compare cannot run here: says why
+        Binding("t", "toggle_theme", "Dark/light", show=False),
     ]
 
     def __init__(self, timeline: Timeline, *, theme: str = DARK) -> None:
@@ -46,6 +47,11 @@ class CtxvizApp(App[None]):
 
             return comparable(self.screen) is not None
         return True
+
+    def action_cannot_compare(self) -> None:
+        from ctxviz.tui.compare_actions import why_not_comparable
+
+        self.notify(why_not_comparable(self.screen), timeout=4)
 
     def action_compare(self) -> None:
         from ctxviz.tui.compare_actions import open_compare

@@ -35,7 +35,8 @@ SEGMENTS: tuple[Segment, ...] = (
     Segment("skills", "Skills", Category.SKILLS),
     _messages("prompts", "Prompts", K.PROMPT),
     _messages("replies", "Replies", K.REPLY, K.TOOL_CALL, K.PLAN, K.NOTIFICATION),
-    _messages("file-reads", "Files", K.FILE_READ, K.RESTORED_FILE, K.FILE_REFERENCE, K.EDIT),  # read or written
+    # read, written, or sent for an @-mention (the glossary says so too)
+    _messages("file-reads", "Files", K.FILE_READ, K.RESTORED_FILE, K.FILE_REFERENCE, K.EDIT, K.MENTION),
     # path-scoped rules and nested CLAUDE.md alike: what they share is loading when a matching file is touched
     _messages("rules", "Loaded by path", K.RULE, K.NESTED_MEMORY),
     _messages("hooks", "Hooks", K.HOOK_OUTPUT),

@@ -80,6 +80,7 @@ class Parsed:
     task_prompts: dict[str, str]  # Task tool_use id → prompt key (older layout's sidechain matching)
     lines: int = 0
     unmeasured_calls: int = 0  # API calls whose record carries no usage: not shown, counted in a notice
+    other_session: str | None = None  # a later record's sessionId other than ``session`` (another session's lines)
 
 
 def estimate(chars: int) -> int:
@@ -273,7 +274,7 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: Par
     entries: list[Entry] = []
     problems: list[str] = []
     unknown: Counter[str] = Counter()
-    session, cwd = None, tools.cwd
+    session, cwd, other = None, tools.cwd, None
     count = 0
     add, decode = entries.append, decode_record  # the loop runs for every line of a session
     for number, line, complete in lines:
@@ -291,6 +292,8 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: Par
         kind = record.kind
         if session is None and record.sessionId:
             session = safe_text(record.sessionId)
+        elif other is None and record.sessionId and safe_text(record.sessionId) != session:
+            other = safe_text(record.sessionId)
         if cwd is None and record.cwd:
             cwd = safe_text(record.cwd)
             tools.cwd = record.cwd
@@ -303,4 +306,6 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: Par
             unknown[str(kind)] += 1
             problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
     unmeasured = len(tools.unmeasured - tools.measured)
-    return Parsed(tuple(entries), tuple(problems), dict(unknown), session, cwd, tools.task_prompts, count, unmeasured)
+    return Parsed(
+        tuple(entries), tuple(problems), dict(unknown), session, cwd, tools.task_prompts, count, unmeasured, other
+    )

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from ctxviz.glossary import display_fate, explain_block, fate_meaning, terms_in
 from ctxviz.layout import humanize, percent
+from ctxviz.profiles import teaching_of
 from ctxviz.timeline import Block, Step, Timeline
 from ctxviz.tui.icons import YOU_SEE, icon
 from ctxviz.tui.renderables.compaction import CompactionGlance
@@ -30,7 +31,7 @@ _FATE_STYLES = {
     "reinjected": "cyan",
     "kept": "green",
 }
-_SEEN = "Claude sees every block whole; “you see” is what your terminal shows of it."
+_SEEN = "The model sees every block whole; “you see” is what your terminal shows of it."
 # At most this many rows per block table: a compaction can remove thousands of blocks.
 _MAX_ROWS = 40
 
@@ -71,20 +72,22 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
         (total, "bold"),
         ")",
     )
-    parts: list[RenderableType] = [title, figures]
+    # a compaction's before and after bars say its figures: a narrow pane keeps its rows for them
+    parts: list[RenderableType] = [title] if step.fates and narrow else [title, figures]
     if step.kind == "startup":
         # startup steps carry no event of their own: say what the piece is, with its numbers
         for block in timeline.blocks_of(step.added):
             parts.append(Padding(Text(explain_block(block, timeline.window)), (1, 0, 0, 2)))
     if step.fates:
         # a compaction's story is its fates: at a glance first, the reasons, then piece by piece
-        parts.append(Padding(CompactionGlance(timeline, index), (1, 0, 0, 0)))
+        parts.append(Padding(CompactionGlance(timeline, index), (0 if narrow else 1, 0, 0, 0)))
     if step.note:
         parts.append(Padding(Text(step.note, style="italic"), (1, 0, 0, 2)))
     if step.notes:
         parts.append(Text("\nWhy", style="bold underline"))
         parts.append(_bullets([Text(note) for note in step.notes]))
-    words = terms_in([*step.notes, step.note or "", *(f"{f.label} {f.why}" for f in step.fates)])
+    texts = [*step.notes, step.note or "", *(f"{f.label} {f.why}" for f in step.fates)]
+    words = terms_in(texts, teaching_of(timeline.agent).words)
     if words:
         parts.append(Text("\nWords", style="bold underline"))
         parts.append(_bullets([Text.assemble((entry.term, "bold"), ": ", entry.meaning) for entry in words]))

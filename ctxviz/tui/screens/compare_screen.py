@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Label
 
 from ctxviz.report.compare_runs import Comparison, compactions_of
-from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.screens.timeline_screen import TimelineScreen, no_compaction
 from ctxviz.tui.widgets.compare_lane import Lane
 from ctxviz.tui.widgets.key_bar import KeyBar
 from ctxviz.tui.widgets.reference_chart import DOT
@@ -42,6 +42,8 @@ class CompareScreen(Screen[None]):
         Binding("down", "lane(1)", "Next lane", key_display="↓", priority=True, group=_LANE),
         Binding("n", "compaction(1)", "Compaction", tooltip="The next event where any run compacts"),
         Binding("p", "compaction(-1)", "Previous compaction", show=False),
+        Binding("n", "cannot_jump(1)", show=False),
+        Binding("p", "cannot_jump(-1)", show=False),
         Binding("enter", "open_run", "Open run", key_display="⏎", priority=True),
         Binding("escape", "back", "Back"),
     ]
@@ -49,8 +51,9 @@ class CompareScreen(Screen[None]):
     position: reactive[int] = reactive(0, init=False, repaint=False)  # 0 = start-up, n + 1 = event n
     lane: reactive[int] = reactive(0, init=False, repaint=False)
 
-    def __init__(self, comparison: Comparison, *, is_child: bool = False) -> None:
+    def __init__(self, comparison: Comparison, *, is_child: bool = False, position: int = 0) -> None:
         super().__init__()
+        self.set_reactive(CompareScreen.position, max(0, min(position, len(comparison.events))))
         self.comparison = comparison
         self.is_child = is_child
         if comparison.measured is None:
@@ -108,7 +111,7 @@ class CompareScreen(Screen[None]):
             event = self.comparison.events[position - 1]
             measured = self.comparison.measured and self.comparison.measured[event.index]
             reading = f" · measured {measured:,}" if measured else ""
-            where = f"event {event.index}/{self.last - 1}{reading} · {event.kind} {event.label}"
+            where = f"event {event.index}/{self.last - 1}{reading} · {event.kind} {event.label}".rstrip()
         self.query_one("#compare-event", Label).update(where)
         for lane in self.query(Lane):
             lane.show(position)
@@ -163,6 +166,9 @@ class CompareScreen(Screen[None]):
         ]
         if self.lane not in compacting:
             self.lane = compacting[0]
+
+    def action_cannot_jump(self, direction: int) -> None:
+        self.notify(no_compaction(len(self._compactions), direction, "event"), timeout=3)
 
     def action_open_run(self) -> None:
         run = self.comparison.runs[self.lane]

@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from ctxviz import glossary
 from ctxviz.layout import FREE, FULL, PARTIAL, RESERVE
+from ctxviz.profiles import teaching_of
 from ctxviz.timeline import Timeline
 from ctxviz.tui.icons import STEP_ICONS, YOU_SEE
 from ctxviz.tui.palette import color
@@ -33,6 +34,7 @@ class GlossaryScreen(ModalScreen[None]):
     def __init__(self, timeline: Timeline) -> None:
         super().__init__()
         self._timeline = timeline
+        self._own_words = teaching_of(timeline.agent).words  # the jargon in this agent's meaning
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="glossary"):
@@ -56,7 +58,9 @@ class GlossaryScreen(ModalScreen[None]):
             _section("Step glyphs", self._steps()),
             _section("Other glyphs", self._glyphs()),
             _section("What a compaction does with each piece", _pairs(glossary.FATES.items())),
-            _section("Words", _pairs((e.term, e.meaning) for e in glossary.JARGON)),
+            _section(
+                "Words", _pairs((e.term, e.meaning) for e in glossary.words(teaching_of(self._timeline.agent).words))
+            ),
         )
 
     def _colours(self) -> Table:
@@ -110,9 +114,9 @@ class GlossaryScreen(ModalScreen[None]):
 
 
 _SEEN = {
-    "hidden": "Your terminal shows nothing of this block, but Claude reads it all.",
-    "brief": "Your terminal shows a one-line notice (“Read src/app.ts”); Claude reads the whole content.",
-    "full": "You see the whole text in your terminal, as Claude does.",
+    "hidden": "Your terminal shows nothing of this block, but the model reads it all.",
+    "brief": "Your terminal shows a one-line notice (“Read src/app.ts”); the model reads the whole content.",
+    "full": "You see the whole text in your terminal, as the model does.",
 }
 
 

@@ -48,6 +48,13 @@ NARROW_WIDTH = 100  # below this the header drops the step number (the list and 
 _STEP = Binding.Group("Step", compact=True)
 
 
+def no_compaction(count: int, direction: int, here: str = "step") -> str:
+    """Why n or p cannot jump (``count`` compactions in all, none that way from this ``here``)."""
+    if count == 0:
+        return "No compaction here: n and p jump between compactions."
+    return f"No compaction {'after' if direction > 0 else 'before'} this {here} ({count} in all)."
+
+
 class TimelineScreen(Screen[None]):
     # Nothing takes the keyboard until a view needs it (the blocks table, to scroll with ↑/↓).
     AUTO_FOCUS = ""
@@ -61,6 +68,9 @@ class TimelineScreen(Screen[None]):
         Binding("end", "go(-1)", "Last step", show=False, priority=True),
         Binding("n", "compaction(1)", "Compaction", tooltip="Next compaction"),
         Binding("p", "compaction(-1)", "Previous compaction", show=False),
+        # a key whose action cannot run here falls through to these: it says why instead of doing nothing
+        Binding("n", "cannot_jump(1)", show=False),
+        Binding("p", "cannot_jump(-1)", show=False),
         Binding("enter", "open_subagent", "Open subagent", key_display="⏎", priority=True),
         Binding("escape", "back", "Back"),
         Binding("1", "view('main')", "Main", show=False),
@@ -285,6 +295,9 @@ class TimelineScreen(Screen[None]):
         target = self._compaction_from(direction)
         if target is not None:
             self.index = target
+
+    def action_cannot_jump(self, direction: int) -> None:
+        self.notify(no_compaction(len(self._compactions), direction), timeout=3)
 
     def action_open_subagent(self) -> None:
         step = self.timeline.steps[self.index]

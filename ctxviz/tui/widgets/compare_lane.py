@@ -19,7 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from ctxviz.layout import humanize, percent
-from ctxviz.report.compare_runs import STARTUP, Run, cell, compactions_of
+from ctxviz.report.compare_runs import STARTUP, Run, cell, compactions_of, shorten
 from ctxviz.tui.palette import color
 from ctxviz.tui.renderables.chart import Line, UsageChart, column_of, downsample, nice_top
 from ctxviz.tui.segments import SegmentTotals
@@ -135,9 +135,12 @@ class Lane(Vertical):
         slices = slices_at(self, timeline, self._totals, index)
         self.query_one(TokenBarWidget).show(slices, timeline.window, markers_of(timeline))
         self.query_one(EventChart).show(position)
-        self.query_one(".lane-did", Static).update(self._did(event))
+        did = self.query_one(".lane-did", Static)
+        did.update(self._did(event, did.content_size.width), layout=False)
 
-    def _did(self, event: int) -> Text:
+    def _did(self, event: int, width: int) -> Text:
+        """What the event did and why, fitted to the lane's two last rows: a reason too long for them is
+        shortened at a word with "…" (⏎ opens the run, whose detail pane says it whole)."""
         values = cell(self.run, event, WHY_WIDTH)
         text = Text()
         if event == STARTUP:
@@ -147,5 +150,7 @@ class Lane(Vertical):
             text.append(f" −{values.removed:,}", style="red")
         text.append(f" → {values.total:,}", style="bold")
         if values.why:
-            text.append(f"  {values.why}", style="bold magenta" if values.compacted else "")
+            # two rows, less what a wrap at a word may leave empty at the end of the first
+            room = 2 * width - len(text.plain) - 2 - width // 4 if width else WHY_WIDTH
+            text.append(f"  {shorten(values.why, max(8, room))}", style="bold magenta" if values.compacted else "")
         return text

@@ -20,6 +20,14 @@ from ctxviz.tui.renderables.detail import step_detail
 _WHEEL_LINES = 3
 
 
+def more_lines(count: int, width: int) -> str:
+    """The pane's last line when more is below: the longest wording that fits, never cut mid-word."""
+    for text in (f"▼ {count} more lines (PgDn or the mouse wheel)", f"▼ {count} more lines (PgDn)", f"▼ {count} more"):
+        if len(text) <= width:
+            return text
+    return "▼"
+
+
 class DetailPane(Widget, can_focus=False):
     COMPONENT_CLASSES = {"detail--more"}
 
@@ -71,8 +79,7 @@ class DetailPane(Widget, can_focus=False):
         width, height = self.content_size
         hidden = len(lines) - self.top - height
         if y == height - 1 and hidden > 0:
-            more = f"▼ {hidden + 1} more lines (PgDn or the mouse wheel)"
-            line = Strip([Segment(more, self.get_component_rich_style("detail--more"))])
+            line = Strip([Segment(more_lines(hidden + 1, width), self.get_component_rich_style("detail--more"))])
         else:
             row = self.top + y
             line = lines[row] if row < len(lines) else Strip.blank(0)

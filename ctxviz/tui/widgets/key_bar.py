@@ -40,7 +40,10 @@ class KeyBar(Static):
 
     def _show(self, screen: Screen[object]) -> None:
         entries: dict[object, _Entry] = {}
-        for active in screen.active_bindings.values():
+        # the app's keys (quit, open, help, glossary) first: a narrow footer cuts the end, and these are
+        # the ones a newcomer needs on every screen
+        ordered = sorted(screen.active_bindings.values(), key=lambda active: active.node is screen)
+        for active in ordered:
             binding = active.binding
             if not binding.show:
                 continue
@@ -54,5 +57,7 @@ class KeyBar(Static):
             entry.keys.append(self.app.get_key_display(binding))
             entry.enabled = entry.enabled and active.enabled
         palette = Binding(self.app.COMMAND_PALETTE_BINDING, "command_palette", "Palette")
-        entries[palette] = _Entry("Palette", "app.command_palette", [self.app.get_key_display(palette)])
-        self.update(Content("").join(entry.content() for entry in entries.values()), layout=False)
+        shown = list(entries.values())
+        app_keys = sum(1 for active in ordered if active.node is not screen and active.binding.show)
+        shown.insert(app_keys, _Entry("Palette", "app.command_palette", [self.app.get_key_display(palette)]))
+        self.update(Content("").join(entry.content() for entry in shown), layout=False)
