@@ -1,45 +1,125 @@
-"""``ctxviz fidelity`` over every Claude Code session in a folder, as one Markdown table.
+"""``ctxviz fidelity`` over every Claude Code session of a corpus: what the replay predicts, scored per
+session and in total, as a table and as JSON.
 
+    python benchmarks/fidelity.py --corpus DIR [--json OUT.json]
     python benchmarks/fidelity.py FOLDER [FOLDER...]
 
-Main sessions only (files under ``subagents/`` are read with their session). A ``.jsonl.gz`` (such as the
-shrunk sessions in tests/fixtures/claude-code/spotter-shrunk/) is unpacked into a temporary folder with
-its ``subagents/`` first. Reads nothing from the network and writes nothing beside the sessions. Each row:
-calls, median and 90th-percentile error, each compaction (the call it came before, measured / simulated,
-and the size at that call, measured / simulated), and the time import + fidelity took in-process.
+Main sessions only (files under ``subagents/`` are read with their session). A ``.jsonl.gz`` is unpacked
+into a temporary folder with its ``subagents/`` first. Reads nothing from the network and writes nothing
+beside the sessions.
+
+Scored as ``ctxviz fidelity`` scores (only what the replay predicts): each automatic compaction at the
+same call as in the session, or within one; the first call after each compaction within 5%; the median
+and 90th-percentile error of the calls after the first compaction. Totals: the counts summed, and the
+median and 90th percentile over sessions of each session's median error.
+
+Rules are fitted on one half of a corpus and scored on the other: a session belongs to the *fit* half
+when the first byte of the SHA-256 of its path inside the corpus is even, else to the *held-out* half.
+Totals are given for each half; the figures that count are the held-out half's.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
+import json
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ctxviz.importer import fidelity
-from ctxviz.importer.fidelity import CompactionFit, FidelityReport
+from ctxviz.importer.fidelity import FidelityReport, percentile
+
+FIT, HELD_OUT = "fit", "held-out"
 
 
-def compaction_cell(fit: CompactionFit) -> str:
-    if fit.trigger == "manual":
-        if fit.measured_call is None:
-            return "`/compact` after the last call (no call measured after it)"
-        return f"`/compact` before call {fit.measured_call}, after {fit.measured_after:,} / {fit.simulated_after:,}"
-    if fit.measured_call is None or fit.measured_after is None or fit.simulated_after is None:
-        return f"automatic only in the replay, before call {fit.simulated_call}"
-    change = (fit.simulated_after - fit.measured_after) / fit.measured_after * 100
+def half(name: str) -> str:
+    """The half a session belongs to, from its path inside the corpus alone."""
+    return FIT if hashlib.sha256(name.encode()).digest()[0] % 2 == 0 else HELD_OUT
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    half: str
+    seconds: float
+    report: FidelityReport | None = None
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"session": self.name, "half": self.half, "seconds": round(self.seconds, 3)}
+        if self.report is None:
+            return {**out, "error": self.error}
+        r = self.report
+        return {
+            **out,
+            "version": r.version,
+            "calls": len(r.calls),
+            "automatic_compactions": len(r.automatic),
+            "same_call": r.same_call,
+            "within_one_call": r.within_one_call,
+            "offsets": [c.offset for c in r.automatic],
+            "next_calls": len(r.next_calls),
+            "next_within_5pct": r.next_within_tolerance,
+            "next_errors": [round(c.next_error or 0, 2) for c in r.next_calls],
+            "predicted_calls": r.predicted.calls,
+            "median_error": r.median_error,
+            "p90_error": r.p90_error,
+            "fitted_calls": r.fitted.calls,
+            "replay_compactions": sum(1 for c in r.compactions if c.simulated_after_call is not None),
+        }
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1f}%"
+
+
+def table_row(row: Row) -> str:
+    if row.report is None:
+        return f"| `{row.name}` | {row.half} | — | — | — | — | — | — | {row.error} |"
+    r = row.report
+    offsets = ", ".join(f"{c.offset:+d}" if c.offset is not None else "missed" for c in r.automatic) or "—"
+    nexts = ", ".join(f"{c.next_error:.1f}%" for c in r.next_calls) or "—"
     return (
-        f"automatic before call {fit.measured_call} / {fit.simulated_call}, "
-        f"after {fit.measured_after:,} / {fit.simulated_after:,} ({change:+.1f}%)"
+        f"| `{row.name}` | {row.half} | {r.version or '?'} | {len(r.calls)} | {r.same_call}/{len(r.automatic)} "
+        f"({offsets}) | {r.next_within_tolerance}/{len(r.next_calls)} ({nexts}) | {_pct(r.median_error)} "
+        f"| {_pct(r.p90_error)} | {row.seconds:.2f} s |"
     )
 
 
-def row(name: str, report: FidelityReport, seconds: float) -> str:
-    compactions = "; ".join(compaction_cell(c) for c in report.compactions) or "—"
+def totals(rows: list[Row]) -> dict[str, Any]:
+    reports = [r.report for r in rows if r.report is not None]
+    medians = [r.median_error for r in reports if r.median_error is not None]
+    autos = sum(len(r.automatic) for r in reports)
+    nexts = sum(len(r.next_calls) for r in reports)
+    return {
+        "sessions": len(rows),
+        "import_failures": sum(1 for r in rows if r.report is None),
+        "automatic_compactions": autos,
+        "same_call": sum(r.same_call for r in reports),
+        "within_one_call": sum(r.within_one_call for r in reports),
+        "next_calls": nexts,
+        "next_within_5pct": sum(r.next_within_tolerance for r in reports),
+        "sessions_with_predicted_calls": len(medians),
+        "median_of_medians": round(percentile(medians, 0.5), 2) if medians else None,
+        "p90_of_medians": round(percentile(medians, 0.9), 2) if medians else None,
+    }
+
+
+def totals_line(label: str, t: dict[str, Any]) -> str:
+    def share(part: int, whole: int) -> str:
+        return f"{part}/{whole} ({part / whole:.0%})" if whole else "0/0"
+
     return (
-        f"| `{name}` | {len(report.calls)} | {report.median_error:.2f}% | {report.p90_error:.2f}% "
-        f"| {compactions} | {seconds:.2f} s |"
+        f"{label}: {t['sessions']} sessions, {t['import_failures']} import failures; automatic compactions at "
+        f"the same call {share(t['same_call'], t['automatic_compactions'])}, within one "
+        f"{share(t['within_one_call'], t['automatic_compactions'])}; first call after within 5% "
+        f"{share(t['next_within_5pct'], t['next_calls'])}; predicted calls' median error, median over "
+        f"{t['sessions_with_predicted_calls']} sessions {_pct(t['median_of_medians'])}, 90th percentile "
+        f"{_pct(t['p90_of_medians'])}"
     )
 
 
@@ -48,35 +128,58 @@ def sessions(folder: Path, scratch: Path) -> list[tuple[str, Path]]:
     for path in sorted(folder.rglob("*.jsonl*")):
         if "subagents" in path.parts or path.suffix not in (".jsonl", ".gz") or path.name.endswith(".gz.jsonl"):
             continue
+        name = str(path.relative_to(folder))
         if path.suffix == ".gz":
+            home = scratch / hashlib.sha256(name.encode()).hexdigest()[:16]
             for packed in sorted(path.parent.glob(path.name[: -len(".jsonl.gz")] + "/subagents/*.jsonl.gz")):
-                out = scratch / packed.relative_to(path.parent).with_suffix("")
+                out = home / packed.relative_to(path.parent).with_suffix("")
                 out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_bytes(gzip.decompress(packed.read_bytes()))
-            unpacked = scratch / path.with_suffix("").name
+            home.mkdir(parents=True, exist_ok=True)
+            unpacked = home / path.with_suffix("").name
             unpacked.write_bytes(gzip.decompress(path.read_bytes()))
-            found.append((str(path.relative_to(folder)), unpacked))
+            found.append((name, unpacked))
         elif path.stat().st_size > 0:
-            found.append((str(path.relative_to(folder)), path))
+            found.append((name, path))
     return found
+
+
+def measure(name: str, path: Path) -> Row:
+    start = time.perf_counter()
+    try:
+        report = fidelity(path)
+    except Exception as error:  # noqa: BLE001 - one bad file must not stop the table
+        return Row(name, half(name), time.perf_counter() - start, error=f"{type(error).__name__}: {error}")
+    return Row(name, half(name), time.perf_counter() - start, report)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("folders", nargs="+", type=Path)
+    parser.add_argument("folders", nargs="*", type=Path)
+    parser.add_argument("--corpus", type=Path, action="append", default=[], help="a folder of sessions")
+    parser.add_argument("--json", type=Path, default=None, help="write every row and the totals here")
     args = parser.parse_args()
-    print("| session | calls | median error | 90th percentile | compaction | time |")
-    print("|---|---|---|---|---|---|")
+    folders = [*args.corpus, *args.folders]
+    if not folders:
+        parser.error("give --corpus DIR or a folder")
+    print(
+        "| session | half | version | calls | automatic compactions at the same call (offsets) "
+        "| first call after within 5% (errors) | predicted median | predicted p90 | time |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    rows: list[Row] = []
     with tempfile.TemporaryDirectory() as scratch:
-        for folder in args.folders:
+        for folder in folders:
             for name, path in sessions(folder, Path(scratch)):
-                start = time.perf_counter()
-                try:
-                    report = fidelity(path)
-                except Exception as error:  # noqa: BLE001 - one bad file must not stop the table
-                    print(f"| `{name}` | — | — | — | {type(error).__name__}: {error} | — |")
-                    continue
-                print(row(name, report, time.perf_counter() - start))
+                rows.append(measure(name, path))
+                print(table_row(rows[-1]), flush=True)
+    summary = {label: totals([r for r in rows if label in (None, r.half)]) for label in (FIT, HELD_OUT)}
+    summary["all"] = totals(rows)
+    print()
+    for label in ("all", FIT, HELD_OUT):
+        print(totals_line(label, summary[label]))
+    if args.json is not None:
+        args.json.write_text(json.dumps({"sessions": [r.to_json() for r in rows], "totals": summary}, indent=1))
 
 
 if __name__ == "__main__":

@@ -110,7 +110,7 @@ def profile_numbers(profile: Profile) -> dict[str, type]:
     found: dict[str, type] = {}
     for field in dataclasses.fields(profile.numbers):
         value = getattr(profile.numbers, field.name)
-        if isinstance(value, int | float) and not isinstance(value, bool):
+        if isinstance(value, int | float | str) and not isinstance(value, bool):
             found[field.name] = type(value)
     return found
 
@@ -127,7 +127,11 @@ def valid_keys() -> str:
     return ", ".join(SCENARIO_KEYS) + ", or any profile number by name (e.g. autocompact_buffer)"
 
 
-def _parse_profile_number(kind: type, value: str) -> int | float:
+def _parse_profile_number(kind: type, value: str) -> int | float | str:
+    if kind is str:  # a version such as 2.1.7
+        if not value.strip():
+            raise ValueError("expected a value")
+        return value.strip()
     if kind is int:
         return parse_tokens(value)
     try:
@@ -160,7 +164,7 @@ def parse_setting(text: str, numbers: dict[str, type] | None = None) -> Setting:
     else:
         kind = numbers[name]
 
-        def parse(value: str) -> int | float:
+        def parse(value: str) -> int | float | str:
             return _parse_profile_number(kind, value)
 
     try:

@@ -103,8 +103,10 @@ def test_autocompact_below_the_window_compacts_earlier() -> None:
     document = run_json("autocompact=150k")
     # the trigger from a 150,000 window: less 20,000 for the reply and the 13,000 buffer
     assert document["thresholds"]["autocompact"] == 150_000 - 20_000 - 13_000 == 117_000
-    # event 79 (a 9,801-token read) crosses it; the second compaction comes 95 events later
-    assert compactions(document["steps"]) == [(79, 124_851, 36_435), (174, 117_002, 38_778)]
+    # event 79 (a 9,801-token read) crosses it; the second compaction comes 96 events later: at event
+    # 174 the window holds 117,002, but Claude Code's own count before the next call (the last usage
+    # plus chars/4 of what came after) is below 117,000, so it compacts one event later
+    assert compactions(document["steps"]) == [(79, 124_851, 36_435), (175, 117_379, 38_778)]
     assert document["notices"] == ["what-if: autocompact=150k"]  # said in the JSON: not the session as it ran
 
 

@@ -52,7 +52,7 @@ def test_registry_imports_only_the_profiles_used() -> None:
 def test_every_number_has_a_provenance() -> None:
     rows = provenance(CLAUDE_CODE)
     assert set(rows) == {f.name for f in dataclasses.fields(CLAUDE_CODE)}
-    assert {p.confidence for _, p in rows.values()} <= {"documented", "source", "assumed"}
+    assert {p.confidence for _, p in rows.values()} <= {"documented", "source", "measured", "assumed"}
     assert all(p.source and p.source != "not recorded" for _, p in rows.values())
     value, origin = rows["restore_max_files"]
     assert (value, origin.confidence) == (5, "source")

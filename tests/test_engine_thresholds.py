@@ -90,14 +90,15 @@ def test_autocompact_off_compact_buffer_and_blocking() -> None:
     assert rows[FREE_SPACE] == 200_000 - used - 3_000
 
 
-def test_autocompact_off_never_compacts_and_warns_over_blocking_limit() -> None:
-    # 17,980 + 160,000 = 177,980 > 177,000: far over the 167,000 threshold, but auto-compaction is off
+def test_autocompact_off_never_compacts_and_refuses_a_request_over_the_blocking_limit() -> None:
+    # 17,980 + 160,000 = 177,980 > 177,000: far over the 167,000 threshold, but auto-compaction is off, so
+    # the request fails as too long: the reply never enters the window, and the next request is refused too
     tl = timeline("autocompact: off\nevents:\n  - reply: 160k\n  - reply: 1k\n")
     assert steps_of_kind(tl, "auto-compact") == []
-    assert tl.used_at(tl.last) == STARTUP_200K + 160_000 + 1_000
-    assert tl.level_at(tl.last) == "over"  # at/over the blocking limit
+    assert tl.used_at(tl.last) == STARTUP_200K
     reply = steps_of_kind(tl, "reply")[0]
-    assert any("177,000" in n for n in reply.notes), reply.notes
+    assert any("177,980 > the blocking limit 177,000" in n for n in reply.notes), reply.notes
+    assert tl.steps[-1].kind == "note" and tl.steps[-1].label == "blocked: reply"
 
 
 def test_autocompact_size_caps_window_on_1m_model() -> None:

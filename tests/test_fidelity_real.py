@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from shrink_session import shrink
-from shrunk_sessions import SHRUNK, unpack
+from shrunk_sessions import SHRUNK, recorded, unpack
 
 from ctxviz.cli import main
 from ctxviz.engine import simulate
@@ -37,34 +37,32 @@ def reports(sessions: dict[str, Path]) -> dict[str, FidelityReport]:
     return {short: fidelity(path) for short, path in sessions.items()}
 
 
-def _row(report: FidelityReport) -> tuple[int, float, float, list[tuple[object, ...]]]:
-    compactions = [
-        (c.trigger, c.measured_call, c.simulated_call, c.measured_after, c.simulated_after) for c in report.compactions
+@pytest.mark.parametrize("short", ["258c7280", "fa812bfe", "8463c716", "ae4a77f8"])
+def test_each_compaction_is_scored_where_the_session_records_it(
+    short: str, sessions: dict[str, Path], reports: dict[str, FidelityReport]
+) -> None:
+    calls, boundaries = recorded(sessions[short])
+    report = reports[short]
+    assert [c.measured for c in report.calls] == calls
+    assert [(c.trigger, c.pre_tokens, c.measured_after_call, c.measured_next) for c in report.compactions] == [
+        (trigger, pre, before, calls[before]) for trigger, pre, before in boundaries
     ]
-    return len(report.calls), round(report.median_error, 2), round(report.p90_error, 2), compactions
+    assert report.fitted.calls == boundaries[0][2]
+    assert report.predicted.calls == len(calls) - boundaries[0][2]
 
 
-def test_automatic_compactions_at_the_same_call_and_size(reports: dict[str, FidelityReport]) -> None:
-    assert _row(reports["258c7280"]) == (152, 0.0, 0.39, [("auto", 103, 103, 33_960, 34_158)])
-    assert _row(reports["fa812bfe"]) == (157, 0.0, 0.18, [("auto", 127, 127, 32_015, 32_137)])
+_CAME_BACK_LARGER = "8463c716 measured 42,603 after its compaction, 7,356 more than the rules put back"
 
 
-def test_a_typed_compact_replays_at_its_call(reports: dict[str, FidelityReport]) -> None:
-    # within 6.5%: the engine re-reads 5 files (8,536) and one invoked skill (2,570) besides the summary
-    assert _row(reports["ae4a77f8"]) == (217, 0.0, 5.41, [("manual", 139, 139, 45_263, 42_328)])
-
-
-def test_the_session_that_comes_back_larger_than_the_rules_give(reports: dict[str, FidelityReport]) -> None:
-    """8463c716: Claude Code's estimate let call 71 go out at 167,094 and compacted before call 72; the
-    engine counts exactly and compacts before 71 (within the ± 1 goal). After it the session measured
-    7,356 tokens more than the start-up, summary, 5 files and plan the rules re-inject; the transcript
-    (2.1.39) records none of what came back, so the gap stays, and every later call is ~4.7% low."""
-    calls, median, p90, compactions = _row(reports["8463c716"])
-    assert (calls, median, p90, compactions) == (143, 4.69, 11.09, [("auto", 72, 71, 42_603, 35_247)])
-    before = [c for c in reports["8463c716"].calls if c.call <= 70]
-    assert all(c.simulated == c.measured for c in before)
-    last = reports["8463c716"].calls[-1]
-    assert (last.measured, last.simulated) == (132_648, 126_451)
+@pytest.mark.parametrize(
+    "short", ["258c7280", "fa812bfe", pytest.param("8463c716", marks=pytest.mark.xfail(reason=_CAME_BACK_LARGER))]
+)
+def test_automatic_compactions_within_one_call_and_the_next_call_within_5_percent(
+    short: str, reports: dict[str, FidelityReport]
+) -> None:
+    (compaction,) = reports[short].automatic
+    assert compaction.offset is not None and abs(compaction.offset) <= 1, compaction
+    assert compaction.next_error is not None and compaction.next_error <= 5.0, compaction
 
 
 def test_shrinking_keeps_each_strings_length_in_characters_and_json_bytes() -> None:

@@ -102,3 +102,45 @@ def test_any_text_survives_the_yaml(tmp_path: Path, prompt: str, command: str) -
     result = session_to_scenario(path)
     (bash,) = [e.bash for e in result.scenario.events if hasattr(e, "bash")]
     assert bash.command == " ".join(command.strip().split("\n", 1)[0].split())[:80] or bash.command.endswith("…")
+
+
+def test_a_subagent_type_of_the_users_own_is_declared_as_a_custom_agent(tmp_path: Path) -> None:
+    """Real sessions call subagents their users defined ('reviewer', 'plugin:review:security'); the
+    scenario declares them under setup.agents instead of refusing them."""
+    text = SOURCE.read_text().replace('"subagent_type":"Plan"', '"subagent_type":"plugin:review:security"')
+    path = tmp_path / "custom.jsonl"
+    path.write_text(text)
+    result = session_to_scenario(path)
+    assert [a.name for a in result.scenario.setup.agents] == ["plugin:review:security"]
+    assert "plugin:review:security" in result.yaml
+
+
+def test_an_event_the_format_refuses_is_kept_as_hidden_input_of_its_size(tmp_path: Path) -> None:
+    from ctxviz.importer.draft import draft_session
+    from ctxviz.importer.load import load_session
+    from ctxviz.importer.paths import PathStyle
+    from ctxviz.importer.represent import make_representable
+    from ctxviz.kinds import EventKind
+
+    session = load_session(SOURCE).session
+    draft = draft_session(session, PathStyle(session.cwd))
+    index = next(n for n, e in enumerate(draft.events) if e.kind == EventKind.READ)
+    draft.events[index].fields["path"] = "not/among/the/files.py"  # a reference the scenario cannot resolve
+    target = draft.events[index].target
+    notes = make_representable(draft, "x")
+    assert len(notes) == 1 and notes[0].startswith(f"event {index} (read): unknown file")
+    stand_in = draft.events[index]
+    assert (stand_in.kind, stand_in.fields["visibility"], stand_in.target) == (EventKind.PROMPT, "hidden", target)
+
+
+def test_a_session_that_opens_with_a_summary_continues_another_and_is_not_a_compaction(tmp_path: Path) -> None:
+    summary = (
+        b'{"type":"user","isCompactSummary":true,"uuid":"s0","parentUuid":null,'
+        b'"message":{"role":"user","content":"This session is being continued from a previous conversation."}}\n'
+    )
+    rest = b"".join(LINES).replace(b'"parentUuid":null', b'"parentUuid":"s0"', 1)  # the first record follows it
+    path = tmp_path / "continued.jsonl"
+    path.write_bytes(summary + rest)
+    report = fidelity(path)
+    assert report.compactions == ()
+    assert report.predicted.calls == 0  # nothing to predict: no compaction in this session

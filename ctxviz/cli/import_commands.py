@@ -107,24 +107,51 @@ def _print_report(report: FidelityReport) -> None:
     from rich.table import Table
 
     console = Console()
-    calls = Table("call", "measured", "simulated", "error")
+    calls = Table("call", "measured", "simulated", "error", "scored as")
+    first = report.fitted.calls if report.predicted.calls else None
     for call in report.calls:
-        calls.add_row(str(call.call), f"{call.measured:,}", f"{call.simulated:,}", f"{call.error:.2f}%")
+        scored = "predicted" if first is not None and call.call > first else "fitted"
+        calls.add_row(str(call.call), f"{call.measured:,}", f"{call.simulated:,}", f"{call.error:.2f}%", scored)
     console.print(calls)
     if report.compactions:
-        table = Table("compaction", "call (measured)", "call (simulated)", "after (measured)", "after (simulated)")
+        table = Table("compaction", "after call (measured)", "after call (replay)", "off by", "next call measured",
+                      "replay there", "error")  # fmt: skip
         for fit in report.compactions:
-            table.add_row(fit.trigger, *(f"{v:,}" if v is not None else "—" for v in (
-                fit.measured_call, fit.simulated_call, fit.measured_after, fit.simulated_after)))  # fmt: skip
+            cells = (fit.measured_after_call, fit.simulated_after_call, fit.offset, fit.measured_next,
+                     fit.simulated_next)  # fmt: skip
+            error = f"{fit.next_error:.1f}%" if fit.next_error is not None else "—"
+            table.add_row(fit.trigger, *(f"{v:,}" if v is not None else "—" for v in cells), error)
         console.print(table)
     sources = Table("where the error comes from", "calls", "mean error", "worst call")
     for source in report.sources:
         sources.add_row(source.label, str(source.calls), f"{source.mean_error:.2f}%",
                         f"{source.worst_call} ({source.worst_error:.1f}%)")  # fmt: skip
     console.print(sources)
-    console.print(
-        f"[bold]{report.session}[/]: {len(report.calls)} calls replayed under claude-code; "
-        f"median error {report.median_error:.2f}%, 90th percentile {report.p90_error:.2f}%"
+    console.print(_headline(report))
+
+
+def _headline(report: FidelityReport) -> str:
+    """What the replay predicted and how well; the calls fitted by the importer are named apart."""
+    name = f"[bold]{report.session}[/]: {len(report.calls)} calls replayed under claude-code"
+    version = f" {report.version}" if report.version else ""
+    if not report.predicted.calls:
+        return (
+            f"{name}{version}; no compaction with a call after it, so nothing was predicted: all "
+            f"{report.fitted.calls} calls are fitted from the session's own measurements"
+        )
+    autos = report.automatic
+    timing = (
+        f"; automatic compactions at the same call {report.same_call} of {len(autos)}, within one "
+        f"{report.within_one_call}"
+        if autos
+        else ""
+    )
+    nexts = report.next_calls
+    after = f"; first call after within 5% {report.next_within_tolerance} of {len(nexts)}" if nexts else ""
+    return (
+        f"{name}{version}: {report.predicted.calls} calls predicted (after the first compaction), median "
+        f"error {report.median_error:.2f}%, 90th percentile {report.p90_error:.2f}%{timing}{after}; "
+        f"{report.fitted.calls} calls before it fitted"
     )
 
 

@@ -35,6 +35,21 @@ class Recorder:
         self._removed.append(block_id)
         self.used -= block.tokens
 
+    def withdraw_added(self) -> int:
+        """Take back every block added in the step being built (a request refused as too long never
+        entered the window); returns their tokens."""
+        tokens = 0
+        for block_id in reversed(self._added):
+            block = self._live.pop(block_id, None)
+            if block is not None and block_id == len(self._blocks) - 1:
+                self._blocks.pop()
+                tokens += block.tokens
+            elif block is not None:
+                self._live[block_id] = block
+        self._added = [b for b in self._added if b < len(self._blocks)]
+        self.used -= tokens
+        return tokens
+
     def note(self, text: str) -> None:
         self._notes.append(text)
 

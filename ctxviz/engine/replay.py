@@ -26,7 +26,7 @@ from ctxviz.scenario.event_model import (
     ToolEvent,
 )
 from ctxviz.scenario.measure import Measure
-from ctxviz.timeline import Fate, Source, Timeline
+from ctxviz.timeline import Category, Fate, Source, Timeline
 
 # A handler adds what its event brings and returns the step's kind and label (the replay closes the
 # step), or None when it closed its own steps (a note, a parallel group, /compact, /clear).
@@ -45,33 +45,92 @@ def replay(session: EngineSession, events: tuple[Event, ...] | None = None) -> T
 def run_event(session: EngineSession, event: Event, spilled: bool = False, last: bool = True) -> None:
     """One event as one step; ``last`` is False inside a parallel group, whose results all arrive before
     the next model call (so auto-compaction is checked once, after the group)."""
+    if session.blocked is not None and event.kind not in _UNBLOCKING:
+        session.note(f"not replayed: {session.blocked}")
+        session.close_step(StepKind.NOTE, f"blocked: {event.kind}", note=narration(session, event.note))
+        return
+    cleared = getattr(event, "cleared", 0)
+    if cleared and getattr(session.profile.compaction, "clears_old_results", False):
+        clear_old_results(session, cleared)
     outcome = HANDLERS[event.kind](session, event, spilled)
     if outcome is None:
         return
     step_kind, label = outcome
+    _refuse_over_window(session)
     session.check_warning()
     session.close_step(step_kind, label, note=narration(session, event.note))
     if last:
-        after_event(session)
+        # a gap recorded for the agent whose own count it is; other rules compare the exact size
+        own_count = getattr(session.profile.thresholds, "checks_own_count", False)
+        after_event(session, getattr(event, "count_gap", 0) if own_count else 0)
 
 
-def after_event(session: EngineSession) -> None:
+# what clearing takes: results and the messages around them, never the summary or re-injected content
+CLEARABLE = frozenset((BlockKind.FILE_READ, BlockKind.TOOL_OUTPUT, BlockKind.SPILLED_OUTPUT, BlockKind.EDIT,
+                       BlockKind.SUBAGENT_RESULT, BlockKind.TOOL_CALL, BlockKind.REPLY, BlockKind.PROMPT,
+                       BlockKind.HOOK_OUTPUT, BlockKind.MENTION))  # fmt: skip
+_CLEARED = "what is left of the cleared results"
+
+
+def clear_old_results(session: EngineSession, tokens: int) -> None:
+    """Earlier results leave the window, oldest first, until ``tokens`` have gone; what the last one
+    removed held beyond that stays as one block, so the window falls by exactly ``tokens``."""
+    removed = 0
+    for block in session.live():
+        if removed >= tokens:
+            break
+        if block.category is Category.MESSAGES and block.kind in CLEARABLE:
+            session.remove(block.id)
+            removed += block.tokens
+    if removed > tokens:
+        session.add(Category.MESSAGES, BlockKind.TOOL_OUTPUT, _CLEARED, removed - tokens, "hidden")
+    session.note(f"{min(removed, tokens):,} tokens of earlier results cleared before this call")
+
+
+_UNBLOCKING = frozenset((EventKind.COMPACT, EventKind.CLEAR, EventKind.NOTE))
+
+
+def _refuse_over_window(session: EngineSession) -> None:
+    """With auto-compaction off, a request over the blocking limit fails as too long: what this event
+    brought never reaches the model, and every later request fails the same way until a /compact."""
+    limit = session.thresholds
+    if limit.autocompact is not None or session.used <= limit.blocking:
+        return
+    would = session.used
+    session.withdraw_added()
+    session.blocked = (
+        f"the request would hold {would:,} > the blocking limit {limit.blocking:,} with auto-compaction off: "
+        "it fails as too long, and so does every later one until /compact"
+    )
+    session.note(f"blocked: {session.blocked}")
+
+
+def after_event(session: EngineSession, count_gap: int = 0) -> None:
+    """Before the next model call: auto-compaction when the agent's count (the exact size, off by
+    ``count_gap`` where the agent estimates) reaches the threshold."""
     if session.state.background:
         session.finish_background()
     limit = session.thresholds.autocompact
-    if limit is not None and session.used >= limit:
-        compact(session, manual=False, focus=None, summary=None, note=None)
+    if limit is not None and session.used + count_gap >= limit:
+        compact(session, manual=False, focus=None, summary=None, note=None, count_gap=count_gap)
 
 
 def compact(
-    session: EngineSession, *, manual: bool, focus: str | None, summary: Measure | None, note: str | None
+    session: EngineSession,
+    *,
+    manual: bool,
+    focus: str | None,
+    summary: Measure | None,
+    note: str | None,
+    count_gap: int = 0,
 ) -> None:
     before, threshold = session.used, session.thresholds.autocompact
     if manual:
         session.note(f"/compact at {before:,} tokens" + (f", focus: {focus}" if focus else ""))
     else:
+        counted = f"{before + count_gap:,} (its own count; {before:,} exactly)" if count_gap else f"{before:,}"
         session.note(
-            f"auto-compaction: {before:,} ≥ {threshold or 0:,} ({session.profile.thresholds.formula()}), "
+            f"auto-compaction: {counted} ≥ {threshold or 0:,} ({session.profile.thresholds.formula()}), "
             "checked before the next model call"
         )
     fates = session.profile.compaction.compact(session, manual=manual, focus=focus, summary=summary)
@@ -126,6 +185,7 @@ def note(session: EngineSession, event: NoteEvent, spilled: bool) -> None:
 
 
 def manual_compact(session: EngineSession, event: CompactEvent, spilled: bool) -> None:
+    session.blocked = None
     compact(
         session,
         manual=True,
@@ -136,6 +196,7 @@ def manual_compact(session: EngineSession, event: CompactEvent, spilled: bool) -
 
 
 def clear_event(session: EngineSession, event: ClearEvent, spilled: bool) -> None:
+    session.blocked = None
     clear(session, note=narration(session, event.note))
 
 

@@ -72,6 +72,7 @@ class EngineSession(Recorder):
         self.state = SessionState()
         self._order = count()
         self.event_index: int | None = None  # the scenario event being replayed (None: startup, automatic)
+        self.blocked: str | None = None  # why requests fail (over the window, auto-compaction off) until /compact
         self.child: Timeline | None = None  # a subagent's timeline, attached to the step that ran it
         self.child_scenarios: dict[str | None, Scenario] = {}  # by model: what every subagent starts from
         self._created: dict[str, Measure] = {}  # files a write created

@@ -16,7 +16,7 @@ from typing import Any
 from ctxviz.importer.draft import Draft, EventDraft
 from ctxviz.importer.render import scenario_document
 from ctxviz.importer.replay import build_scenario, replay
-from ctxviz.importer.rules import profile_of, spill_limit_chars, tool_call_tokens
+from ctxviz.importer.rules import profile_of, spill_limit_chars, tool_call_tokens, unchecked
 from ctxviz.kinds import EventKind
 from ctxviz.scenario.model import Scenario
 from ctxviz.tokens import CHARS_PER_TOKEN
@@ -93,7 +93,9 @@ def _add_fillers(draft: Draft, leftovers: dict[int, int]) -> None:
     """A stretch whose growth no free size could take gets a hidden item of that size at its end."""
     for segment, tokens in sorted(leftovers.items(), reverse=True):
         last = max(n for n, e in enumerate(draft.events) if e.segment == segment)
-        draft.events.insert(last + 1, _filler(segment, tokens))
+        filler = _filler(segment, tokens)
+        filler.count_gap = draft.events[last].count_gap
+        draft.events.insert(last + 1, filler)
 
 
 def _prepare(draft: Draft, scenario: Scenario) -> None:
@@ -108,7 +110,7 @@ def _prepare(draft: Draft, scenario: Scenario) -> None:
 
 
 def calibrate(draft: Draft, name: str) -> Calibrated:
-    scenario = build_scenario({**scenario_document(draft, name, {"system_prompt": 0}), "autocompact": False})
+    scenario = build_scenario(unchecked(scenario_document(draft, name, {"system_prompt": 0})))
     _prepare(draft, scenario)
     startup_rest = unplaced = 0
     for round_ in range(ROUNDS):
@@ -116,14 +118,14 @@ def calibrate(draft: Draft, name: str) -> Calibrated:
         by_segment: dict[int, list[EventDraft]] = defaultdict(list)
         for event in flat:
             by_segment[event.segment].append(event)
-        document = {**scenario_document(draft, name, {"system_prompt": 0}), "autocompact": False}
+        document = unchecked(scenario_document(draft, name, {"system_prompt": 0}))
         run = replay(build_scenario(document), len(flat))
         startup_rest = previous = run.startup_used
         pools: dict[int, int] = defaultdict(int)
         steps = run.timeline.steps
         for event, step in zip(flat, run.event_steps, strict=True):
             used = steps[step].used
-            added, previous = used - previous, used
+            added, previous = used - previous + event.cleared, used
             if event.kind == EventKind.COMPACT:
                 continue
             gap = event.target - added
@@ -148,6 +150,6 @@ def fit_startup(draft: Draft, name: str, startup_rest: int) -> dict[str, int]:
     if overhead >= startup_rest:
         return {"system_prompt": overhead - startup_rest}
     bare = {"system_prompt": 0, "tools": 0, "environment": 0}
-    document = {**scenario_document(draft, name, bare), "events": [], "autocompact": False}
+    document = unchecked({**scenario_document(draft, name, bare), "events": []})
     rest = replay(build_scenario(document), 0).startup_used  # what stays: the skill listing and the like
     return {**bare, "tools": max(0, overhead - rest)}

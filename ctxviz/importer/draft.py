@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxviz.importer.paths import PathStyle
+from ctxviz.importer.rules import media_estimate_tokens
 from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
-from ctxviz.kinds import EventKind
+from ctxviz.kinds import AgentName, EventKind
 from ctxviz.layout import share_cells
 from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS
@@ -47,6 +48,8 @@ class EventDraft:
     caps: dict[str, int] = field(default_factory=dict)  # the most a free size may hold
     lines: int | None = None  # a Read's line count
     agent: str | None = None  # a subagent's id (its file holds its own reads)
+    cleared: int = 0  # earlier results cleared before it (the measured usage fell without a compaction)
+    count_gap: int = 0  # Claude Code's own count before the next call minus the exact size (see count_gap)
 
     def flat(self) -> list[EventDraft]:
         return self.inner if self.kind == EventKind.PARALLEL else [self]
@@ -103,6 +106,8 @@ def _search_fields(use: ToolUse, style: PathStyle) -> dict[str, Any]:
 
 class _Drafter:
     def __init__(self, session: Session, style: PathStyle) -> None:
+        # Claude Code's count takes an image or a document at a fixed size, not its encoded length
+        self.media_chars = media_estimate_tokens(AgentName.CLAUDE_CODE) * CHARS_PER_TOKEN
         self.session = session
         self.style = style
         self.files: dict[str, int] = {}
@@ -157,8 +162,12 @@ class _Drafter:
             event.sizes["result"] = 0  # the whole measured size goes to the change
         return event, [_Unit(use.call_chars, event, _CALL_KEY.get(kind)), _Unit(result, event, _RESULT_KEY.get(kind))]
 
-    def segment(self, k: int, seg: Segment, measured_total: int | None, before: int | None) -> None:
+    def segment(
+        self, k: int, seg: Segment, measured_total: int | None, before: int | None, output: int | None = None
+    ) -> None:
         """Draft the events of one segment and give each its target size."""
+        start = len(self.events)
+        sent_chars = 0  # what the person, the tools and the hooks sent: Claude Code estimates it at chars/4
         pre: list[_Unit] = []
         post: list[_Unit] = []
         units = pre
@@ -181,6 +190,7 @@ class _Drafter:
                 event = EventDraft(EventKind.PROMPT, fields, {"size": 0}, ("size",), 0, k, False, comment)
                 self.events.append(event)
                 units.append(_Unit(item.chars, event, "size"))
+                sent_chars += self.media_chars if item.media else item.chars
             elif isinstance(item, Tools):
                 group: list[EventDraft] = []
                 for use in item.calls:
@@ -196,6 +206,7 @@ class _Drafter:
                     event, tool_units = self.tool_event(use, k, extra)
                     group.append(event)
                     units.extend(tool_units)
+                    sent_chars += use.result_text_chars + extra
                 if len(group) == 1:
                     self.events.append(group[0])
                 else:
@@ -221,6 +232,13 @@ class _Drafter:
             self.events.append(event)
             pre.append(_Unit(1, event, "size"))
         self._size(pre, post, compaction, measured_total, before)
+        if compaction is None and measured_total is not None and before is not None:
+            # before sending, Claude Code counts the last call's usage, its output and chars/4 of what came
+            # after (tokens.ts tokenCountWithEstimation): all known then, unlike the call's own size
+            gap = before + (output or 0) + estimate(sent_chars) - measured_total
+            for top in self.events[start:]:
+                for event in (top, *top.inner):
+                    event.count_gap = gap
         for group_event in parallels:
             group_event.measured = any(e.measured for e in group_event.inner)
 
@@ -246,6 +264,10 @@ class _Drafter:
             self._estimate(post)
             return
         self._estimate(pre + post)
+        if compaction is None and measured_total is not None and before is not None and pre:
+            # the usage fell with no compaction: earlier results were cleared before the call
+            added = sum(e.target for e in {id(u.event): u.event for u in pre}.values())  # a tool: two units
+            pre[0].event.cleared = max(0, before + added - measured_total)
 
     @staticmethod
     def _share(units: list[_Unit], total: int) -> None:
@@ -299,17 +321,40 @@ def _subagent_reads(drafter: _Drafter, subagents: Mapping[str, Session]) -> None
                 drafter.files.setdefault(path, child_draft.files[path])
 
 
+CONTINUED = "the earlier conversation this session continues"
+
+
+def carry_over(draft: Draft, over: int, startup: int) -> int:
+    """A session whose first call is over ``over`` opened as another's continuation: what its first call
+    holds beyond a start-up of ``startup`` is that earlier conversation (history, summarised at the next
+    compaction), not start-up. It becomes a hidden prompt before the first call; returns its size."""
+    first = draft.session.segments[0].used if draft.session.segments else None
+    if first is None or first <= over or draft.overhead <= startup:
+        return 0
+    carried = draft.overhead - startup
+    event = EventDraft(
+        EventKind.PROMPT, {"text": CONTINUED, "visibility": "hidden"}, {"size": carried}, (), carried, 0, True,
+        f"the first call measured {first:,}: over {over:,}, the session continued an earlier one",
+    )  # fmt: skip
+    draft.events.insert(0, event)
+    draft.overhead -= carried
+    draft.first_messages += carried
+    return carried
+
+
 def draft_session(session: Session, style: PathStyle, subagents: Mapping[str, Session] | None = None) -> Draft:
     drafter = _Drafter(session, style)
     segments = session.segments
     previous: int | None = None
+    output: int | None = None
     first_messages = 0
     for k, seg in enumerate(segments):
         start = len(drafter.events)
-        drafter.segment(k, seg, seg.used, previous)
+        drafter.segment(k, seg, seg.used, previous, output)
         if k == 0:
             first_messages = sum(e.target for top in drafter.events[start:] for e in top.flat())
-        previous = seg.used if seg.used is not None else previous
+        if seg.used is not None:
+            previous, output = seg.used, seg.output
     drafter.finish_sizes()
     _subagent_reads(drafter, subagents or {})
     overhead = max(0, (segments[0].used or 0) - first_messages)

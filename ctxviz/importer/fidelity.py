@@ -1,5 +1,14 @@
 """``ctxviz fidelity``: the imported session replayed under the claude-code rules, call by call against
-what the session measured, with each compaction's place and the size right after it."""
+what the session measured.
+
+Only what the replay predicts is scored. The importer sizes every event from two measured calls, so
+every call up to the first compaction comes out right by construction: those calls are *fitted* and
+reported apart. The headline is the error of the calls after the first compaction (*predicted*), each
+automatic compaction's place (the same call, or off by how many) and the first call after each.
+
+One convention everywhere: a compaction "after call N" came between the N-th API call (from 1, as
+``ctxviz context --at N`` numbers them) and the next one.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +21,7 @@ from ctxviz.importer.imported import ImportResult, session_to_scenario
 from ctxviz.importer.replay import Replay, replay
 
 FORMAT = "ctxviz.fidelity/1"
+NEXT_CALL_TOLERANCE = 5.0  # % of the measured size: the first call after a compaction counts as right within it
 
 
 @dataclass(frozen=True)
@@ -28,12 +38,30 @@ class CallFit:
 
 @dataclass(frozen=True)
 class CompactionFit:
+    """One compaction of the session or of the replay. ``measured_after_call`` / ``simulated_after_call``:
+    the call it came after (0: before the first call; None: it did not happen on that side). ``next_*``:
+    the first call after the session's compaction, measured and as the replay has it at that call."""
+
     trigger: str
-    measured_call: int | None
-    simulated_call: int | None
-    measured_after: int | None
-    simulated_after: int | None
+    measured_after_call: int | None
+    simulated_after_call: int | None
+    measured_next: int | None
+    simulated_next: int | None
     pre_tokens: int | None = None
+
+    @property
+    def offset(self) -> int | None:
+        """How many calls later (+) or earlier (−) the replay compacted; None where one side has none."""
+        if self.measured_after_call is None or self.simulated_after_call is None:
+            return None
+        return self.simulated_after_call - self.measured_after_call
+
+    @property
+    def next_error(self) -> float | None:
+        """The first call after it: the replay's error in % of the measured size."""
+        if not self.measured_next or self.simulated_next is None:
+            return None
+        return abs(self.simulated_next - self.measured_next) / self.measured_next * 100
 
 
 @dataclass(frozen=True)
@@ -48,13 +76,60 @@ class ErrorSource:
 
 
 @dataclass(frozen=True)
+class Score:
+    """Errors of a set of calls: their count, median and 90th percentile (None: no call)."""
+
+    calls: int
+    median_error: float | None
+    p90_error: float | None
+
+    @staticmethod
+    def of(fits: list[CallFit]) -> Score:
+        errors = [f.error for f in fits]
+        if not errors:
+            return Score(0, None, None)
+        return Score(len(errors), percentile(errors, 0.5), percentile(errors, 0.9))
+
+
+@dataclass(frozen=True)
 class FidelityReport:
     session: str
+    version: str | None  # the Claude Code version the replay's rules were taken for
     calls: tuple[CallFit, ...]
     compactions: tuple[CompactionFit, ...]
-    median_error: float
-    p90_error: float
+    predicted: Score  # the calls after the session's first compaction
+    fitted: Score  # the calls up to it, reproduced by construction
     sources: tuple[ErrorSource, ...]
+
+    @property
+    def median_error(self) -> float | None:
+        return self.predicted.median_error
+
+    @property
+    def p90_error(self) -> float | None:
+        return self.predicted.p90_error
+
+    @property
+    def automatic(self) -> tuple[CompactionFit, ...]:
+        """The session's automatic compactions (the replay must find them; a typed /compact is an event)."""
+        return tuple(c for c in self.compactions if c.trigger == "auto" and c.measured_after_call is not None)
+
+    @property
+    def same_call(self) -> int:
+        return sum(1 for c in self.automatic if c.offset == 0)
+
+    @property
+    def within_one_call(self) -> int:
+        return sum(1 for c in self.automatic if c.offset is not None and abs(c.offset) <= 1)
+
+    @property
+    def next_calls(self) -> tuple[CompactionFit, ...]:
+        """The session's compactions with a measured call after them."""
+        return tuple(c for c in self.compactions if c.next_error is not None)
+
+    @property
+    def next_within_tolerance(self) -> int:
+        return sum(1 for c in self.next_calls if (c.next_error or 0) <= NEXT_CALL_TOLERANCE)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,16 +139,37 @@ class FidelityReport:
             "compactions": [
                 {
                     "trigger": c.trigger,
-                    "measured_call": c.measured_call,
-                    "simulated_call": c.simulated_call,
-                    "measured_after": c.measured_after,
-                    "simulated_after": c.simulated_after,
+                    "measured_after_call": c.measured_after_call,
+                    "simulated_after_call": c.simulated_after_call,
+                    "offset": c.offset,
+                    "pre_tokens": c.pre_tokens,
+                    "measured_next": c.measured_next,
+                    "simulated_next": c.simulated_next,
+                    "next_error": _rounded(c.next_error),
                 }
                 for c in self.compactions
             ],
-            "median_error": round(self.median_error, 2),
-            "p90_error": round(self.p90_error, 2),
+            "median_error": _rounded(self.median_error),
+            "p90_error": _rounded(self.p90_error),
+            "version": self.version,
+            "predicted": {
+                "calls": self.predicted.calls,
+                "automatic_compactions": len(self.automatic),
+                "same_call": self.same_call,
+                "within_one_call": self.within_one_call,
+                "next_calls": len(self.next_calls),
+                "next_within_5pct": self.next_within_tolerance,
+            },
+            "fitted": {
+                "calls": self.fitted.calls,
+                "median_error": _rounded(self.fitted.median_error),
+                "p90_error": _rounded(self.fitted.p90_error),
+            },
         }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 2)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -104,30 +200,33 @@ def _call_sizes(result: ImportResult, run: Replay) -> list[CallFit]:
     return fits
 
 
+def _last_call_before(segment: int, calls: dict[int, CallFit]) -> int:
+    """Segment k holds what came after call k and before call k + 1: the call it follows is the last
+    measured one up to k (0: none)."""
+    return max((c for c in calls if c <= segment), default=0)
+
+
 def _compactions(result: ImportResult, run: Replay, sizes: dict[int, CallFit]) -> list[CompactionFit]:
-    """Each compaction named by the call it came before (None: no call came after it)."""
     flat = [e for top in result.draft.events for e in top.flat()]
-    # segment k ends with call k + 1; a compaction after the last call has no call to name
-    simulated_autos = [flat[event].segment + 1 if event >= 0 else 1 for event, _ in run.compactions()]
+    simulated_autos = [
+        _last_call_before(flat[event].segment if event >= 0 else 0, sizes) for event, _ in run.compactions()
+    ]
     fits: list[CompactionFit] = []
     for segment, trigger, pre in result.draft.compactions:
-        call = segment + 1 if segment + 1 in sizes else None
-        measured_after = sizes[call].measured if call is not None else None
+        after = _last_call_before(segment, sizes)
+        nxt = segment + 1 if segment + 1 in sizes else None
+        measured_next = sizes[nxt].measured if nxt is not None else None
+        simulated_next = sizes[nxt].simulated if nxt is not None else None
         if trigger == "manual":
-            simulated_after = sizes[call].simulated if call is not None else None
-            fits.append(CompactionFit(trigger, call, call, measured_after, simulated_after, pre))
+            fits.append(CompactionFit(trigger, after, after, measured_next, simulated_next, pre))
             continue
-        nearest = min(simulated_autos, key=lambda s: abs(s - segment - 1), default=None)
+        nearest = min(simulated_autos, key=lambda s: abs(s - after), default=None)
         if nearest is not None:
             simulated_autos.remove(nearest)
-        simulated_after = sizes[nearest].simulated if nearest in sizes else None
-        fits.append(CompactionFit(trigger, call, nearest if nearest in sizes else None, measured_after,
-                                  simulated_after, pre))  # fmt: skip
-    fits += [
-        CompactionFit("auto", None, s if s in sizes else None, None, sizes[s].simulated if s in sizes else None)
-        for s in simulated_autos
-    ]
-    return sorted(fits, key=lambda c: c.measured_call or c.simulated_call or 0)
+        fits.append(CompactionFit(trigger, after, nearest, measured_next, simulated_next, pre))
+    fits += [CompactionFit("auto", None, s, None, None) for s in simulated_autos]
+    return sorted(fits, key=lambda c: (c.measured_after_call if c.measured_after_call is not None
+                                       else c.simulated_after_call or 0))  # fmt: skip
 
 
 def _sources(calls: list[CallFit], compactions: list[CompactionFit]) -> list[ErrorSource]:
@@ -135,20 +234,21 @@ def _sources(calls: list[CallFit], compactions: list[CompactionFit]) -> list[Err
     and start-up, a compaction that fired at another call than in the session, or a compaction's size."""
     marks: list[tuple[int, str]] = []
     for fit in compactions:
-        measured, simulated = fit.measured_call, fit.simulated_call
+        measured, simulated = fit.measured_after_call, fit.simulated_after_call
         if measured is not None and simulated is not None and measured != simulated:
             marks.append(
-                (min(measured, simulated), f"compaction timing: simulated at call {simulated}, measured at {measured}")
-            )
+                (min(measured, simulated) + 1,
+                 f"compaction timing: simulated after call {simulated}, measured after {measured}")
+            )  # fmt: skip
         if measured is None and simulated is None:
             continue
         settled = max(c for c in (measured, simulated) if c is not None)
         after = (
-            f" ({fit.measured_after:,} measured, {fit.simulated_after:,} simulated)"
-            if fit.measured_after is not None and fit.simulated_after is not None
+            f" ({fit.measured_next:,} measured, {fit.simulated_next:,} simulated)"
+            if fit.measured_next is not None and fit.simulated_next is not None
             else ""
         )
-        marks.append((settled, f"the size after the compaction at call {settled}{after}"))
+        marks.append((settled + 1, f"the size after the compaction after call {settled}{after}"))
     marks.sort()
     groups: dict[str, list[CallFit]] = {}
     for call in calls:
@@ -169,9 +269,12 @@ def fidelity_of(result: ImportResult, name: str) -> FidelityReport:
     run = replay(result.scenario, flat_count)
     calls = _call_sizes(result, run)
     compactions = _compactions(result, run, {c.call: c for c in calls})
-    errors = [c.error for c in calls]
+    measured = [c.measured_after_call for c in compactions if c.measured_after_call is not None]
+    first = min(measured, default=None)
+    predicted = [c for c in calls if first is not None and c.call > first]
+    fitted = [c for c in calls if first is None or c.call <= first]
     return FidelityReport(
-        name, tuple(calls), tuple(compactions), percentile(errors, 0.5), percentile(errors, 0.9),
+        name, result.draft.session.version, tuple(calls), tuple(compactions), Score.of(predicted), Score.of(fitted),
         tuple(_sources(calls, compactions)),
     )  # fmt: skip
 

@@ -8,10 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ctxviz.importer.calibrate import Calibrated, calibrate
-from ctxviz.importer.draft import Draft, draft_session
+from ctxviz.importer.draft import Draft, carry_over, draft_session
 from ctxviz.importer.load import load_session
 from ctxviz.importer.paths import PathStyle
 from ctxviz.importer.render import scenario_yaml
+from ctxviz.importer.represent import make_representable
+from ctxviz.importer.rules import continuation_rule
+from ctxviz.kinds import AgentName
 from ctxviz.scenario.load import parse_scenario
 from ctxviz.scenario.model import Scenario
 from ctxviz.tokens import CharsPerToken, TokenCounter
@@ -68,7 +71,7 @@ def measured_per_event(calls: Iterable[MeasuredCall], event_count: int) -> list[
 HEADER_WIDTH = 100
 
 
-def _header(draft: Draft, calibrated: Calibrated, name: str) -> list[str]:
+def _header(draft: Draft, calibrated: Calibrated, name: str, stand_ins: list[str]) -> list[str]:
     """The scenario's opening comment: where it came from and how each kind of size was made."""
     session = draft.session
     first = session.segments[0].used or 0
@@ -85,12 +88,25 @@ def _header(draft: Draft, calibrated: Calibrated, name: str) -> list[str]:
         "(system prompt, tool definitions, CLAUDE.md, memory, start-up hook output). The profile's start-up "
         f"adds {calibrated.startup_rest:,} besides the system prompt; fitted to the overhead: {fitted}.",
     ]
+    if session.version:
+        paragraphs.append(
+            f"Rules: those of Claude Code {session.version}, the version the session recorded (profile.version; "
+            "`--set version=X` replays it as another). count_gap on an event: how far Claude Code's own count "
+            "before its next call (the last usage and output plus chars/4 of what came after) is from the exact "
+            "size; it decides the automatic compactions. cleared: tokens of earlier results the usage shows "
+            "were cleared before that event, with no compaction."
+        )
     autos = [pre for _, trigger, pre in draft.compactions if trigger == "auto"]
     if autos:
         paragraphs.append(
             f"The session compacted automatically {len(autos)} time(s). Those are not events: the engine "
             "decides when to compact (`ctxviz fidelity` compares). profile.summary_tokens is the first "
             "recorded summary (its text at 4 chars a token)."
+        )
+    if stand_ins:
+        paragraphs.append(
+            f"{len(stand_ins)} event(s) the scenario format cannot hold are kept as hidden input of their size: "
+            + "; ".join(stand_ins)
         )
     if calibrated.unplaced:
         paragraphs.append(
@@ -108,8 +124,12 @@ def session_to_scenario(path: Path | str, *, keep_paths: bool = False) -> Import
     session = loaded.session
     name = session.session_id or Path(path).stem
     draft = draft_session(session, PathStyle(session.cwd, keep_paths), loaded.subagents)
+    stand_ins = make_representable(draft, name)
+    rule = continuation_rule(AgentName.CLAUDE_CODE)
+    if rule is not None:
+        carry_over(draft, *rule)
     calibrated = calibrate(draft, name)
-    text = scenario_yaml(calibrated.document, draft, _header(draft, calibrated, name))
+    text = scenario_yaml(calibrated.document, draft, _header(draft, calibrated, name, stand_ins))
     # every size is written in tokens: nothing is counted, the counter is only the loader's requirement
     scenario = parse_scenario(text, f"{name}.yaml", counter=_COUNTER)
     return ImportResult(scenario, text, draft, calibrated, loaded.problems)

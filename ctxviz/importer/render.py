@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from ctxviz.importer.draft import Draft, EventDraft
+from ctxviz.importer.rules import builtin_subagent_types
 from ctxviz.kinds import AgentName, EventKind
 
 MILLION_WINDOW = 1_000_000
@@ -15,6 +16,15 @@ SMALL_WINDOW = 200_000
 
 
 def event_document(event: EventDraft) -> dict[str, Any]:
+    document = _event_body(event)
+    if event.cleared:
+        document["cleared"] = event.cleared
+    if event.count_gap:
+        document["count_gap"] = event.count_gap
+    return document
+
+
+def _event_body(event: EventDraft) -> dict[str, Any]:
     kind, fields, sizes = event.kind, event.fields, event.sizes
     if kind == EventKind.PARALLEL:
         return {"parallel": [event_document(e) for e in event.inner]}
@@ -44,11 +54,20 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
     auto_summaries = [
         s for s, (_, trigger, _) in zip(draft.summaries, draft.compactions, strict=True) if trigger == "auto"
     ]
+    profile: dict[str, Any] = {}
+    if session.version:
+        profile["version"] = session.version  # the rules of the version that wrote the session
     if auto_summaries:
-        document["profile"] = {"summary_tokens": auto_summaries[0]}
+        profile["summary_tokens"] = auto_summaries[0]
+    if profile:
+        document["profile"] = profile
     setup: dict[str, Any] = dict(startup)
     if draft.skills:
         setup["skills"] = [{"name": n, "body": t} for n, t in draft.skills.items()]
+    custom = _custom_agents(draft, document["agent"])
+    if custom:
+        # the user's own agents: their descriptions went out with the tool definitions, in the fitted start-up
+        setup["agents"] = [{"name": name, "description": 0} for name in custom]
     document["setup"] = setup
     document["files"] = {
         path: {"tokens": tokens, "lines": draft.file_lines[path]} if path in draft.file_lines else tokens
@@ -56,6 +75,12 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
     }
     document["events"] = [event_document(e) for e in draft.events]
     return document
+
+
+def _custom_agents(draft: Draft, agent: str) -> list[str]:
+    builtin = set(builtin_subagent_types(agent))
+    used = (e.fields["type"] for top in draft.events for e in top.flat() if e.kind == EventKind.SUBAGENT)
+    return list(dict.fromkeys(t for t in used if t not in builtin))
 
 
 _PLAIN_KEY = re.compile(r"^[A-Za-z_~][\w./~-]*$")

@@ -1,12 +1,16 @@
-"""The two numbers of the agent's rules the importer must know before it replays anything: a tool call's
-envelope and the chars over which a tool's output spills to a file. Everything else it learns by
+"""What of the agent's rules the importer must know before it replays anything: a tool call's envelope,
+the chars over which a tool's output spills to a file and the subagent types it ships with. Everything else it learns by
 replaying the scenario. One place, so a change to the profile's shape touches only this module."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ctxviz.engine import resolve_profile
-from ctxviz.profiles import Profile
+from ctxviz.profiles import Profile, get_profile
 from ctxviz.scenario.model import Scenario
+
+UNLIMITED = 10**12
 
 
 def profile_of(scenario: Scenario) -> Profile:
@@ -21,3 +25,29 @@ def tool_call_tokens(profile: Profile) -> int:
 def spill_limit_chars(profile: Profile, tool: str) -> int | None:
     """Over this many chars, the engine saves ``tool``'s output to a file (None: it never does)."""
     return profile.output.limit(tool)
+
+
+def builtin_subagent_types(agent: str) -> tuple[str, ...]:
+    """The subagent types the agent ships with; any other type a session used was defined by its user."""
+    return get_profile(agent).subagents.types
+
+
+def continuation_rule(agent: str) -> tuple[int, int] | None:
+    """(first call over which a session opened as another's continuation, the start-up such a session
+    has besides the earlier conversation), where the agent's profile measured them."""
+    numbers = get_profile(agent).numbers
+    over = getattr(numbers, "continuation_first_call", None)
+    startup = getattr(numbers, "continuation_startup", None)
+    return (over, startup) if over is not None and startup is not None else None
+
+
+def unchecked(document: dict[str, Any]) -> dict[str, Any]:
+    """The document replayed with nothing decided on its size: no automatic compaction, and no request
+    refused as too long (what each event adds is all calibration wants to see)."""
+    profile = {**document.get("profile", {}), "blocking_buffer": -UNLIMITED}
+    return {**document, "autocompact": False, "profile": profile}
+
+
+def media_estimate_tokens(agent: str) -> int:
+    """What the agent's own count takes an image or a document for (0: the profile does not say)."""
+    return int(getattr(get_profile(agent).numbers, "media_estimate_tokens", 0))

@@ -60,6 +60,22 @@ class _FlagMessage(Struct, frozen=True):
     content: list[_ResultFlag] | str | None = None
 
 
+class _Output(Struct, frozen=True):
+    output_tokens: int | None = None
+
+
+class _OutputMessage(Struct, frozen=True):
+    usage: _Output | None = None
+
+
+class _CallFacts(Struct, frozen=True):
+    """Of an API call's record: the Claude Code version that wrote it (the replay takes that version's
+    rules) and the output tokens recorded (Claude Code's own count before the next call adds them)."""
+
+    version: str | None = None
+    message: _OutputMessage | None = None
+
+
 class _FlagRecord(Struct, frozen=True):
     """Only the ``is_error`` flags of a user record's tool results (the shared record type omits them)."""
 
@@ -67,6 +83,7 @@ class _FlagRecord(Struct, frozen=True):
 
 
 _FLAGS = msgspec.json.Decoder(_FlagRecord)
+_CALL_FACTS = msgspec.json.Decoder(_CallFacts)
 _ARGS = msgspec.json.Decoder(ToolArgs)
 _RESULT_INFO = msgspec.json.Decoder(_ToolResultInfo)
 
@@ -94,6 +111,7 @@ class ToolUse:
     args: ToolArgs
     call_chars: int
     result_chars: int | None = None
+    result_text_chars: int = 0  # the result's text as sent, unescaped: what Claude Code's chars/4 counts
     result_head: str = ""  # the result's first characters: an error or a "file unchanged" stub
     error: bool = False
     partial_read: bool = False  # a Read of a line range (offset/limit, or a file cut at its line limit)
@@ -119,6 +137,7 @@ class Prompt:
     text: str
     chars: int
     kind: str  # "prompt" (typed by the person), "meta" (expanded commands, caveats), "hook" (reminders)
+    media: bool = False  # an image or a document: its chars are encoded data, not text
 
 
 @dataclass
@@ -138,6 +157,7 @@ class Segment:
     items: list[Item] = field(default_factory=list)
     used: int | None = None
     line: int | None = None  # the call's line in the file
+    output: int | None = None  # the call's output tokens as recorded
 
 
 @dataclass(frozen=True)
@@ -146,6 +166,7 @@ class Session:
     model: str | None
     cwd: str | None
     session_id: str | None
+    version: str | None = None  # the Claude Code version of the last call (a session may span an update)
 
     @property
     def calls(self) -> list[int]:
@@ -156,6 +177,22 @@ def _text_of(content: str | list[Content] | None) -> str:
     if isinstance(content, str):
         return content
     return "\n".join(b.text for b in content or () if b.type == "text" and b.text)
+
+
+def _call_facts(raw: bytes) -> _CallFacts:
+    try:
+        return _CALL_FACTS.decode(raw)
+    except msgspec.DecodeError:
+        return _CallFacts()
+
+
+def _text_chars(raw: Raw) -> int:
+    """The characters of a tool result's text: a JSON string's length less its quotes and escapes (one
+    extra character each), or the text of its blocks."""
+    data = bytes(raw)
+    if data[:1] == b'"':
+        return len(data) - 2 - data.count(b"\\")
+    return len(_raw_text(raw))
 
 
 def _raw_text(raw: Raw) -> str:
@@ -178,18 +215,23 @@ class _Builder:
         self.message_group: dict[str, tuple[int, Tools]] = {}
         self.seen_calls: set[str] = set()
         self.model: str | None = None
+        self.version: str | None = None
         self.failed: set[str] = set()  # tool_use ids whose result the current user record marks as an error
 
     @property
     def current(self) -> Segment:
         return self.segments[-1]
 
-    def assistant(self, entry: Entry, record: Record) -> None:
+    def assistant(self, entry: Entry, record: Record, raw: bytes) -> None:
         if entry.used is not None and entry.message_id not in self.seen_calls:
             self.seen_calls.add(entry.message_id or "")
+            facts = _call_facts(raw)
+            usage = facts.message.usage if facts.message is not None else None
             self.current.used, self.current.line = entry.used, entry.line
+            self.current.output = usage.output_tokens if usage is not None else None
             self.segments.append(Segment())
             self.model = entry.model or self.model
+            self.version = facts.version or self.version
         message = record.message
         content = message.content if message is not None else None
         if isinstance(content, str):
@@ -223,6 +265,12 @@ class _Builder:
                 self.failed = {f.tool_use_id or "" for f in message.content if f.is_error}
         if record.isCompactSummary:
             compaction = next((i for i in reversed(self.current.items) if isinstance(i, Compaction)), None)
+            if compaction is None and len(self.segments) == 1:
+                # a summary before any call or boundary: the session opens as another's continuation, and
+                # its first call carries that summary as history
+                text = _text_of(content)
+                self.current.items.append(Prompt(text, len(text), "meta"))
+                return
             if compaction is None:
                 compaction = Compaction("auto", None)
                 self.current.items.append(compaction)
@@ -237,7 +285,7 @@ class _Builder:
             elif block.type == "tool_result":
                 self._result(block, record)
             elif block.type in ("image", "document"):
-                self.current.items.append(Prompt(f"[{block.type}]", len(block.source), "meta"))
+                self.current.items.append(Prompt(f"[{block.type}]", len(block.source), "meta", media=True))
 
     def _prompt(self, text: str, meta: bool) -> None:
         if not text.strip():
@@ -254,6 +302,7 @@ class _Builder:
             self.current.items.append(Prompt("tool result", len(block.content), "meta"))
             return
         use.result_chars = (use.result_chars or 0) + len(block.content)
+        use.result_text_chars += _text_chars(block.content)
         use.result_head = _raw_text(block.content)[:200] if len(block.content) < 400 else use.result_head
         use.error = block.tool_use_id in self.failed or use.result_head.lstrip().startswith("<tool_use_error>")
         info = _result_info(record.toolUseResult)
@@ -289,7 +338,7 @@ def build_session(chain: Sequence[Entry], lines: Mapping[int, bytes], cwd: str |
         except DecodeError:
             continue
         if record.kind == "assistant":
-            builder.assistant(entry, record)
+            builder.assistant(entry, record, raw)
         elif record.kind == "user":
             builder.user(record, raw)
         elif record.kind == "attachment" and entry.pieces:
@@ -298,7 +347,7 @@ def build_session(chain: Sequence[Entry], lines: Mapping[int, bytes], cwd: str |
     segments = builder.segments
     if not segments[-1].items:
         segments.pop()
-    return Session(tuple(segments), builder.model, cwd, session)
+    return Session(tuple(segments), builder.model, cwd, session, builder.version)
 
 
 def is_unchanged_stub(use: ToolUse) -> bool:

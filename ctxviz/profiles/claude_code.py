@@ -16,6 +16,7 @@ from ctxviz.profiles.policies.startup import AutoMemoryRule, GitStatusRule, Skil
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import ReserveAndBuffer
 from ctxviz.profiles.teaching import CompactionWords, Teaching
+from ctxviz.profiles.versions import at_least
 from ctxviz.tokens import CHARS_PER_TOKEN
 
 _200K_32K = ModelSpec(window=200_000, max_output=32_000)
@@ -23,6 +24,9 @@ _200K_8K = ModelSpec(window=200_000, max_output=8_192)
 _SRC: Confidence = "source"
 _DOCS: Confidence = "documented"
 _GUESS: Confidence = "assumed"
+_MEASURED: Confidence = "measured"
+# the sessions rules were fitted on: the fit half of the benchmark corpus (benchmarks/fidelity.py)
+_FIT = "fit half of benchmarks/fidelity.py's corpus"
 _MODELS = {
     "claude-opus-4-6": ModelSpec(window=200_000, max_output=64_000),
     "claude-sonnet-4-6": _200K_32K,
@@ -55,15 +59,31 @@ class ClaudeCodeNumbers:
     """Every number of the claude-code profile. Sizes are tokens unless the name says chars/bytes/lines."""
 
     chars_per_token: int = number(CHARS_PER_TOKEN, _SRC, "tokens.ts roughTokenCountEstimation")
+    media_estimate_tokens: int = number(2_000, _SRC, "microCompact.ts IMAGE_MAX_TOKEN_SIZE: an image or document")
     # window and thresholds (docs/numbers.md, "The window and its lines")
     models: dict[str, ModelSpec] = number(_MODELS, _SRC, "context.ts getContextWindowForModel, getModelMaxOutputTokens")
     default_model: str = number("claude-sonnet-4-6", _DOCS, "the default model of a Pro/Max plan")
     unknown_model: ModelSpec = number(_200K_32K, _SRC, "context.ts: defaults for an unknown model")
     long_context_window: int = number(1_000_000, _DOCS, "a [1m] model suffix")
     summary_reserve_cap: int = number(20_000, _SRC, "autoCompact.ts MAX_OUTPUT_TOKENS_FOR_SUMMARY")
+    # the rules of which version: a session's replay takes the version it recorded (`--set version=X`)
+    version: str = number("2.1.88", _SRC, "the version whose source these numbers were read in")
+    reserve_capped_since: str = number(
+        "2.1.21",
+        _DOCS,
+        "CHANGELOG 2.1.21: auto-compact no longer triggers too early on models with large output "
+        "limits; before it the whole max output (32,000) was reserved: 155k sessions measured up to 2.1.20",
+    )
     autocompact_buffer: int = number(13_000, _SRC, "autoCompact.ts AUTOCOMPACT_BUFFER_TOKENS")
     warning_buffer: int = number(20_000, _SRC, "autoCompact.ts WARNING_THRESHOLD_BUFFER_TOKENS")
     blocking_buffer: int = number(3_000, _SRC, "autoCompact.ts MANUAL_COMPACT_BUFFER_TOKENS")
+    # a session that opens as another's continuation: its first call carries the earlier conversation
+    continuation_first_call: int = number(
+        60_000, _MEASURED, f"{_FIT}: first calls were 27k-45k (start-up and prompt) or 68k-152k (resumed)"
+    )
+    continuation_startup: int = number(
+        41_794, _MEASURED, f"{_FIT}: the median first call minus its messages of the 24 sessions not resumed"
+    )
     # startup ("What loads before your first message"; DOCS illustrative sizes; tools from real /context
     # output, 13.5k–20.5k)
     system_prompt: int = number(4_200, _DOCS, "context-window docs, illustrative size")
@@ -171,7 +191,12 @@ def build(n: ClaudeCodeNumbers) -> Profile:
             spill.preview_tokens(),
         ),
         rule_triggers=n.rule_triggers,
-        thresholds=ReserveAndBuffer(n.summary_reserve_cap, n.autocompact_buffer, n.warning_buffer, n.blocking_buffer),
+        thresholds=ReserveAndBuffer(
+            n.summary_reserve_cap if at_least(n.version, n.reserve_capped_since) else None,
+            n.autocompact_buffer,
+            n.warning_buffer,
+            n.blocking_buffer,
+        ),
         startup=StandardStartup(
             system_prompt=n.system_prompt,
             environment=n.environment,

@@ -42,6 +42,13 @@ NoteField = Annotated[Note, BeforeValidator(_note, json_schema_input_type=str | 
 class EventBase(Strict):
     kind: ClassVar[EventKind]
     note: NoteField | None = None
+    # The agent decides to compact from its own count, not the exact size: the last call's measured usage
+    # plus an estimate of what came after it. How far that count is from the exact size once this event
+    # is in (tokens; an imported session knows it, a written scenario counts exactly).
+    count_gap: int = 0
+    # Tokens of earlier results the agent cleared before this event (Claude Code clears old tool results
+    # between calls; a session records it as usage that falls without a compaction).
+    cleared: int = Field(default=0, ge=0)
 
 
 class PromptSpec(Strict):

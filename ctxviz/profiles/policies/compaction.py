@@ -61,6 +61,8 @@ class SummaryAndRecentFiles:
     skills_total_tokens: int
     task_status: int
     skills: SkillListingRule | None
+    # Claude Code also clears old tool results between calls (microcompact): an event's ``cleared`` applies
+    clears_old_results: bool = True
 
     def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
         state, threshold = session.state, session.thresholds.autocompact

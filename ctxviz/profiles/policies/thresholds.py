@@ -11,17 +11,21 @@ from ctxviz.timeline import AUTOCOMPACT_BUFFER, COMPACT_BUFFER, Thresholds
 class ReserveAndBuffer:
     """The trigger sits below the window by a reserve for the summary (min(max output, reserve cap)) and
     a buffer: Claude Code's autoCompact.ts. Warning is a further buffer below it; with auto-compaction
-    off, requests fail above the effective window minus the blocking buffer."""
+    off, requests fail above the effective window minus the blocking buffer. No cap (None): the whole
+    max output is reserved, as Claude Code did before 2.1.21."""
 
-    summary_reserve_cap: int
+    summary_reserve_cap: int | None
     autocompact_buffer: int
     warning_buffer: int
     blocking_buffer: int
+    # Claude Code checks its own count (the last usage plus chars/4 of what came after), so an event's
+    # count_gap applies; the other rules here compare the exact size
+    checks_own_count: bool = True
 
     def thresholds(
         self, window: int, max_output: int, autocompact: bool | int = True, autocompact_pct: float | None = None
     ) -> Thresholds:
-        reserve = min(max_output, self.summary_reserve_cap)
+        reserve = max_output if self.summary_reserve_cap is None else min(max_output, self.summary_reserve_cap)
         effective = window - reserve
         blocking = effective - self.blocking_buffer
         if autocompact is False:
@@ -46,10 +50,8 @@ class ReserveAndBuffer:
         )
 
     def formula(self) -> str:
-        return (
-            f"window − min(max output, {self.summary_reserve_cap:,}) − {self.autocompact_buffer:,}; "
-            f"warning {self.warning_buffer:,} below"
-        )
+        reserve = "max output" if self.summary_reserve_cap is None else f"min(max output, {self.summary_reserve_cap:,})"
+        return f"window − {reserve} − {self.autocompact_buffer:,}; warning {self.warning_buffer:,} below"
 
 
 @dataclass(frozen=True, slots=True)
