@@ -64,6 +64,7 @@ class _Saved(msgspec.Struct, array_like=True):
     notes: list[str]
     calls: int
     overhead: int | None
+    calls_counted: bool
 
 
 _DECODER = msgspec.msgpack.Decoder(_Saved)
@@ -91,7 +92,7 @@ def load(cache_file: Path, path: Path) -> tuple[LiveSession, dict[str, Any]] | N
 
 
 def _restore(saved: _Saved, path: Path) -> LiveSession:
-    live = LiveSession(path, lean=True)
+    live = LiveSession(path, lean=True, from_end=not saved.calls_counted)
     live.tail = Tail(path, saved.offset, saved.identity, saved.line_number, saved.carry, saved.skipping,
                      saved.boundary)  # fmt: skip
     live.tools = ParseState(names=dict(saved.tool_names), task_prompts=dict(saved.task_prompts), cwd=saved.cwd,
@@ -115,6 +116,7 @@ def _restore(saved: _Saved, path: Path) -> LiveSession:
         last_measured=saved.last_measured,
         peak=saved.peak,
         reordered=saved.reordered,
+        calls_counted=saved.calls_counted,
     )
     live.follower.builder = StepBuilder({}, compaction_call=live.compaction_call, state=state,
                                      pending=list(saved.pending), notes=list(saved.notes), calls=saved.calls,
@@ -134,7 +136,7 @@ def _saved(live: LiveSession) -> _Saved:
         sorted(follower.bridged), sorted(follower.seen), follower.open_compaction, follower.models,
         follower.last_used, follower.last_measured, follower.peak, follower.reordered,
         list(state.live.values()), state.total, len(state.blocks), len(state.steps),
-        builder.pending, builder.notes, builder.calls, builder.overhead,
+        builder.pending, builder.notes, builder.calls, builder.overhead, follower.calls_counted,
     )  # fmt: skip
 
 
@@ -188,16 +190,21 @@ def save(cache_file: Path, live: LiveSession, header: dict[str, Any]) -> None:
     write_atomically(cache_file, pack_cache(header, _ENCODER.encode(_saved(live))))
 
 
-def refresh(cache_file: Path, path: Path, window: int | None, problems: list[str]) -> dict[str, Any]:
+def refresh(
+    cache_file: Path, path: Path, window: int | None, problems: list[str], *, count_calls: bool = False
+) -> dict[str, Any]:
     """Bring the cache of ``path`` up to date (reading only what was appended when it can be trusted)
     and return its header. A failure to write the cache is not an error: the figures are still right.
-    What happened on the way (a cache rebuilt, not written) is told in ``problems``."""
+    What happened on the way (a cache rebuilt, not written) is told in ``problems``. A first read starts
+    at the last compaction unless ``count_calls`` (the calls before it are counted only by reading them)."""
     loaded = load(cache_file, path)
     previous = None
-    if loaded is None:
-        if cache_file.exists():
-            problems.append(f"{cache_file}: cache not usable (damaged, or another version): rebuilt")
-        live = LiveSession(path, lean=True)
+    if loaded is not None and count_calls and not loaded[0].follower.calls_counted:
+        problems.append(f"{path}: read from its last compaction before; read whole now, to count its calls")
+    elif loaded is None and cache_file.exists():
+        problems.append(f"{cache_file}: cache not usable (damaged, or another version): rebuilt")
+    if loaded is None or (count_calls and not loaded[0].follower.calls_counted):
+        live = LiveSession(path, lean=True, from_end=not count_calls)
     else:
         live, previous = loaded
     update = live.poll()
@@ -205,7 +212,8 @@ def refresh(cache_file: Path, path: Path, window: int | None, problems: list[str
         raise FileNotFoundError(update.reason)
     header = figures_header(live, path, window, previous)
     if update.rebuilt:
-        problems.append(f"{path}: read from the start ({update.reason or 'the chain changed'})")
+        where = "its last compaction" if not live.follower.calls_counted else "the start"
+        problems.append(f"{path}: read from {where} ({update.reason or 'the chain changed'})")
     # Claude Code's config folder in its layout (<root>/projects/<project>/<session>.jsonl), else the
     # transcript's own folder; and every agent's folders on this machine
     import os

@@ -9,7 +9,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-CACHE_FORMAT = "ctxviz.statusline-cache/2"
+CACHE_FORMAT = "ctxviz.statusline-cache/3"
 # More than a cache of one session's state can hold: a larger file there is not ours, and not read whole.
 MAX_CACHE_BYTES = 256 * 1024 * 1024
 

@@ -57,7 +57,7 @@ class Figures:
 
     used: int
     measured: bool
-    calls: int
+    calls: int | None  # None: not counted (the file was read from its last compaction)
     model: str
     biggest: tuple[str, int] | None  # label, tokens
 
@@ -82,6 +82,7 @@ class Follower:
     last_used: int | None = None
     last_measured: bool = True
     peak: int = 0
+    calls_counted: bool = True  # False when read from the last compaction: the calls before it are unknown
 
     reordered: bool = False  # the file's records are out of order: every change is a rebuild
     children: Mapping[str, Timeline] = field(default_factory=dict)  # subagent id → its timeline
@@ -98,14 +99,34 @@ class Follower:
         """The state after a whole file's entries, the chain chosen as the batch reader chooses it.
         ``settings`` are the follower's own (``lean``, ``compaction_call``, ``children``, …)."""
         follower = cls(**settings)
+        follower._take_file(entries)
+        return follower
+
+    @classmethod
+    def from_last_compaction(cls, head: Follower, entries: Sequence[Entry]) -> Follower | None:
+        """A lean state from a file's records since its last compaction boundary (``entries`` start with
+        it), on top of ``head``: the lean follower of the file's first records up to its first call, whose
+        fixed overhead the compaction keeps. What the compaction replaced is not read, so the calls before
+        it are not counted. None when the tail alone may not give what the whole file gives: its chain does
+        not run unbroken from the boundary (a rewind, a parent before it, records out of order or written
+        twice), or no call follows the boundary (the model is then the one of a call before it)."""
+        follower = cls(lean=True, compaction_call=head.compaction_call)
+        follower.builder, follower.models, follower.peak = head.builder, list(head.models), head.peak
+        follower.calls_counted = False
+        chain, notes = follower._take_file(entries)
+        if notes or not chain or chain[0] is not entries[0] or follower.last_call is None:
+            return None
+        return follower
+
+    def _take_file(self, entries: Sequence[Entry]) -> tuple[list[Entry], list[str]]:
         conversational = [e for e in entries if e.conversational]
         if not conversational:
-            return follower
-        follower.mode = "main" if any(not e.sidechain for e in conversational) else "side"
-        mine = [e for e in entries if e.sidechain == (follower.mode == "side")]
+            return [], []
+        self.mode = "main" if any(not e.sidechain for e in conversational) else "side"
+        mine = [e for e in entries if e.sidechain == (self.mode == "side")]
         known = {e.uuid for e in mine if e.uuid}
         chain, notes = active_chain(mine)
-        follower.reordered = REORDERED_NOTE in notes
+        self.reordered = REORDERED_NOTE in notes
         on_chain = {id(e) for e in chain}
         previous: str | None = None  # the conversational record before, in file order (the bridge)
         taken: set[str] = set()
@@ -113,21 +134,21 @@ class Follower:
             if not entry.uuid or entry.uuid in taken:
                 continue  # unlinked, or written twice (read once)
             taken.add(entry.uuid)
-            follower.linked = True
+            self.linked = True
             parent = entry.parent if entry.parent is not None else entry.logical_parent
             if parent is not None and parent not in known:
-                follower.bridged.add(parent)
+                self.bridged.add(parent)
             if id(entry) in on_chain:
                 # calls on the chain are all on its path (a branch holding a call off the path is
                 # dropped), so the frontier is the last call and what descends from it
                 target = parent if parent in known else previous
-                follower._place(entry, target, first=previous is None)
+                self._place(entry, target, first=previous is None)
             if entry.conversational:
                 previous = entry.uuid
-        follower.last_conversational = previous
+        self.last_conversational = previous
         for entry in chain:  # the builder follows the chain's order (timestamps, in a reordered file)
-            follower._take(entry)
-        return follower
+            self._take(entry)
+        return chain, notes
 
     def feed(self, entries: Iterable[Entry]) -> bool:
         """Take new entries (file order). False: they may change the chain already built, and nothing
@@ -219,11 +240,14 @@ class Follower:
         if self.open_compaction is not None:
             used = state.live[overhead].tokens if overhead is not None and overhead in state.live else 0
             post = self.open_compaction.compact[2] if self.open_compaction.compact else None
-            return Figures(used, post is not None, self.builder.calls, self._model(), None)
+            return Figures(used, post is not None, self._calls(), self._model(), None)
         items = [b for b in state.live.values() if b.kind not in NOT_ITEMS]
         top = min(items, key=lambda b: (-b.tokens, b.entered, b.id), default=None)
         biggest = (top.label, top.tokens) if top is not None else None
-        return Figures(self.last_used or 0, self.last_measured, self.builder.calls, self._model(), biggest)
+        return Figures(self.last_used or 0, self.last_measured, self._calls(), self._model(), biggest)
+
+    def _calls(self) -> int | None:
+        return self.builder.calls if self.calls_counted else None
 
     def _compaction_child(self) -> Timeline | None:
         return self.compaction_child(self.compactions) if self.compaction_child is not None else None

@@ -4,20 +4,27 @@ incremental follower together. The only I/O is the tailer's; a rebuild rereads t
 
 from __future__ import annotations
 
+from contextlib import closing
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ctxviz.errors import InputError
 from ctxviz.live.follow import Figures, Follower
 from ctxviz.live.tail import Change, Tail
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX
+from ctxviz.transcripts.claude_code.from_end import last_boundary, last_call_before
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, parse_lines
-from ctxviz.transcripts.lines import Line
+from ctxviz.transcripts.lines import Line, numbered_lines
 from ctxviz.transcripts.safe import safe_text, safe_timeline
 
 if TYPE_CHECKING:
     from ctxviz.live.children import SubagentTimelines
+
+
+HEAD_LINES = 200  # the file's first records are parsed in batches of this many, up to the first call
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +38,7 @@ class Update:
 class LiveSession:
     path: Path
     lean: bool = False
+    from_end: bool = False  # lean, and the first read starts at the last compaction (calls not counted)
     tail: Tail = field(init=False)
     tools: ParseState = field(default_factory=ParseState)
     follower: Follower = field(init=False)
@@ -67,6 +75,8 @@ class LiveSession:
 
     def poll(self) -> Update:
         """Read what was appended since the last poll and take it in (one ``stat`` when nothing was)."""
+        if self.from_end and self.follower.mode is None and self.tail.offset == 0 and self._start_from_end():
+            return Update(Change.GREW, rebuilt=True, reason="the first read")
         read = self.tail.read()
         if read.change is Change.GONE:
             self.gone = read.reason
@@ -86,7 +96,11 @@ class LiveSession:
         return Update(Change.GREW, rebuilt=True)
 
     def rebuild(self) -> None:
-        """Start again from the whole file (a change the incremental state cannot follow)."""
+        """Start again from the whole file (a change the incremental state cannot follow); from its last
+        compaction when the session is read so."""
+        if self.from_end and self._start_from_end():
+            self.gone = ""
+            return
         self.tail = Tail(self.path)
         read = self.tail.read()
         self.gone = read.reason if read.change is Change.GONE else ""
@@ -96,6 +110,48 @@ class LiveSession:
         self.tools, self.session, self.problems, self.other_session = ParseState(), None, 0, None
         entries = self._parse(lines)
         self.follower = Follower.from_entries(entries, **self._settings(entries))
+
+    def _start_from_end(self) -> bool:
+        """A lean first read from the file's last compaction boundary: its first records up to the first
+        call (the fixed overhead a compaction keeps), then everything from the boundary on. False (nothing
+        changed) when the file has no boundary or its tail alone may not give what the whole file gives."""
+        offset = last_boundary(self.path)
+        if offset is None:
+            return False
+        tools, problems = ParseState(), list[str]()
+        head: Follower | None = None
+        taken: list[Entry] = []
+        session = None
+        try:
+            with closing(numbered_lines(self.path, problems)) as lines:
+                while head is None and (batch := list(islice(lines, HEAD_LINES))):
+                    parsed = parse_lines(batch, str(self.path), tools)
+                    session = session or parsed.session
+                    taken += parsed.entries
+                    first = next((n for n, e in enumerate(taken) if e.used is not None and not e.sidechain), None)
+                    if first is not None:  # up to the first call only: a short session compacts within a batch
+                        head = Follower.from_entries(taken[: first + 1], lean=True,
+                                                     compaction_call=self.compaction_call)  # fmt: skip
+        except InputError:
+            return False  # the whole-file read says what is wrong with the file
+        if head is None or head.builder.overhead is None or head.compactions or head.open_compaction:
+            return False  # a call only after a compaction: not a session's usual start
+        tail = Tail(self.path, offset=offset)
+        read = tail.read()
+        if read.change is Change.GONE or not read.lines:
+            return False
+        parsed = parse_lines(read.lines, str(self.path), tools)
+        follower = Follower.from_last_compaction(head, parsed.entries)
+        if follower is None:
+            return False
+        # Without the window from Claude Code, a call above the model's window proves a 1M one: the
+        # context the compaction started from tells what the tail alone cannot.
+        follower.peak = max(follower.peak, last_call_before(self.path, offset) or 0)
+        self.tail, self.tools, self.follower = tail, tools, follower
+        self.session = session or parsed.session
+        self.problems = len(parsed.problems) + len(tail.problems)
+        self.unmeasured_calls = parsed.unmeasured_calls
+        return True
 
     def _parse(self, lines: list[Line]) -> list[Entry]:
         parsed = parse_lines(lines, str(self.path), self.tools)

@@ -109,14 +109,16 @@ def _count(value: object) -> bool:
 
 def _well_formed(figures: object) -> bool:
     """Whether a cache's figures are of the shape and range written (a cache file is input like any
-    other: a tampered one is rebuilt from the transcript, never shown)."""
+    other: a tampered one is rebuilt from the transcript, never shown). ``calls`` is None for a session
+    read from its last compaction."""
     if figures is None:
         return True
     if not isinstance(figures, dict):
         return False
     biggest = figures.get("biggest")
     return (
-        all(_count(figures.get(key)) for key in ("used", "calls", "warning", "blocking"))
+        all(_count(figures.get(key)) for key in ("used", "warning", "blocking"))
+        and (figures.get("calls") is None or _count(figures.get("calls")))
         and _count(figures.get("window")) and figures["window"] > 0
         and (figures.get("autocompact") is None or _count(figures.get("autocompact")))
         and isinstance(figures.get("model"), str)
@@ -125,16 +127,19 @@ def _well_formed(figures: object) -> bool:
     )  # fmt: skip
 
 
-def figures_for(transcript: Path, window: int | None, problems: list[str]) -> dict[str, Any]:
+def figures_for(transcript: Path, window: int | None, problems: list[str], count_calls: bool = False) -> dict[str, Any]:
+    """The cache header with the figures to print. ``count_calls``: the template shows the number of calls,
+    which a session read from its last compaction does not know (it is then read whole, once)."""
     if not transcript.is_file():
         raise StatuslineError(f"{transcript}: no such transcript")
     cache = cache_file(transcript)
     header = _cached_header(cache, transcript, window)
-    if header is None:
+    figures = header.get("figures") if header is not None else None
+    if header is None or (count_calls and isinstance(figures, dict) and figures.get("calls") is None):
         from ctxviz.live.cache import refresh
 
         try:
-            header = refresh(cache, transcript, window, problems)
+            header = refresh(cache, transcript, window, problems, count_calls=count_calls)
         except FileNotFoundError as error:
             raise StatuslineError(str(error)) from None
     return header
@@ -199,9 +204,14 @@ def render(template: str, fields: dict[str, str]) -> str:
     return SEPARATOR.join(parts).replace("\n", " ")
 
 
+def _shows_calls(template: str) -> bool:
+    # not string.Formatter: importing it imports re, which a warm run does without
+    return any(part.startswith(("calls}", "calls:", "calls!")) for part in template.split("{"))
+
+
 def statusline(stdin: bytes, template: str, colour: bool, problems: list[str]) -> str:
     transcript, window = _payload(stdin)
-    header = figures_for(transcript, window, problems)
+    header = figures_for(transcript, window, problems, count_calls=_shows_calls(template))
     if header.get("figures") is None:  # a new session, or a file with no Claude Code call in it
         problems.append(f"{transcript}: no API call with usage recorded in it yet")
         return NO_CALL_YET

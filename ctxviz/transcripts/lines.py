@@ -8,7 +8,7 @@ Each line is handed out as its own bytes (one copy, which the decoder needs anyw
 from __future__ import annotations
 
 import gzip
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -65,7 +65,7 @@ def open_transcript_file(path: Path) -> tuple[BinaryIO, bytes]:
     return handle, first.removeprefix(_UTF8_BOM)
 
 
-def numbered_lines(path: Path, problems: list[str]) -> Iterator[Line]:
+def numbered_lines(path: Path, problems: list[str]) -> Generator[Line]:
     """``(line number, bytes, complete)`` for each non-blank line, without its CR LF or LF; ``complete``
     is False for a last line without its newline (a session still being written). An unreadable file
     raises ``InputError``; an over-long line is reported into ``problems`` and skipped."""

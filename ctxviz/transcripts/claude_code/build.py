@@ -8,7 +8,7 @@ The first call's remainder is the fixed overhead the transcript does not record.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ctxviz.fates import summarised_by_kind
@@ -199,7 +199,7 @@ class StepBuilder:
 
 
 def build_steps(
-    chain: Sequence[Entry],
+    chain: Iterable[Entry],
     children: Mapping[str, Timeline],
     compaction_children: Sequence[Timeline] = (),
     *,
@@ -236,11 +236,10 @@ def build_steps(
             builder.notes.append(entry.note)
     close(None)
     state = builder.state
-    blocks = tuple(
-        Block(b.id, b.category, b.kind, b.label, b.tokens, b.entered, state.left.get(b.id), b.visibility)
-        for b in state.blocks
-    )
-    return tuple(state.steps), blocks, builder.notes
+    left = state.left.get
+    for n, b in enumerate(state.blocks):  # in place: a big session's blocks are not held twice
+        state.blocks[n] = Block(b.id, b.category, b.kind, b.label, b.tokens, b.entered, left(b.id), b.visibility)
+    return tuple(state.steps), tuple(state.blocks), builder.notes
 
 
 def _pre_tokens_note(pre_tokens: int) -> str:

@@ -47,12 +47,14 @@ class Links:
     """The uuid tree, built one record at a time in file order: each record's parent as an index."""
 
     def __init__(self) -> None:
-        self._position: dict[str, int] = {}
+        # keyed by each uuid's hash, not the uuid: a summary then keeps no string per record (a 1 GB
+        # session has ~900k); two uuids of one file sharing a 64-bit hash is not a practical concern
+        self._position: dict[int, int] = {}
         self._parent = array("q")
         self._conversational = bytearray()
         self._call = bytearray()
         self._last_conversational = NO_PARENT
-        self._unresolved: list[str] = []
+        self._unresolved: list[int] = []
         self.bridged = 0
         self.duplicates = 0
 
@@ -61,13 +63,14 @@ class Links:
 
     def add(self, uuid: str, parent: str | None, logical_parent: str | None, conversational: bool, call: bool) -> int:
         """The record's index, or ``NO_PARENT`` for a uuid already seen (a duplicated line: read once)."""
-        if uuid in self._position:
+        key = hash(uuid)
+        if key in self._position:
             self.duplicates += 1
             return NO_PARENT
         n = len(self._parent)
         wanted = parent if parent is not None else logical_parent
-        at = self._position.get(wanted) if wanted is not None else None
-        self._position[uuid] = n
+        at = self._position.get(hash(wanted)) if wanted is not None else None
+        self._position[key] = n
         if at is not None:
             self._parent.append(at)
         elif wanted is None and not conversational:
@@ -77,7 +80,7 @@ class Links:
             # record before it rather than starting a conversation of its own. A parent that is not in
             # the file (a damaged line, a compaction's unwritten logical parent) is bridged the same way.
             if wanted is not None:
-                self._unresolved.append(wanted)
+                self._unresolved.append(hash(wanted))
             self.bridged += parent is not None
             self._parent.append(self._last_conversational)
         self._conversational.append(conversational)

@@ -116,14 +116,17 @@ def _read(path: Path) -> Reading:
     if parsed.unmeasured_calls:
         notices.append(f"{parsed.unmeasured_calls:,} API calls carry no usage (damaged or missing): not shown as "
                        "calls; what they added is counted at the next measured call")  # fmt: skip
+    name, summary, problems = parsed.session or path.stem, parsed.cwd, parsed.problems
+    del parsed  # its records are let go one by one as the timeline is built
     timeline = timeline_of(
         entries,
-        name=parsed.session or path.stem,
+        name=name,
         path=str(path),
-        summary=parsed.cwd,
+        summary=summary,
         children=children,
         compaction_children=compactions,
         notices=notices,
         compaction_call=path.name.startswith(COMPACTION_PREFIX),
+        consume=True,
     )
-    return Reading(timeline, parsed.problems)
+    return Reading(timeline, problems)

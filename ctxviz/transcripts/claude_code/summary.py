@@ -239,8 +239,8 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
     session = cwd = None
     side_roots = 0
     subagents: set[str] = set()
-    measured: set[str] = set()
-    unmeasured: set[str] = set()
+    measured: set[int] = set()  # hashes of message ids: no string kept per call
+    unmeasured: set[int] = set()
     # hot loop (every record of every session): names bound locally. Most records are "progress"
     # records: linked into the tree, nothing else, so they take the shortest way through.
     conversational_kinds = _CONVERSATIONAL
@@ -292,9 +292,9 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
                     if fresh is not None or written is not None or read is not None:
                         used = (fresh or 0) + (written or 0) + (read or 0)
                 if used is None:
-                    unmeasured.add(message_id)
+                    unmeasured.add(hash(message_id))
                 else:
-                    measured.add(message_id)
+                    measured.add(hash(message_id))
                     call = (used, message_id, message.model)
                 if not record.isSidechain:
                     _subagent_calls(message.content, subagents)

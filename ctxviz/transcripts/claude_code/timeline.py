@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from ctxviz.kinds import AgentName
 from ctxviz.timeline import Block, Source, Step, Timeline
@@ -32,18 +32,31 @@ def timeline_of(
     compaction_children: Sequence[Timeline] = (),
     notices: Sequence[str] = (),
     compaction_call: bool = False,
+    consume: bool = False,
 ) -> Timeline:
+    """``consume``: ``entries`` is a list nothing else holds, emptied here and each record let go once its
+    step is built, so that a big session's memory holds its records or its timeline, not both."""
     chain, chain_notes = active_chain(entries)
-    steps, blocks, _ = build_steps(chain, children or {}, compaction_children, compaction_call=compaction_call)
     seen: set[str] = set()
     models = []
     for entry in chain:
         if entry.used is not None and entry.model and entry.message_id not in seen:
             seen.add(entry.message_id or "")
             models.append(entry.model)
+    if consume and isinstance(entries, list):
+        entries.clear()
+    built = _drained(chain) if consume else chain
+    steps, blocks, _ = build_steps(built, children or {}, compaction_children, compaction_call=compaction_call)
     return session_timeline(
         steps, blocks, models, name=name, path=path, summary=summary, notices=notices, chain_notes=chain_notes
     )
+
+
+def _drained(chain: list[Entry]) -> Iterator[Entry]:
+    """The chain's entries in order, each dropped from the list as it is handed out."""
+    chain.reverse()
+    while chain:
+        yield chain.pop()
 
 
 def session_timeline(
