@@ -326,6 +326,23 @@ def test_fifos_among_the_sessions_are_never_read(home: Path) -> None:
     assert len(done.stdout.decode().splitlines()) == 1 + 6  # the head and every agent's session
 
 
+def test_a_fifo_named_like_a_session_is_said_not_lost(home: Path) -> None:
+    """A FIFO where an agent keeps its sessions, named like one, is no session, and ``sessions`` says so
+    (it used to be skipped without a word)."""
+    files = every_agent(home)
+    fifos = [
+        _fifo(files["claude-code"].parent / "11111111-2222-3333-4444-555555555555.jsonl"),
+        _fifo(home / ".codex" / "sessions" / "2026" / "08" / "04" / "rollout-2026-08-04-b.jsonl"),
+        _fifo(files["pi"].parent / "2026-08-04_fifo.jsonl"),
+    ]
+    done = _command("sessions", "-v")
+    err = done.stderr.decode()
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, err
+    for fifo in fifos:
+        assert f"{fifo}: cannot read: a FIFO" in err
+    assert len(done.stdout.decode().splitlines()) == 1 + 6  # every real session still listed
+
+
 @pytest.mark.parametrize("command", ["context", "play", "validate", "watch"])
 def test_a_fifo_named_on_the_command_line_is_refused(home: Path, command: str) -> None:
     fifo = _fifo(home / "session.jsonl")

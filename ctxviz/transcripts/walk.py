@@ -13,7 +13,8 @@ MAX_DEPTH = 8  # Codex nests YYYY/MM/DD; opencode and grok-build two levels; dee
 def files_under(
     base: Path, wanted: Callable[[str], bool], max_depth: int = MAX_DEPTH
 ) -> Iterator[tuple[Path, int, float]]:
-    """``(file, size, mtime)`` for each regular file under ``base`` whose name ``wanted`` accepts."""
+    """``(file, size, mtime)`` for each file under ``base`` whose name ``wanted`` accepts. A FIFO or device
+    so named is given too: opening it is refused (``regular_file``), so it is reported, not lost in silence."""
     try:
         top = base.resolve()
     except (OSError, RuntimeError):
@@ -40,7 +41,7 @@ def files_under(
                 if entry.is_dir():
                     if depth < max_depth:
                         folders.append((Path(entry.path), depth + 1))
-                elif entry.is_file() and wanted(entry.name):
+                elif wanted(entry.name):
                     if entry.is_symlink() and not _inside(Path(entry.path), top):
                         continue
                     stat = entry.stat()

@@ -90,10 +90,11 @@ def session_files(roots: list[Path]) -> list[SessionFile]:
                     continue
                 try:
                     stat = item.stat()
-                    is_file = item.is_file()
+                    is_folder = item.is_dir()
                 except OSError:
                     continue
-                if is_file:
+                # a FIFO or device named like a session is listed too: reading it is refused, and said
+                if not is_folder:
                     found.append(
                         SessionFile(
                             Path(item.path), Path(project.path), root, stat.st_size, stat.st_mtime, stat.st_mtime_ns
