@@ -536,3 +536,36 @@ def test_a_tampered_summary_index_is_never_shown(home: Path, tamper: str) -> Non
     text = json.dumps(data) if tamper != "deep" else '{"format": ' + DEEP + "}"
     index.write_text(text, encoding="utf-8")
     assert _rows() == honest  # each row worked out again from its session
+
+
+def test_the_step_counter_shows_a_huge_session() -> None:
+    import asyncio
+
+    from textual.geometry import Region
+    from textual.widgets import Label
+    from tui_timelines import long_timeline
+
+    from ctxviz.tui.app import CtxvizApp
+
+    timeline = long_timeline(100_001)
+
+    async def run() -> None:
+        app = CtxvizApp(timeline)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.press("end", "left")
+            counter = app.screen.query_one("#header-step", Label)
+            # the header is one line high: only the label's first line is ever on screen
+            drawn = counter.render_lines(Region(0, 0, counter.size.width, 1))[0].text
+            assert drawn.strip() == "99999/100000"  # its last step but one
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize(
+    ("index", "last", "shown"),
+    [(7, 99, "step 7/99"), (99_999, 100_000, "99999/100000"), (1_234_567, 12_000_000, "1.2M/12M")],
+)
+def test_the_step_counter_fits_its_cell(index: int, last: int, shown: str) -> None:
+    from ctxviz.tui.widgets.context_header import step_counter
+
+    assert step_counter(index, last) == shown
