@@ -569,3 +569,22 @@ def test_the_step_counter_fits_its_cell(index: int, last: int, shown: str) -> No
     from ctxviz.tui.widgets.context_header import step_counter
 
     assert step_counter(index, last) == shown
+
+
+def _token_count(stamp: str, context: int, total: int) -> dict[str, Any]:
+    usage = {"input_tokens": context, "output_tokens": 10}
+    info = {"last_token_usage": usage, "total_token_usage": {"input_tokens": total}, "model_context_window": 258_400}
+    return {"timestamp": stamp, "type": "event_msg", "payload": {"type": "token_count", "info": info}}
+
+
+def test_a_codex_rollout_written_backwards_ends_at_its_last_call(tmp_path: Path) -> None:
+    records = [
+        {"timestamp": "2026-08-03T10:00:00.000Z", "type": "session_meta", "payload": {"id": "s", "cwd": "/p"}},
+        _token_count("2026-08-03T10:00:01.000Z", 12_000, 12_000),  # the first call
+        _token_count("2026-08-03T10:00:05.000Z", 30_000, 42_000),  # the last call
+    ]
+    rollout = tmp_path / "rollout-2026-08-03-backwards.jsonl"
+    rollout.write_text("".join(json.dumps(r) + "\n" for r in reversed(records)), encoding="utf-8")
+    timeline = open_transcript(rollout)
+    assert timeline.used_at(timeline.last) == 30_000
+    assert any("not in time order" in notice for notice in timeline.notices)
