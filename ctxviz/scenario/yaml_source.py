@@ -121,6 +121,8 @@ class Document:
 def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> Document:
     if len(text.encode("utf-8", errors="replace")) > limits.max_bytes:
         raise YamlError(1, 1, f"file is larger than {limits.max_bytes:,} bytes; a scenario is refused above that")
+    if len(text) > limits.max_nodes:  # a value takes at least a character: only a longer text can be too many
+        _refuse_too_many_values(text, limits)
     loader = _Loader(text)
     try:
         root = loader.get_single_node()
@@ -143,6 +145,29 @@ def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> Document:
     if data is _UNBUILT:
         data = _build(loader, root, limits, duplicates)
     return Document(data, root, duplicates=duplicates)
+
+
+_VALUE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)
+
+
+def _refuse_too_many_values(text: str, limits: YamlLimits) -> None:
+    """Count the values from the parser's events, one at a time, before anything is composed: the
+    composed tree of a 15 MB file of small values takes over 1 GB before ``_build`` could count it."""
+    parser = _BaseLoader(text)
+    values = 0
+    try:
+        while (event := parser.get_event()) is not None:  # type: ignore[no-untyped-call]
+            if isinstance(event, _VALUE_EVENTS):
+                values += 1
+                if values > limits.max_nodes:
+                    line, column = (
+                        (event.start_mark.line + 1, event.start_mark.column + 1) if event.start_mark else (1, 1)
+                    )
+                    raise YamlError(line, column, f"more than {limits.max_nodes:,} values; refused")
+    except yaml.YAMLError:
+        return  # a syntax error: composing reports it, located
+    finally:
+        parser.dispose()
 
 
 def _tab_at(text: str, line: int, column: int) -> bool:
