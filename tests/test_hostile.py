@@ -590,12 +590,13 @@ def test_a_codex_rollout_written_backwards_ends_at_its_last_call(tmp_path: Path)
     assert any("not in time order" in notice for notice in timeline.notices)
 
 
-def test_a_scenario_of_too_many_values_is_refused_before_it_is_composed() -> None:
+@pytest.mark.parametrize("value", ["1", "!!int 1"])  # a tagged value is counted another way
+def test_a_scenario_of_too_many_values_is_refused_before_it_is_composed(value: str) -> None:
     import tracemalloc
 
     from ctxviz.scenario.yaml_source import YamlError, YamlLimits, parse_yaml
 
-    text = "[" + "1," * 299_999 + "1]"  # 300,000 values, 600 kB: thirty times the cap below
+    text = "[" + f"{value}," * 299_999 + "1]"  # 300,000 values: thirty times the cap below
     tracemalloc.start()
     try:
         with pytest.raises(YamlError, match="more than 10,000 values") as refused:
@@ -603,6 +604,6 @@ def test_a_scenario_of_too_many_values_is_refused_before_it_is_composed() -> Non
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    # the list is a value too: its 10,000th item is the 10,001st value, at column 2 × 9,999 + 2
-    assert (refused.value.line, refused.value.column) == (1, 20_000)
+    # the list is a value too: its 10,000th item is the 10,001st value, after "[" and 9,999 items
+    assert (refused.value.line, refused.value.column) == (1, 1 + 9_999 * (len(value) + 1) + 1)
     assert peak < 5_000_000  # composing all 300,000 would hold them all (tens of MB)
