@@ -112,7 +112,7 @@ SCENARIO_KEYS: dict[str, tuple[Callable[[str], Any], str]] = {
         _stale_reads,
         "drop: editing or writing a file takes its earlier reads out of the window; or keep",
     ),
-    "dedup": (_dedup, "sha256: a file read again unchanged while still in the window is not sent again; or off"),
+    "dedup": (_dedup, "sha256: a re-read unchanged file, or a tool output, still in the window is not resent; or off"),
 }
 
 

@@ -380,3 +380,44 @@ def test_a_read_after_an_edit_is_new_content_not_repeated() -> None:
     cost = carried_cost(simulate(edited))
     assert cost.edits["src/a.py"] == (3,)  # the edit is sent by the third call
     assert FindingKind.REPEATED_CONTENT not in {f.kind for f in findings(edited, cost)}
+
+
+def _partial_reads(path: Path, second: str) -> Path:
+    """Two Reads of the same line range, each a measured call (10,000 → 11,000 → 12,000), then a prompt
+    (12,100); the first result is 4,000 x's, the second ``second``."""
+
+    def read(n: int, parent: str, used: int) -> list[dict[str, object]]:
+        use = {"type": "tool_use", "id": f"t{n}", "name": "Read",
+               "input": {"file_path": "/r/a.py", "offset": 10, "limit": 100}}  # fmt: skip
+        call = _call(n, parent, used)
+        call["message"]["content"] = [use]  # type: ignore[index]
+        return [call]
+
+    def result(n: int, parent: str, text: str) -> dict[str, object]:
+        content = [{"type": "tool_result", "tool_use_id": f"t{n - 1}", "content": text}]
+        return {"type": "user", "uuid": f"u{n}", "parentUuid": parent, "message": {"role": "user", "content": content}}
+
+    records = [_prompt(0, None, 400), *read(1, "u0", 10_000), result(2, "a1", "x" * 4_000),
+               *read(2, "u2", 11_000), result(3, "a2", second), _call(3, "u3", 12_000),
+               _prompt(4, "a3", 400), _call(4, "u4", 12_100)]  # fmt: skip
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_dedup_matches_a_partial_read_of_a_session_by_its_content(tmp_path: Path) -> None:
+    session = _partial_reads(tmp_path / "s.jsonl", "x" * 4_000)
+    result = CliRunner().invoke(main, ["audit", str(session), "--json"])
+    assert result.exit_code == 0, result.output
+    repeated = next(f for f in json.loads(result.output)["findings"] if f["kind"] == "repeated-content")
+    # the second Read grew the window by 11,000 → 12,000 = 1,000: Claude Code's 60-token tool-call envelope,
+    # its arguments (56 chars, 14 tokens) and the result, 926; dedup sends the 49-token reference instead,
+    # and calls 3 and 4 carry it
+    assert repeated["input_tokens_saved"] == (1_000 - 60 - 14 - 49) * 2
+
+
+def test_dedup_leaves_other_content_of_the_same_size_alone(tmp_path: Path) -> None:
+    session = _partial_reads(tmp_path / "s.jsonl", "y" * 4_000)
+    result = CliRunner().invoke(main, ["audit", str(session), "--json"])
+    assert result.exit_code == 0, result.output
+    repeated = next(f for f in json.loads(result.output)["findings"] if f["kind"] == "repeated-content")
+    assert repeated["input_tokens_saved"] == 0

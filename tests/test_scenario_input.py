@@ -27,7 +27,7 @@ def test_every_error_is_located_and_reported_at_once() -> None:
     assert lines == [
         "s.yaml:3:5: events[0].reply: a size cannot be negative (got -5)",
         "s.yaml:4:25: events[1].bash.bogus: unknown key 'bogus'; allowed here: command, output, background, "
-        "finishes_after",
+        "finishes_after, digest",
         "s.yaml:5:5: events[2]: no event kind among the keys 'flop'; an event is a mapping with one of: prompt, "
         "reply, read, edit, write, grep, glob, bash, tool, subagent, skill, plan, compact, clear, parallel, note",
         "3 errors in s.yaml",

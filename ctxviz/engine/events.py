@@ -148,7 +148,7 @@ def bash(session: EngineSession, event: BashEvent, spilled: bool) -> Outcome:
             Background(f"Background done: {label}", spec.finishes_after + 1, p.notification, why)
         )
     else:
-        session.output(tool, label, spec.output, spilled)
+        session.output(tool, label, spec.output, spilled, digest=spec.digest)
     session.post_tool_hooks(tool)
     return StepKind.BASH, label
 
@@ -167,7 +167,7 @@ def tool(session: EngineSession, event: ToolEvent, spilled: bool) -> Outcome:
                 "before the first call"
             )
     session.tool_call(spec.name, spec.name, spec.call.tokens)
-    session.output(spec.name, spec.name, spec.output, spilled)
+    session.output(spec.name, spec.name, spec.output, spilled, digest=spec.digest)
     session.post_tool_hooks(spec.name)
     return StepKind.TOOL, spec.name
 

@@ -230,14 +230,31 @@ class EngineSession(Recorder):
             self.hook_block(hook, f"PostToolUse:{tool}")
 
     def output(
-        self, tool: str, label: str, size: Measure, spilled: bool, kind: BlockKind = BlockKind.TOOL_OUTPUT
+        self,
+        tool: str,
+        label: str,
+        size: Measure,
+        spilled: bool,
+        kind: BlockKind = BlockKind.TOOL_OUTPUT,
+        digest: str | None = None,
     ) -> None:
-        """A tool result through the profile's output policy (``spilled``: the turn's budget chose it)."""
+        """A tool result through the profile's output policy (``spilled``: the turn's budget chose it).
+        ``digest`` names its content: under the dedup what-if, content still in the window is a reference."""
+        reference = self.profile.repeat_reference
+        sent = self.state.sent_outputs
         outcome = self.profile.output.result(tool, label, size, spilled)
+        held = digest is not None and digest in sent and self.is_live(sent[digest])
+        # an output smaller than the reference is sent as it is
+        if reference is not None and held and reference < outcome.tokens:
+            self.add(M, BlockKind.TOOL_OUTPUT, f"{label} (same content)", reference, "brief")
+            self.note(f"the same content is still in the window: a {reference}-token reference instead")
+            return
         if outcome.spilled:
             self.add(M, BlockKind.SPILLED_OUTPUT, f"{label} (preview)", outcome.tokens, "brief")
         else:
-            self.add(M, kind, label, outcome.tokens, "brief")
+            block = self.add(M, kind, label, outcome.tokens, "brief")
+            if digest is not None:
+                sent[digest] = block
         if outcome.why:
             self.note(outcome.why)
 

@@ -156,6 +156,8 @@ class _Drafter:
             kind, fields, free = EventKind.TOOL, {"name": name}, ("call", "output")
             if name == "Read":
                 comment = "a Read of part of a file, or one that failed: sized as a plain tool result"
+        if kind in (EventKind.TOOL, EventKind.BASH) and use.digest is not None:
+            fields["digest"] = use.digest  # only the dedup what-if reads it
         event = EventDraft(kind, fields, dict.fromkeys(free, 0), free, 0, segment, False, comment)
         event.lines, event.agent = use.lines, use.agent
         if kind == EventKind.EDIT:

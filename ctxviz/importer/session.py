@@ -7,6 +7,7 @@ are characters of the recorded text; turning them into tokens is the builder's j
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -118,6 +119,8 @@ class ToolUse:
     file_chars: int | None = None  # the whole file, when the transcript shows it (an Edit's original)
     lines: int | None = None  # the lines a Read returned
     agent: str | None = None  # a subagent's id
+    # sha256 of the result as the transcript records it: the same content sent again has the same digest
+    digest: str | None = None
 
 
 @dataclass
@@ -302,6 +305,7 @@ class _Builder:
             self.current.items.append(Prompt("tool result", len(block.content), "meta"))
             return
         use.result_chars = (use.result_chars or 0) + len(block.content)
+        use.digest = hashlib.sha256((use.digest or "").encode() + bytes(block.content)).hexdigest()
         use.result_text_chars += _text_chars(block.content)
         use.result_head = _raw_text(block.content)[:200] if len(block.content) < 400 else use.result_head
         use.error = block.tool_use_id in self.failed or use.result_head.lstrip().startswith("<tool_use_error>")

@@ -38,6 +38,7 @@ class SessionState:
 
     touched: dict[str, int] = field(default_factory=dict)  # path → order of the last read or edit
     current: set[str] = field(default_factory=set)  # read and unchanged since: a re-read is a stub
+    sent_outputs: dict[str, int] = field(default_factory=dict)  # a tool output's digest → the block that holds it
     loaded_rules: set[str] = field(default_factory=set)
     loaded_nested: set[str] = field(default_factory=set)
     invoked_skills: dict[str, int] = field(default_factory=dict)  # name → order of the last invocation

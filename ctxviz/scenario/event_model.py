@@ -136,6 +136,7 @@ class BashSpec(Strict):
     output: Size = Measure.of_tokens(0)
     background: bool = False
     finishes_after: int = Field(default=1, ge=0)  # events until a background command's notification
+    digest: str | None = None  # of the output's content: the same digest is the same content sent again
 
 
 class BashEvent(EventBase):
@@ -147,6 +148,7 @@ class ToolSpec(Strict):
     name: str  # e.g. WebFetch, or an MCP tool: mcp__<server>__<tool>
     call: Size = Measure.of_tokens(0)  # arguments, beyond the profile's tool-call overhead
     output: Size = Measure.of_tokens(0)
+    digest: str | None = None  # of the output's content: the same digest is the same content sent again
 
 
 class ToolEvent(EventBase):

@@ -1,6 +1,7 @@
 """The ``dedup=sha256`` what-if, for any agent: a file read whole again, unchanged, while the agent still
 holds its first copy, is sent as a reference to that copy instead of its content (the idea of the paimon
-design's envelopes, applied to every read of any profile)."""
+design's envelopes, applied to every read of any profile); and a tool output whose content (its
+digest, which an imported session records) is still in the window is sent as the same reference."""
 
 from __future__ import annotations
 
@@ -39,4 +40,4 @@ class SentOnce:
 
 
 def deduplicated(profile: Profile) -> Profile:
-    return dataclasses.replace(profile, reads=SentOnce(profile.reads))
+    return dataclasses.replace(profile, reads=SentOnce(profile.reads), repeat_reference=REFERENCE_TOKENS)
