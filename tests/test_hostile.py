@@ -536,3 +536,74 @@ def test_a_tampered_summary_index_is_never_shown(home: Path, tamper: str) -> Non
     text = json.dumps(data) if tamper != "deep" else '{"format": ' + DEEP + "}"
     index.write_text(text, encoding="utf-8")
     assert _rows() == honest  # each row worked out again from its session
+
+
+def test_the_step_counter_shows_a_huge_session() -> None:
+    import asyncio
+
+    from textual.geometry import Region
+    from textual.widgets import Label
+    from tui_timelines import long_timeline
+
+    from ctxviz.tui.app import CtxvizApp
+
+    timeline = long_timeline(100_001)
+
+    async def run() -> None:
+        app = CtxvizApp(timeline)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.press("end", "left")
+            counter = app.screen.query_one("#header-step", Label)
+            # the header is one line high: only the label's first line is ever on screen
+            drawn = counter.render_lines(Region(0, 0, counter.size.width, 1))[0].text
+            assert drawn.strip() == "99999/100000"  # its last step but one
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize(
+    ("index", "last", "shown"),
+    [(7, 99, "step 7/99"), (99_999, 100_000, "99999/100000"), (1_234_567, 12_000_000, "1.2M/12M")],
+)
+def test_the_step_counter_fits_its_cell(index: int, last: int, shown: str) -> None:
+    from ctxviz.tui.widgets.context_header import step_counter
+
+    assert step_counter(index, last) == shown
+
+
+def _token_count(stamp: str, context: int, total: int) -> dict[str, Any]:
+    usage = {"input_tokens": context, "output_tokens": 10}
+    info = {"last_token_usage": usage, "total_token_usage": {"input_tokens": total}, "model_context_window": 258_400}
+    return {"timestamp": stamp, "type": "event_msg", "payload": {"type": "token_count", "info": info}}
+
+
+def test_a_codex_rollout_written_backwards_ends_at_its_last_call(tmp_path: Path) -> None:
+    records = [
+        {"timestamp": "2026-08-03T10:00:00.000Z", "type": "session_meta", "payload": {"id": "s", "cwd": "/p"}},
+        _token_count("2026-08-03T10:00:01.000Z", 12_000, 12_000),  # the first call
+        _token_count("2026-08-03T10:00:05.000Z", 30_000, 42_000),  # the last call
+    ]
+    rollout = tmp_path / "rollout-2026-08-03-backwards.jsonl"
+    rollout.write_text("".join(json.dumps(r) + "\n" for r in reversed(records)), encoding="utf-8")
+    timeline = open_transcript(rollout)
+    assert timeline.used_at(timeline.last) == 30_000
+    assert any("not in time order" in notice for notice in timeline.notices)
+
+
+@pytest.mark.parametrize("value", ["1", "!!int 1"])  # a tagged value is counted another way
+def test_a_scenario_of_too_many_values_is_refused_before_it_is_composed(value: str) -> None:
+    import tracemalloc
+
+    from ctxviz.scenario.yaml_source import YamlError, YamlLimits, parse_yaml
+
+    text = "[" + f"{value}," * 299_999 + "1]"  # 300,000 values: thirty times the cap below
+    tracemalloc.start()
+    try:
+        with pytest.raises(YamlError, match="more than 10,000 values") as refused:
+            parse_yaml(text, YamlLimits(max_nodes=10_000))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # the list is a value too: its 10,000th item is the 10,001st value, after "[" and 9,999 items
+    assert (refused.value.line, refused.value.column) == (1, 1 + 9_999 * (len(value) + 1) + 1)
+    assert peak < 5_000_000  # composing all 300,000 would hold them all (tens of MB)

@@ -9,6 +9,7 @@ does not pay for them.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,13 +32,20 @@ class _Loader(_BaseLoader):  # type: ignore[valid-type,misc]
     and a collection has its default tag straight away, and a plain scalar's tag is worked out once per
     text. The same tags by the same YAML 1.1 rules; composing takes 12 ms less (of 70)."""
 
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str, values: int = sys.maxsize) -> None:
         super().__init__(stream)
         self._plain_tags: dict[str, str] = {}
+        # every untagged value is resolved as it is composed: counting here stops a file of too many
+        # values after ``values`` of them, not after its whole tree is built
+        self._values_left = values
+        self.counts_values = not self.yaml_path_resolvers
         if self.yaml_path_resolvers:  # PyYAML's path resolvers see more than kind and text: ask it
             self.resolve = super().resolve  # type: ignore[method-assign]
 
     def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
+        self._values_left -= 1
+        if self._values_left < 0:
+            raise _TooManyValues
         if kind is yaml.ScalarNode:
             if not implicit[0]:  # quoted, or tagged "!"
                 return _STR_TAG
@@ -50,6 +58,10 @@ class _Loader(_BaseLoader):  # type: ignore[valid-type,misc]
         if kind is yaml.SequenceNode:
             return _SEQ_TAG
         return str(super().resolve(kind, value, implicit))
+
+
+class _TooManyValues(Exception):
+    """Raised while composing; ``parse_yaml`` then locates the value over the cap."""
 
 
 Path_ = tuple[str | int, ...]
@@ -121,9 +133,16 @@ class Document:
 def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> Document:
     if len(text.encode("utf-8", errors="replace")) > limits.max_bytes:
         raise YamlError(1, 1, f"file is larger than {limits.max_bytes:,} bytes; a scenario is refused above that")
-    loader = _Loader(text)
+    loader = _Loader(text, limits.max_nodes)
+    # a value takes at least a character, so only a longer text can hold too many; a tagged value ("!")
+    # is never resolved, so it is not counted while composing: count them all from the events first
+    if len(text) > limits.max_nodes and ("!" in text or not loader.counts_values):
+        _refuse_too_many_values(text, limits)
     try:
         root = loader.get_single_node()
+    except _TooManyValues:
+        _refuse_too_many_values(text, limits)  # raises, with the place of the value over the cap
+        raise YamlError(1, 1, f"more than {limits.max_nodes:,} values; refused") from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         if error.context_mark is not None and mark is not None and mark.index >= len(text.rstrip()):
@@ -143,6 +162,29 @@ def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> Document:
     if data is _UNBUILT:
         data = _build(loader, root, limits, duplicates)
     return Document(data, root, duplicates=duplicates)
+
+
+_VALUE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)
+
+
+def _refuse_too_many_values(text: str, limits: YamlLimits) -> None:
+    """Count the values from the parser's events, one at a time, before anything is composed: the
+    composed tree of a 15 MB file of small values takes over 1 GB before ``_build`` could count it."""
+    parser = _BaseLoader(text)
+    values = 0
+    try:
+        while (event := parser.get_event()) is not None:  # type: ignore[no-untyped-call]
+            if isinstance(event, _VALUE_EVENTS):
+                values += 1
+                if values > limits.max_nodes:
+                    line, column = (
+                        (event.start_mark.line + 1, event.start_mark.column + 1) if event.start_mark else (1, 1)
+                    )
+                    raise YamlError(line, column, f"more than {limits.max_nodes:,} values; refused")
+    except yaml.YAMLError:
+        return  # a syntax error: composing reports it, located
+    finally:
+        parser.dispose()
 
 
 def _tab_at(text: str, line: int, column: int) -> bool:

@@ -45,13 +45,17 @@ class CodexReader(Reader):
         return found
 
     def _parse(self, ref: SessionRef) -> Parsed:
-        from ctxviz.transcripts.codex.rollout import parse
+        from ctxviz.transcripts.codex.rollout import in_time_order, parse
         from ctxviz.transcripts.jsonl import records, spanning_records, spans_lines
 
         problems: list[str] = []
         # Codex writes one record a line; a rollout passed through a pretty-printer is read whole instead
         read = spanning_records if spans_lines(ref.path) else records
         state = parse(read(ref.path, problems), str(ref.path))
+        if state.out_of_time_order:  # rare: only then are all its records held at once, to be reordered
+            problems = []
+            state = parse(in_time_order(list(read(ref.path, problems))), str(ref.path))
+            state.reordered = True
         state.problems[:0] = problems
         return state
 

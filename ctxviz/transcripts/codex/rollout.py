@@ -105,6 +105,8 @@ class Parsed:
     # The compaction not yet followed by a call: (its index in events, whether it came from the event).
     open_compaction: tuple[int, bool] | None = None
     seen_instructions: bool = False
+    out_of_time_order: bool = False  # a timestamp earlier than one on a line before it
+    reordered: bool = False  # read again in time order (``in_time_order``)
 
     @property
     def subagents(self) -> int:
@@ -252,7 +254,9 @@ class Parsed:
             self.problems.append(f"{self.where}:{number}: {kind} record without a payload object, skipped")
             return
         stamp = record.get("timestamp")
-        if is_time(stamp):
+        if isinstance(stamp, str) and is_time(stamp):
+            if self.ended is not None and stamp < self.ended:
+                self.out_of_time_order = True
             self.started = self.started or stamp
             self.ended = stamp
         if kind == "session_meta":
@@ -294,6 +298,22 @@ def parse(lines: Iterable[tuple[int, Record]], where: str) -> Parsed:
     return state
 
 
+def in_time_order(lines: list[tuple[int, Record]]) -> list[tuple[int, Record]]:
+    """A rollout's records in the order of their timestamps: a file written backwards is reversed
+    whole (records of the same instant keep their order), any other disorder stably sorted. A record
+    without a timestamp stays after the one before it."""
+    stamps: list[str] = []
+    last = ""
+    for _, record in lines:
+        stamp = record.get("timestamp")
+        last = stamp if isinstance(stamp, str) and stamp else last
+        stamps.append(last)
+    if all(a >= b for a, b in zip(stamps, stamps[1:], strict=False)):
+        return lines[::-1]
+    order = sorted(range(len(lines)), key=stamps.__getitem__)
+    return [lines[i] for i in order]
+
+
 def thresholds(window: int) -> Thresholds:
     """Auto-compaction where the codex profile puts it for the window the rollout reports."""
     from ctxviz.profiles.codex import NUMBERS, compaction_limit
@@ -326,6 +346,8 @@ def build(state: Parsed, path: Path) -> Timeline:
     limits = thresholds(window)
     notices.append(f"auto-compaction assumed at {limits.autocompact:,} (Codex's default, 90% of the model's "
                    "window); a configured model_auto_compact_token_limit is not recorded")  # fmt: skip
+    if state.reordered:
+        notices.append("the rollout's lines are not in time order: read in the order of their timestamps")
     if state.repeats:
         notices.append(f"{state.repeats} repeated token_count events (same totals) counted once")
     if state.zero_counts:

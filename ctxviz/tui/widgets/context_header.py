@@ -10,6 +10,16 @@ from ctxviz.layout import humanize, percent
 from ctxviz.timeline import Timeline
 
 _LEVELS = ("ok", "warning", "over")
+STEP_CELL = 13  # the width of #header-step in app.tcss: a longer text wraps out of its one line
+
+
+def step_counter(index: int, last: int) -> str:
+    """``step N/M`` while it fits the cell; then the bare numbers (exact up to 999,999 steps); then
+    both shortened to k/M."""
+    for text in (f"step {index}/{last}", f"{index}/{last}"):
+        if len(text) <= STEP_CELL:
+            return text
+    return f"{humanize(index)}/{humanize(last)}"
 
 
 def display_title(timeline: Timeline) -> str:
@@ -48,7 +58,7 @@ class ContextHeader(Horizontal):
             text = f"{used:,} / {humanize(timeline.window)} · {share} · {measured}"
         # fixed widths in app.tcss, so new figures repaint the labels without a layout pass
         usage.update(text, layout=False)
-        self.query_one("#header-step", Label).update(f"step {index}/{timeline.last}", layout=False)
+        self.query_one("#header-step", Label).update(step_counter(index, timeline.last), layout=False)
         level = timeline.level_at(index)
         for name in _LEVELS:  # set_class is a no-op when nothing changes, so no restyle per step
             usage.set_class(name == level, f"-{name}")
