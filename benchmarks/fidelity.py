@@ -42,8 +42,10 @@ FIT, HELD_OUT = "fit", "held-out"
 
 
 def half(name: str) -> str:
-    """The half a session belongs to, from its path inside the corpus alone."""
-    return FIT if hashlib.sha256(name.encode()).digest()[0] % 2 == 0 else HELD_OUT
+    """The half a session belongs to, from its path inside the corpus's Claude Code folder alone: the same
+    whether the corpus itself or its ``claude-code/`` folder is named."""
+    key = name.removeprefix("claude-code/")
+    return FIT if hashlib.sha256(key.encode()).digest()[0] % 2 == 0 else HELD_OUT
 
 
 @dataclass(frozen=True)
