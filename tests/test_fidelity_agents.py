@@ -149,3 +149,20 @@ def test_a_damaged_line_in_a_rollout_is_a_located_warning(tmp_path: Path) -> Non
     result = CliRunner().invoke(main, ["fidelity", str(path)])
     assert result.exit_code == 0, result.output
     assert f"warning: {path}:3: not JSON" in result.stderr
+
+
+def test_a_pi_compaction_under_the_line_was_typed_and_is_replayed_where_it_was(tmp_path: Path) -> None:
+    path = _pi_session(tmp_path / "pi.jsonl", next_call=37_500)
+    lines = path.read_text().splitlines()
+    entries = [json.loads(line) for line in lines]
+    # 150,000 + 100 is the call before the compaction now: 150,100 is not over 200,000 - 16,384 = 183,616,
+    # so pi's automatic rule could not have fired; the person typed /compact
+    entries[6]["message"]["usage"] = _usage(150_000, 100)
+    entries[7]["tokensBefore"] = 150_100
+    path.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    report = _fidelity(path)
+    [compaction] = report["compactions"]
+    assert compaction["trigger"] == "manual"
+    assert (compaction["measured_after_call"], compaction["simulated_after_call"]) == (3, 3)
+    predicted = report["predicted"]
+    assert isinstance(predicted, dict) and predicted["automatic_compactions"] == 0

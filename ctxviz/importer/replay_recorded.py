@@ -41,6 +41,11 @@ class RecordedRules(Protocol):
         """The new context right after a compaction (``compaction``: the recorded one at that place, if any)."""
         ...
 
+    def typed(self, session: RecordedSession, compaction: RecordedCompaction) -> bool | None:
+        """Whether a recorded compaction was typed: the log's word, or, where the log does not say, False/True
+        when the agent's automatic rule could/could not have fired there (None: cannot tell)."""
+        ...
+
 
 def rules_for(agent: str) -> RecordedRules:
     rules: RecordedRules = import_module(_AGENTS[agent][1]).RECORDED_RULES
@@ -191,6 +196,7 @@ def replay(session: RecordedSession, rules: RecordedRules) -> RecordedReport:
     """Pure: the session's calls replayed under ``rules`` and scored."""
     calls = session.calls
     recorded = {c.after_call: c for c in session.compactions}
+    typed_at = {c.after_call for c in session.compactions if rules.typed(session, c)}
     simulated: list[int] = []
     compacted_after: list[int] = []
     for n, call in enumerate(calls, start=1):
@@ -208,14 +214,15 @@ def replay(session: RecordedSession, rules: RecordedRules) -> RecordedReport:
             else:  # the recorded events between two calls: their measured size
                 size = simulated[-1] + call.used - before.used
         simulated.append(size)
-        typed = recorded.get(n)
-        if (typed is not None and typed.manual) or rules.compacts(session, size, call):
+        if n in typed_at or rules.compacts(session, size, call):
             compacted_after.append(n)
     return RecordedReport(session, tuple(simulated), tuple(compacted_after),
-                          _score(session, simulated, compacted_after))  # fmt: skip
+                          _score(session, simulated, compacted_after, rules))  # fmt: skip
 
 
-def _score(session: RecordedSession, simulated: list[int], compacted_after: list[int]) -> tuple[CompactionScore, ...]:
+def _score(
+    session: RecordedSession, simulated: list[int], compacted_after: list[int], rules: RecordedRules
+) -> tuple[CompactionScore, ...]:
     left = list(compacted_after)
     scores: list[CompactionScore] = []
     for compaction in session.compactions:
@@ -224,7 +231,7 @@ def _score(session: RecordedSession, simulated: list[int], compacted_after: list
         if match is not None:
             left.remove(match)
         has_next = at < len(session.calls)
-        scores.append(CompactionScore(at, match, compaction.manual,
+        scores.append(CompactionScore(at, match, rules.typed(session, compaction),
                                       session.calls[at].used if has_next else None,
                                       simulated[at] if has_next else None, compaction.pre_tokens))  # fmt: skip
     return tuple(scores)

@@ -312,6 +312,9 @@ class RecordedRules:
     def limit(self, session: RecordedSession) -> int:
         return compaction_limit(self.numbers, session.window)
 
+    def typed(self, session: RecordedSession, compaction: RecordedCompaction) -> bool | None:
+        return compaction.manual  # a rollout says it: a compaction that is a turn of its own was typed
+
     def size_after(self, session: RecordedSession, compaction: RecordedCompaction | None) -> int:
         if compaction is not None and compaction.agent_after is not None:
             return compaction.agent_after + self.numbers.after_beyond_own_count
