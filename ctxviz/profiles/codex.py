@@ -67,25 +67,27 @@ class CodexNumbers:
     edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
     mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
     notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on five
-    # rollouts, checked on five others (benchmarks/fidelity_agents.py). The rule itself is read in source.
+    # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on the five
+    # rollouts of the fit half, checked on the five others (benchmarks/fidelity_agents.py). The rule itself is
+    # read in source.
     reasoning_estimate_percent: int = number(
-        120,
+        127,
         "measured",
         "Codex's estimate of an earlier turn's reasoning (its encrypted text's bytes x 3/4 - 650, / 4) as % of "
-        "the reasoning tokens the rollout records: fitted on 5 rollouts (115-125 place every compaction alike)",
+        "the reasoning tokens the rollout records: the middle of 124-129.6%, the values that place all 7 automatic "
+        "compactions of the fit half at their call and none earlier (a fixed amount per reasoning item fits worse)",
     )
     after_beyond_own_count: int = number(
-        3_080,
+        3_197,
         "measured",
         "the next call over Codex's own figure written with a compaction (instructions and "
-        "tool schemas, which that figure leaves out): median of the 7 compactions of the fitted rollouts",
+        "tool schemas, which that figure leaves out): median of the 7 compactions of the fit half",
     )
     after_beyond_first_call: int = number(
-        2_170,
+        2_166,
         "measured",
         "the next call over the session's first call when no figure of Codex's is known: "
-        "median of the 7 compactions of the fitted rollouts",
+        "median of the 7 compactions of the fit half",
     )
 
 
