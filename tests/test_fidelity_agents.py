@@ -132,14 +132,10 @@ def test_codex_counts_the_reasoning_of_earlier_turns_that_the_api_dropped(tmp_pa
     assert CODEX.reasoning_estimate_percent == 127
 
 
-def test_import_and_fidelity_name_the_agent_they_refuse(tmp_path: Path) -> None:
+def test_fidelity_names_the_agent_it_refuses() -> None:
     gemini = Path(__file__).parent / "fixtures" / "other-agents" / "gemini-cli" / "agent-sessions_jsonl_v040.jsonl"
     result = CliRunner().invoke(main, ["fidelity", str(gemini)])
     assert result.exit_code == 1 and "a gemini-cli session; `ctxviz fidelity` replays" in result.output
-    rollout = _codex_rollout(tmp_path / "rollout.jsonl")
-    result = CliRunner().invoke(main, ["import", str(rollout)])
-    assert result.exit_code == 1
-    assert "a codex session; `ctxviz import` makes scenarios of Claude Code sessions only" in result.output
 
 
 def test_a_damaged_line_in_a_rollout_is_a_located_warning(tmp_path: Path) -> None:

@@ -62,12 +62,6 @@ def read_recorded(agent: str, path: Path) -> RecordedSession:
     return session
 
 
-def not_importable(agent: str, path: Path) -> InputError:
-    """``ctxviz import`` on another agent's session: what it can do instead, in one line."""
-    also = f" (`ctxviz fidelity` replays it under the {agent} rules)" if agent in _AGENTS else ""
-    return InputError(f"{path}: a {agent} session; `ctxviz import` makes scenarios of Claude Code sessions only{also}")
-
-
 def recorded_fidelity(agent: str, path: Path) -> RecordedReport:
     """``ctxviz fidelity`` for a session of an agent other than Claude Code."""
     return replay(read_recorded(agent, path), rules_for(agent))

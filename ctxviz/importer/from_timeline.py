@@ -1,0 +1,157 @@
+"""``ctxviz import`` for a session of any agent whose reader makes a timeline (Codex, pi, …): what entered
+the window before each API call becomes scenario events that any profile can replay.
+
+Agent-neutral: the reader has already sized every block (from the measured usage where its log allows);
+this module only maps block kinds onto event kinds. Adding an agent is its reader, nothing here. Claude
+Code's sessions keep their own, richer importer (``importer.imported``).
+
+Sizes: a prompt, a reply, a tool's call and output take the tokens the reader gave their blocks; the
+profile's per-call overhead (``tool_call``) is taken off a tool's call so that the replay adds it back.
+What the log records at start-up beyond the profile's own start-up (instructions, AGENTS.md, tool
+schemas) is one hidden input at the start. A typed compaction is an event; an automatic one is left to
+the rules of the profile that replays the scenario.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
+from ctxviz.scenario.model import Scenario
+from ctxviz.scenario_file import parse_scenario
+from ctxviz.timeline import Block, Category, Step, Timeline
+from ctxviz.tokens import CharsPerToken
+
+HEADER_WIDTH = 100
+PROMPT_TEXT_MAX = 200  # a prompt's text is its label only: its size is given
+UNRECORDED = "start-up recorded in the log beyond the profile's own"
+
+
+@dataclass(frozen=True)
+class TimelineImport:
+    scenario: Scenario
+    yaml: str
+    calls: int  # measured API calls in the session
+    automatic: int  # compactions not marked as typed: left to the replaying profile's rules
+
+
+@dataclass
+class _Events:
+    """The events being built, and the tool calls of the current call still waiting for their output."""
+
+    tool_call_overhead: int
+    events: list[dict[str, Any]]
+    waiting: deque[dict[str, Any]]
+    unrecorded: int = 0  # the first call's start-up blocks
+
+    def block(self, block: Block, first_call: bool) -> None:
+        if block.category != Category.MESSAGES:
+            if first_call:
+                self.unrecorded += block.tokens
+            else:  # context put back by the agent after a compaction, or a system message
+                self.hidden(block.label, block.tokens)
+            return
+        if block.kind == BlockKind.PROMPT:
+            self.events.append({"prompt": {"text": block.label[:PROMPT_TEXT_MAX] or "…", "size": block.tokens}})
+        elif block.kind in (BlockKind.TOOL_CALL, BlockKind.EDIT):
+            tool = {"name": _tool_name(block.label), "call": max(0, block.tokens - self.tool_call_overhead)}
+            self.events.append({"tool": tool})
+            if block.kind == BlockKind.TOOL_CALL:
+                self.waiting.append(tool)
+        elif block.kind == BlockKind.TOOL_OUTPUT and self.waiting:
+            self.waiting.popleft()["output"] = block.tokens
+        elif block.kind == BlockKind.TOOL_OUTPUT:
+            self.events.append({"tool": {"name": _tool_name(block.label), "output": block.tokens}})
+        elif block.kind == BlockKind.REPLY:
+            self.events.append({"reply": block.tokens})
+        else:
+            self.hidden(block.label, block.tokens)
+
+    def hidden(self, label: str, tokens: int) -> None:
+        if tokens:
+            text = label[:PROMPT_TEXT_MAX] or "…"
+            self.events.append({"prompt": {"text": text, "size": tokens, "visibility": "hidden"}})
+
+
+def _tool_name(label: str) -> str:
+    """A tool block's label starts with the tool's name (``exec_command git status``)."""
+    return (label.split(maxsplit=1) or ["tool"])[0][:60]
+
+
+def _compaction_event(step: Step, blocks: dict[int, Block]) -> dict[str, Any]:
+    summary = sum(blocks[i].tokens for i in step.added if blocks[i].kind == BlockKind.SUMMARY)
+    return {"compact": {"summary": summary}} if summary else {"compact": None}
+
+
+def _profile_startup(agent: str, model: str) -> tuple[int, int]:
+    """What the agent's profile sends at start-up with no event, and its per-tool-call overhead."""
+    from ctxviz.engine import simulate
+
+    bare = parse_scenario(yaml.safe_dump({"name": "start-up", "agent": agent, "model": model, "events": []}),
+                          "start-up.yaml", counter=CharsPerToken())  # fmt: skip
+    timeline = simulate(bare)
+    from ctxviz.profiles import get_profile
+
+    return timeline.steps[-1].used if timeline.steps else 0, get_profile(agent).tool_call
+
+
+def timeline_to_scenario(timeline: Timeline, name: str) -> TimelineImport:
+    """Pure but for the profile's start-up: ``timeline`` (a reader's) → a scenario under its agent's profile.
+    Raises ``InputError`` only if the result does not validate (a defect)."""
+    blocks = {block.id: block for block in timeline.blocks}
+    agent, model = str(timeline.agent), str(timeline.model)
+    startup, overhead = _profile_startup(agent, model)
+    built = _Events(overhead, [], deque())
+    calls = automatic = 0
+    for step in timeline.steps:
+        if step.kind == StepKind.API_CALL:
+            calls += step.used > 0  # a call of size 0 measured nothing (a log's own figure, an aborted call)
+            built.waiting.clear()
+            for block_id in step.added:
+                built.block(blocks[block_id], first_call=calls <= 1)
+        elif step.trigger is not None and step.trigger != CompactionTrigger.MANUAL:
+            automatic += 1
+        elif step.trigger == CompactionTrigger.MANUAL:
+            built.events.append(_compaction_event(step, blocks))
+    beyond = max(0, built.unrecorded - startup)
+    events = built.events
+    if beyond:
+        events.insert(0, {"prompt": {"text": UNRECORDED, "size": beyond, "visibility": "hidden"}})
+    document = {
+        "name": name,
+        "summary": f"Imported from a {timeline.agent} session: {calls} API calls",
+        "agent": agent,
+        "model": model,
+        "events": events,
+    }
+    header = _header(timeline, name, calls, automatic, built.unrecorded, startup)
+    text = "\n".join(f"# {line}" if line else "#" for line in header) + "\n"
+    text += yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110)
+    return TimelineImport(parse_scenario(text, f"{name}.yaml", counter=CharsPerToken()), text, calls, automatic)
+
+
+def _header(timeline: Timeline, name: str, calls: int, automatic: int, recorded: int, startup: int) -> list[str]:
+    paragraphs = [
+        f"Imported by `ctxviz import` from {timeline.agent} session {name}: {calls} API calls.",
+        "Sizes are the reader's: the usage difference between two calls shared among what entered between "
+        "them, or the text at 4 chars a token where no call measures it. A tool's call leaves out the "
+        "profile's per-call overhead, which the replay adds back.",
+        f"Start-up: the log records {recorded:,} tokens before the first call's messages; the {timeline.agent} "
+        f"profile sends {startup:,} of its own, so {max(0, recorded - startup):,} more are one hidden input "
+        "at the start.",
+    ]
+    if automatic:
+        paragraphs.append(
+            f"The session compacted {automatic} time(s) that the log does not mark as typed. Those are not "
+            "events: the profile that replays the scenario decides when to compact (`ctxviz fidelity` scores "
+            "the agent's own rules)."
+        )
+    lines: list[str] = []
+    for paragraph in paragraphs:
+        lines += [*textwrap.wrap(paragraph, HEADER_WIDTH, break_on_hyphens=False), ""]
+    return lines[:-1]
