@@ -13,21 +13,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ctxviz.errors import InputError
 from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
-from ctxviz.kinds import AgentName
 
 FORMAT = "ctxviz.fidelity/1"
-
-# agent → where its log is read for a replay (``read_recorded``) and where its rules are (``RECORDED_RULES``)
-_AGENTS: dict[str, tuple[str, str]] = {
-    AgentName.CODEX: ("ctxviz.transcripts.codex.recorded", "ctxviz.profiles.codex"),
-    AgentName.PI: ("ctxviz.transcripts.pi.recorded", "ctxviz.profiles.pi"),
-}
 
 
 class RecordedRules(Protocol):
@@ -48,18 +40,25 @@ class RecordedRules(Protocol):
 
 
 def rules_for(agent: str) -> RecordedRules:
-    rules: RecordedRules = import_module(_AGENTS[agent][1]).RECORDED_RULES
-    return rules
+    from ctxviz.profiles import recorded_rules_of
+
+    rules = recorded_rules_of(agent)
+    if rules is None:
+        raise InputError(f"no rules for replaying a {agent} session's recorded calls")
+    return cast(RecordedRules, rules)
 
 
 def read_recorded(agent: str, path: Path) -> RecordedSession:
     """The session at ``path`` as ``agent`` recorded it; ``InputError`` for an agent ``fidelity`` cannot
     replay, naming the agent and the command."""
-    if agent not in _AGENTS:
-        names = ", ".join([AgentName.CLAUDE_CODE, *_AGENTS])
+    from ctxviz.importer import IMPORTED_AGENT
+    from ctxviz.transcripts.registry import recorded_agents, recorded_reader
+
+    read = recorded_reader(agent)
+    if read is None:
+        names = ", ".join([IMPORTED_AGENT, *recorded_agents()])
         raise InputError(f"{path}: a {agent} session; `ctxviz fidelity` replays {names} sessions, not {agent}'s")
-    session: RecordedSession = import_module(_AGENTS[agent][0]).read_recorded(path)
-    return session
+    return cast(RecordedSession, read(path))
 
 
 def recorded_fidelity(agent: str, path: Path) -> RecordedReport:
