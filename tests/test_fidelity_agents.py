@@ -98,7 +98,9 @@ def _codex_rollout(path: Path, first_reasoning: int = 5_000) -> Path:
         {"type": "session_meta", "payload": {"id": "codex-1", "cli_version": "0.142.0", "cwd": "/tmp/demo"}},
         user("first turn"),
         {"type": "event_msg", "payload": usage(20_000, first_reasoning + 100, first_reasoning)},
-        user("second turn"),  # 3 tokens
+        # {"type":"message","role":"user","content":[{"type":"input_text","text":"second turn"}]}: 87 bytes,
+        # 22 tokens as Codex counts an item it keeps (its serialised bytes / 4, rounded up)
+        user("second turn"),
         {"type": "event_msg", "payload": usage(200_000, 100)},
         # made by the third call's answer: {"type":"function_call_output","call_id":"c1","output":"yy…"} is
         # 4,058 bytes, 1,015 tokens as Codex counts (bytes / 4, rounded up)
@@ -162,3 +164,11 @@ def test_a_pi_compaction_under_the_line_was_typed_and_is_replayed_where_it_was(t
     assert (compaction["measured_after_call"], compaction["simulated_after_call"]) == (3, 3)
     predicted = report["predicted"]
     assert isinstance(predicted, dict) and predicted["automatic_compactions"] == 0
+
+
+def test_codex_counts_a_message_it_keeps_as_its_serialised_bytes(tmp_path: Path) -> None:
+    from ctxviz.transcripts.codex.recorded import read_recorded
+
+    session = read_recorded(_codex_rollout(tmp_path / "rollout.jsonl"))
+    # after the first call: the second turn's message, 87 bytes serialised -> 22 tokens (not its 11 chars / 4)
+    assert session.calls[0].added == 22
