@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from ctxviz.importer.imported import MeasuredCall
 from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.scenario.model import Scenario
 from ctxviz.scenario_file import parse_scenario
@@ -36,8 +37,12 @@ UNRECORDED = "start-up recorded in the log beyond the profile's own"
 class TimelineImport:
     scenario: Scenario
     yaml: str
-    calls: int  # measured API calls in the session
+    measured: tuple[MeasuredCall, ...]  # each API call that measured something, and the event it came after
     automatic: int  # compactions not marked as typed: left to the replaying profile's rules
+
+    @property
+    def calls(self) -> int:
+        return len(self.measured)
 
 
 @dataclass
@@ -48,6 +53,14 @@ class _Events:
     events: list[dict[str, Any]]
     waiting: deque[dict[str, Any]]
     unrecorded: int = 0  # the first call's start-up blocks
+    cleared: int = 0  # tokens the log shows leaving the window with no compaction, in all
+    pending_clear: int = 0  # of those, what the next event has not said yet
+
+    def clear(self, tokens: int) -> None:
+        """Tokens that left before the next event with no compaction (an agent's pruning, or the API
+        dropping old reasoning): on that event as ``cleared``, which profiles that clear old results honour."""
+        self.cleared += tokens
+        self.pending_clear += tokens
 
     def block(self, block: Block, first_call: bool) -> None:
         if block.category != Category.MESSAGES:
@@ -57,25 +70,31 @@ class _Events:
                 self.hidden(block.label, block.tokens)
             return
         if block.kind == BlockKind.PROMPT:
-            self.events.append({"prompt": {"text": block.label[:PROMPT_TEXT_MAX] or "…", "size": block.tokens}})
+            self.append({"prompt": {"text": block.label[:PROMPT_TEXT_MAX] or "…", "size": block.tokens}})
         elif block.kind in (BlockKind.TOOL_CALL, BlockKind.EDIT):
             tool = {"name": _tool_name(block.label), "call": max(0, block.tokens - self.tool_call_overhead)}
-            self.events.append({"tool": tool})
+            self.append({"tool": tool})
             if block.kind == BlockKind.TOOL_CALL:
                 self.waiting.append(tool)
         elif block.kind == BlockKind.TOOL_OUTPUT and self.waiting:
             self.waiting.popleft()["output"] = block.tokens
         elif block.kind == BlockKind.TOOL_OUTPUT:
-            self.events.append({"tool": {"name": _tool_name(block.label), "output": block.tokens}})
+            self.append({"tool": {"name": _tool_name(block.label), "output": block.tokens}})
         elif block.kind == BlockKind.REPLY:
-            self.events.append({"reply": block.tokens})
+            self.append({"reply": block.tokens})
         else:
             self.hidden(block.label, block.tokens)
+
+    def append(self, event: dict[str, Any]) -> None:
+        if self.pending_clear:
+            event["cleared"] = self.pending_clear
+            self.pending_clear = 0
+        self.events.append(event)
 
     def hidden(self, label: str, tokens: int) -> None:
         if tokens:
             text = label[:PROMPT_TEXT_MAX] or "…"
-            self.events.append({"prompt": {"text": text, "size": tokens, "visibility": "hidden"}})
+            self.append({"prompt": {"text": text, "size": tokens, "visibility": "hidden"}})
 
 
 def _tool_name(label: str) -> str:
@@ -107,35 +126,46 @@ def timeline_to_scenario(timeline: Timeline, name: str) -> TimelineImport:
     agent, model = str(timeline.agent), str(timeline.model)
     startup, overhead = _profile_startup(agent, model)
     built = _Events(overhead, [], deque())
-    calls = automatic = 0
+    measured: list[tuple[int, int]] = []  # (size, events before it)
+    automatic = 0
     for step in timeline.steps:
         if step.kind == StepKind.API_CALL:
-            calls += step.used > 0  # a call of size 0 measured nothing (a log's own figure, an aborted call)
             built.waiting.clear()
+            if step.removed:
+                built.clear(sum(blocks[i].tokens for i in step.removed))
             for block_id in step.added:
-                built.block(blocks[block_id], first_call=calls <= 1)
+                built.block(blocks[block_id], first_call=len(measured) == 0)
+            if step.used > 0:  # a call of size 0 measured nothing (a log's own figure, an aborted call)
+                measured.append((step.used, len(built.events)))
         elif step.trigger is not None and step.trigger != CompactionTrigger.MANUAL:
             automatic += 1
         elif step.trigger == CompactionTrigger.MANUAL:
-            built.events.append(_compaction_event(step, blocks))
+            built.append(_compaction_event(step, blocks))
     beyond = max(0, built.unrecorded - startup)
     events = built.events
     if beyond:
         events.insert(0, {"prompt": {"text": UNRECORDED, "size": beyond, "visibility": "hidden"}})
+    shift = 1 if beyond else 0
+    calls = tuple(
+        MeasuredCall(n, used, before + shift - 1 if before + shift else None)
+        for n, (used, before) in enumerate(measured, start=1)
+    )
     document = {
         "name": name,
-        "summary": f"Imported from a {timeline.agent} session: {calls} API calls",
+        "summary": f"Imported from a {agent} session: {len(calls)} API calls",
         "agent": agent,
         "model": model,
         "events": events,
     }
-    header = _header(timeline, name, calls, automatic, built.unrecorded, startup)
+    header = _header(timeline, name, len(calls), automatic, built.unrecorded, startup, built.cleared)
     text = "\n".join(f"# {line}" if line else "#" for line in header) + "\n"
     text += yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110)
     return TimelineImport(parse_scenario(text, f"{name}.yaml", counter=CharsPerToken()), text, calls, automatic)
 
 
-def _header(timeline: Timeline, name: str, calls: int, automatic: int, recorded: int, startup: int) -> list[str]:
+def _header(
+    timeline: Timeline, name: str, calls: int, automatic: int, recorded: int, startup: int, cleared: int
+) -> list[str]:
     paragraphs = [
         f"Imported by `ctxviz import` from {timeline.agent} session {name}: {calls} API calls.",
         "Sizes are the reader's: the usage difference between two calls shared among what entered between "
@@ -150,6 +180,12 @@ def _header(timeline: Timeline, name: str, calls: int, automatic: int, recorded:
             f"The session compacted {automatic} time(s) that the log does not mark as typed. Those are not "
             "events: the profile that replays the scenario decides when to compact (`ctxviz fidelity` scores "
             "the agent's own rules)."
+        )
+    if cleared:
+        paragraphs.append(
+            f"{cleared:,} tokens left the window with no compaction (the measured usage fell): each event "
+            "after such a fall says how many (cleared). Only a profile that clears old results replays "
+            f"that; under the {timeline.agent} profile the replay keeps them and runs that much over."
         )
     lines: list[str] = []
     for paragraph in paragraphs:
