@@ -44,6 +44,14 @@ class CodexNumbers:
     default_model: str = number("gpt-5.4", "source", f"{_MODELS} (its first entry)")
     window: int = number(272_000, "source", f"{_MODELS} (gpt-5.4 context_window)")
     max_output: int = number(128_000, "assumed", "not read; it does not move Codex's trigger")
+    gpt_5_5_window: int = number(
+        272_000, "measured", "rollouts of Codex 0.140-0.142 record model_context_window 258,400 for gpt-5.5: 95% of it"
+    )
+    spark_window: int = number(
+        128_000,
+        "measured",
+        "a rollout of Codex 0.142 records model_context_window 121,600 for gpt-5.3-codex-spark: 95% of it",
+    )
     autocompact_percent: int = number(90, "source", f"{_REPO} codex-rs/protocol/src/openai_models.rs @8db07003")
     effective_percent: int = number(
         95, "source", f"{_REPO} openai_models.rs @8db07003 effective_context_window_percent"
@@ -228,7 +236,11 @@ def build(n: CodexNumbers) -> Profile:
         teaching=teaching(n),
         numbers=n,
         build=build,
-        models={"gpt-5.4": model},  # other GPT models get the same window, marked as a guess
+        models={
+            "gpt-5.4": model,
+            "gpt-5.5": ModelSpec(window=n.gpt_5_5_window, max_output=n.max_output),
+            "gpt-5.3-codex-spark": ModelSpec(window=n.spark_window, max_output=n.max_output),
+        },  # other GPT models get gpt-5.4's window, marked as a guess
         model_prefixes=("gpt-", "o3", "o4"),
         unknown_model=model,
         tools=ToolNames(
