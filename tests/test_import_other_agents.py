@@ -63,3 +63,19 @@ def test_import_of_a_log_without_usage_is_one_located_line() -> None:
     result = CliRunner().invoke(main, ["import", str(path)])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert str(path) in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_what_left_with_no_compaction_is_the_next_events_cleared(tmp_path: Path) -> None:
+    path = _pi_session(tmp_path / "pi.jsonl", next_call=37_500)
+    lines = path.read_text().splitlines()
+    # the second call measured 150,000; make it 2,000: the usage falls below the first call's 3,000 with
+    # no compaction, so what the reader drops there is cleared on the next event; what it drops right
+    # after the compaction (the entries pi did not keep) is the compaction's, not cleared
+    path.write_text("\n".join(line.replace('"input": 150000', '"input": 2000').replace(
+        '"totalTokens": 150100', '"totalTokens": 2100') for line in lines) + "\n")  # fmt: skip
+    result = timeline_to_scenario(read_target(path).timeline, "pi")
+    events = result.scenario.events
+    cleared = [n for n, event in enumerate(events) if event.cleared]
+    second = result.measured[1]
+    assert second.measured == 2_000 and second.after_event is not None
+    assert len(cleared) == 1 and cleared[0] <= second.after_event + 1

@@ -128,19 +128,23 @@ def timeline_to_scenario(timeline: Timeline, name: str) -> TimelineImport:
     built = _Events(overhead, [], deque())
     measured: list[tuple[int, int]] = []  # (size, events before it)
     automatic = 0
+    compacted = False  # the step before was a compaction: what the next call drops is part of it
     for step in timeline.steps:
         if step.kind == StepKind.API_CALL:
             built.waiting.clear()
-            if step.removed:
+            if step.removed and not compacted:
                 built.clear(sum(blocks[i].tokens for i in step.removed))
+            compacted = False
             for block_id in step.added:
                 built.block(blocks[block_id], first_call=len(measured) == 0)
             if step.used > 0:  # a call of size 0 measured nothing (a log's own figure, an aborted call)
                 measured.append((step.used, len(built.events)))
-        elif step.trigger is not None and step.trigger != CompactionTrigger.MANUAL:
-            automatic += 1
-        elif step.trigger == CompactionTrigger.MANUAL:
-            built.append(_compaction_event(step, blocks))
+        elif step.trigger is not None:
+            compacted = True
+            if step.trigger == CompactionTrigger.MANUAL:
+                built.append(_compaction_event(step, blocks))
+            else:
+                automatic += 1
     beyond = max(0, built.unrecorded - startup)
     events = built.events
     if beyond:
