@@ -51,12 +51,12 @@ def _with_session(command: Callable[..., None]) -> Callable[..., None]:
 def import_session(
     session: Path | None, latest: bool, session_id: str | None, output: Path | None, keep_paths: bool
 ) -> None:
-    """Turn a session into a scenario that replays its main chain (Claude Code's, or another agent's:
-    Codex, pi and every agent whose log ctxviz reads).
+    """Turn a session into a scenario that replays its main chain: a Claude Code session, or another
+    agent's whose log records usage (Codex, pi, gemini-cli, opencode) as a scenario of that agent.
 
-    Sizes come from the measured API usage where the transcript allows it; each event's comment says
-    whether its size is measured or estimated. The session's automatic compactions are left to the
-    engine: `ctxviz fidelity` shows whether it compacts at the same place.
+    Sizes come from the measured API usage where the transcript allows it (for Claude Code each event's
+    comment says whether its size is measured or estimated). The session's automatic compactions are
+    left to the engine: `ctxviz fidelity` shows whether it compacts at the same place.
     """
     from ctxviz.errors import InputError
     from ctxviz.importer import session_to_scenario
