@@ -79,3 +79,14 @@ def test_what_left_with_no_compaction_is_the_next_events_cleared(tmp_path: Path)
     second = result.measured[1]
     assert second.measured == 2_000 and second.after_event is not None
     assert len(cleared) == 1 and cleared[0] <= second.after_event + 1
+
+
+def test_a_vendored_codex_rollout_replays_to_the_input_it_recorded() -> None:
+    # the rollout's one call with usage records last_token_usage.input_tokens 16,341 (the other is all zero)
+    path = OTHER / "codex" / "agent-sessions_stage0_small.jsonl"
+    result = timeline_to_scenario(read_target(path).timeline, "small")
+    assert [(c.call, c.measured) for c in result.measured] == [(1, 16_341)]
+    after = result.measured[0].after_event
+    assert after is not None
+    replayed = simulate(result.scenario)
+    assert max(step.used for step in replayed.steps if step.event == after) == 16_341

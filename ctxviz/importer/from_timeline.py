@@ -6,7 +6,8 @@ this module only maps block kinds onto event kinds. Adding an agent is its reade
 Code's sessions keep their own, richer importer (``importer.imported``).
 
 Sizes: a prompt, a reply, a tool's call and output take the tokens the reader gave their blocks; the
-profile's per-call overhead (``tool_call``) is taken off a tool's call so that the replay adds it back.
+profile's per-call envelope (``tool_call``), which the replay adds to every tool call, is taken off the
+sizes that follow, so that the replay's total stays the measured one.
 What the log records at start-up beyond the profile's own start-up (instructions, AGENTS.md, tool
 schemas) is one hidden input at the start. A typed compaction is an event; an automatic one is left to
 the rules of the profile that replays the scenario.
@@ -55,6 +56,7 @@ class _Events:
     unrecorded: int = 0  # the first call's start-up blocks
     cleared: int = 0  # tokens the log shows leaving the window with no compaction, in all
     pending_clear: int = 0  # of those, what the next event has not said yet
+    owed: int = 0  # tokens the replay adds on its own (tool-call envelopes) not yet taken off a size
 
     def clear(self, tokens: int) -> None:
         """Tokens that left before the next event with no compaction (an agent's pruning, or the API
@@ -70,20 +72,27 @@ class _Events:
                 self.hidden(block.label, block.tokens)
             return
         if block.kind == BlockKind.PROMPT:
-            self.append({"prompt": {"text": block.label[:PROMPT_TEXT_MAX] or "…", "size": block.tokens}})
+            text = block.label[:PROMPT_TEXT_MAX] or "…"
+            self.append({"prompt": {"text": text, "size": self.pay(block.tokens)}})
         elif block.kind in (BlockKind.TOOL_CALL, BlockKind.EDIT):
-            tool = {"name": _tool_name(block.label), "call": max(0, block.tokens - self.tool_call_overhead)}
+            # the replay adds the profile's envelope to every call: what a small call cannot give back is owed
+            self.owed += self.tool_call_overhead
+            tool = {"name": _tool_name(block.label), "call": self.pay(block.tokens)}
             self.append({"tool": tool})
             if block.kind == BlockKind.TOOL_CALL:
                 self.waiting.append(tool)
         elif block.kind == BlockKind.TOOL_OUTPUT and self.waiting:
-            self.waiting.popleft()["output"] = block.tokens
-        elif block.kind == BlockKind.TOOL_OUTPUT:
-            self.append({"tool": {"name": _tool_name(block.label), "output": block.tokens}})
+            self.waiting.popleft()["output"] = self.pay(block.tokens)
         elif block.kind == BlockKind.REPLY:
-            self.append({"reply": block.tokens})
-        else:
+            self.append({"reply": self.pay(block.tokens)})
+        else:  # an output whose call the log does not show, or a block of no event's kind: its size only
             self.hidden(block.label, block.tokens)
+
+    def pay(self, tokens: int) -> int:
+        """``tokens`` less what the replay adds on its own and is still owed (tool-call envelopes)."""
+        paid = min(tokens, self.owed)
+        self.owed -= paid
+        return tokens - paid
 
     def append(self, event: dict[str, Any]) -> None:
         if self.pending_clear:
@@ -94,7 +103,7 @@ class _Events:
     def hidden(self, label: str, tokens: int) -> None:
         if tokens:
             text = label[:PROMPT_TEXT_MAX] or "…"
-            self.append({"prompt": {"text": text, "size": tokens, "visibility": "hidden"}})
+            self.append({"prompt": {"text": text, "size": self.pay(tokens), "visibility": "hidden"}})
 
 
 def _tool_name(label: str) -> str:
