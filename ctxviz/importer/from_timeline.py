@@ -117,14 +117,13 @@ def _compaction_event(step: Step, blocks: dict[int, Block]) -> dict[str, Any]:
 
 
 def _profile_startup(agent: str, model: str) -> tuple[int, int]:
-    """What the agent's profile sends at start-up with no event, and its per-tool-call overhead."""
+    """What the agent's profile sends at start-up with no event, and its per-tool-call envelope."""
     from ctxviz.engine import simulate
+    from ctxviz.profiles import get_profile
 
     bare = parse_scenario(yaml.safe_dump({"name": "start-up", "agent": agent, "model": model, "events": []}),
                           "start-up.yaml", counter=CharsPerToken())  # fmt: skip
     timeline = simulate(bare)
-    from ctxviz.profiles import get_profile
-
     return timeline.steps[-1].used if timeline.steps else 0, get_profile(agent).tool_call
 
 
@@ -182,11 +181,15 @@ def _header(
     paragraphs = [
         f"Imported by `ctxviz import` from {timeline.agent} session {name}: {calls} API calls.",
         "Sizes are the reader's: the usage difference between two calls shared among what entered between "
-        "them, or the text at 4 chars a token where no call measures it. A tool's call leaves out the "
-        "profile's per-call overhead, which the replay adds back.",
+        "them, or the text at 4 chars a token where no call measures it. The envelope the replay adds to "
+        "each tool call (the profile's tool_call) is taken off the sizes that follow.",
         f"Start-up: the log records {recorded:,} tokens before the first call's messages; the {timeline.agent} "
-        f"profile sends {startup:,} of its own, so {max(0, recorded - startup):,} more are one hidden input "
-        "at the start.",
+        f"profile sends {startup:,} of its own, so "
+        + (
+            f"{recorded - startup:,} more are one hidden input at the start."
+            if recorded >= startup
+            else f"the replay starts {startup - recorded:,} over."
+        ),
     ]
     if automatic:
         paragraphs.append(
