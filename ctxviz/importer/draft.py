@@ -18,6 +18,7 @@ from ctxviz.importer.rules import media_estimate_tokens
 from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
 from ctxviz.kinds import AgentName, EventKind
 from ctxviz.layout import share_cells
+from ctxviz.profiles.limits import rounded_tokens
 from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS
 
@@ -66,6 +67,9 @@ class Draft:
     summaries: list[int]  # tokens of each recorded compaction summary, in order
     compactions: list[tuple[int, str, int | None]]  # (call after it, trigger, preTokens)
     session: Session
+    # segment → Claude Code's own count before the call that ends it (before its compaction, if any): the
+    # last call's usage and output plus chars/4 of what came after (a compaction's preTokens is this count)
+    counts: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -107,7 +111,7 @@ def _search_fields(use: ToolUse, style: PathStyle) -> dict[str, Any]:
 class _Drafter:
     def __init__(self, session: Session, style: PathStyle) -> None:
         # Claude Code's count takes an image or a document at a fixed size, not its encoded length
-        self.media_chars = media_estimate_tokens(AgentName.CLAUDE_CODE) * CHARS_PER_TOKEN
+        self.media_tokens = media_estimate_tokens(AgentName.CLAUDE_CODE)
         self.session = session
         self.style = style
         self.files: dict[str, int] = {}
@@ -117,6 +121,7 @@ class _Drafter:
         self.summaries: list[int] = []
         self.compactions: list[tuple[int, str, int | None]] = []
         self.originals: dict[str, int] = {}  # path → tokens of the file before an edit (Edit's result)
+        self.counts: dict[int, int] = {}
 
     def tool_event(self, use: ToolUse, segment: int, extra_chars: int) -> tuple[EventDraft, list[_Unit]]:
         """The scenario event for one tool call; its units are the call's text and the result's."""
@@ -169,7 +174,7 @@ class _Drafter:
     ) -> None:
         """Draft the events of one segment and give each its target size."""
         start = len(self.events)
-        sent_chars = 0  # what the person, the tools and the hooks sent: Claude Code estimates it at chars/4
+        sent = 0  # what the person, the tools and the hooks sent, as Claude Code counts it (chars/4)
         pre: list[_Unit] = []
         post: list[_Unit] = []
         units = pre
@@ -192,7 +197,7 @@ class _Drafter:
                 event = EventDraft(EventKind.PROMPT, fields, {"size": 0}, ("size",), 0, k, False, comment)
                 self.events.append(event)
                 units.append(_Unit(item.chars, event, "size"))
-                sent_chars += self.media_chars if item.media else item.chars
+                sent += self.media_tokens if item.media else rounded_tokens(item.chars)
             elif isinstance(item, Tools):
                 group: list[EventDraft] = []
                 for use in item.calls:
@@ -208,7 +213,7 @@ class _Drafter:
                     event, tool_units = self.tool_event(use, k, extra)
                     group.append(event)
                     units.extend(tool_units)
-                    sent_chars += use.result_text_chars + extra
+                    sent += use.result_counted + use.result_media * self.media_tokens + rounded_tokens(extra)
                 if len(group) == 1:
                     self.events.append(group[0])
                 else:
@@ -216,6 +221,8 @@ class _Drafter:
                     parallels.append(self.events[-1])
             elif isinstance(item, Compaction):
                 compaction = item
+                if before is not None:
+                    self.counts[k] = before + (output or 0) + sent
                 self.summaries.append(estimate(item.summary_chars))
                 self.compactions.append((k, item.trigger, item.pre_tokens))
                 if item.trigger == "manual":
@@ -237,7 +244,8 @@ class _Drafter:
         if compaction is None and measured_total is not None and before is not None:
             # before sending, Claude Code counts the last call's usage, its output and chars/4 of what came
             # after (tokens.ts tokenCountWithEstimation): all known then, unlike the call's own size
-            gap = before + (output or 0) + estimate(sent_chars) - measured_total
+            self.counts[k] = before + (output or 0) + sent
+            gap = self.counts[k] - measured_total
             for top in self.events[start:]:
                 for event in (top, *top.inner):
                     event.count_gap = gap
@@ -362,5 +370,5 @@ def draft_session(session: Session, style: PathStyle, subagents: Mapping[str, Se
     overhead = max(0, (segments[0].used or 0) - first_messages)
     return Draft(
         drafter.events, drafter.files, drafter.file_lines, drafter.skills, overhead, first_messages,
-        drafter.summaries, drafter.compactions, session,
+        drafter.summaries, drafter.compactions, session, drafter.counts,
     )  # fmt: skip
