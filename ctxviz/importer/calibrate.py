@@ -95,6 +95,8 @@ def _add_fillers(draft: Draft, leftovers: dict[int, int]) -> None:
         last = max(n for n, e in enumerate(draft.events) if e.segment == segment)
         filler = _filler(segment, tokens)
         filler.count_gap = draft.events[last].count_gap
+        # it ends the stretch now: the call (or the check) follows it, not the event before
+        filler.call_follows, draft.events[last].call_follows = draft.events[last].call_follows, False
         draft.events.insert(last + 1, filler)
 
 

@@ -51,6 +51,7 @@ class EventDraft:
     agent: str | None = None  # a subagent's id (its file holds its own reads)
     cleared: int = 0  # earlier results cleared before it (the measured usage fell without a compaction)
     count_gap: int = 0  # Claude Code's own count before the next call minus the exact size (see count_gap)
+    call_follows: bool = True  # False: more of the stretch comes in before the next call (or compaction)
 
     def flat(self) -> list[EventDraft]:
         return self.inner if self.kind == EventKind.PARALLEL else [self]
@@ -182,6 +183,7 @@ class _Drafter:
         items: list[Item] = seg.items
         skip: set[int] = set()
         parallels: list[EventDraft] = []
+        boundary: int | None = None  # where the events after a compaction start
         for n, item in enumerate(items):
             if n in skip:
                 continue
@@ -221,6 +223,7 @@ class _Drafter:
                     parallels.append(self.events[-1])
             elif isinstance(item, Compaction):
                 compaction = item
+                boundary = len(self.events)
                 if before is not None:
                     self.counts[k] = before + (output or 0) + sent
                 self.summaries.append(estimate(item.summary_chars))
@@ -251,6 +254,19 @@ class _Drafter:
                     event.count_gap = gap
         for group_event in parallels:
             group_event.measured = any(e.measured for e in group_event.inner)
+        self._mark_calls(start, boundary, compaction)
+
+    def _mark_calls(self, start: int, boundary: int | None, compaction: Compaction | None) -> None:
+        """A model call follows only the last event of a stretch; an automatic compaction replaced the
+        call after the events before it, a typed /compact came with no call before it."""
+        stretches = (
+            [(start, len(self.events))] if boundary is None else [(start, boundary), (boundary, len(self.events))]
+        )
+        for first, end in stretches:
+            for event in self.events[first:end]:
+                event.call_follows = False
+            if end > first and (end == len(self.events) or compaction is None or compaction.trigger != "manual"):
+                self.events[end - 1].call_follows = True
 
     def _size(
         self,
@@ -346,6 +362,7 @@ def carry_over(draft: Draft, over: int, startup: int) -> int:
         EventKind.PROMPT, {"text": CONTINUED, "visibility": "hidden"}, {"size": carried}, (), carried, 0, True,
         f"the first call measured {first:,}: over {over:,}, the session continued an earlier one",
     )  # fmt: skip
+    event.call_follows = False  # the first stretch's own events follow it
     draft.events.insert(0, event)
     draft.overhead -= carried
     draft.first_messages += carried

@@ -1,7 +1,8 @@
-"""Claude Code's own count before a call, as the importer rebuilds it from a transcript: the last call's
-usage and output plus, for each text block sent since, its length in UTF-16 units / 4, rounded
-(tokens.ts tokenCountWithEstimation, roughTokenCountEstimation). A compaction boundary records that count
-as preTokens, so hand-made transcripts here state it by hand arithmetic and the importer must match."""
+"""Claude Code's check before a call, as the importer rebuilds it from a transcript. Its own count: the
+last call's usage and output plus, for each text block sent since, its length in UTF-16 units / 4,
+rounded (tokens.ts tokenCountWithEstimation, roughTokenCountEstimation). A compaction boundary records
+that count as preTokens, so hand-made transcripts here state it by hand arithmetic and the importer must
+match. Where: only before a call, so everything that came in since the last call is summarised."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from ctxviz.importer import session_to_scenario
+from ctxviz.importer.replay import replay
+from ctxviz.kinds import EventKind
 from ctxviz.profiles.limits import rounded_tokens, utf16_length
 
 
@@ -30,13 +33,16 @@ def _result(uuid: str, parent: str, tool_id: str, content: Any) -> dict[str, Any
 
 
 def _session(tmp_path: Path, result: Any, pre_tokens: int) -> Path:
-    """A prompt, one call answered in two records (its output grows from 1 to 300 on the second), a tool
-    result, then a compaction whose preTokens is given."""
+    """A first call (100,000), a long prompt, a call measured at 155,200 (over the 155,000 line of 2.1.17,
+    sent because Claude Code's count before it, 100,000 and chars/4 of the prompt, was under it) answered
+    in two records (output 1, then 300), a tool result, and a compaction whose preTokens is given."""
     tool = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "cat notes.txt"}}
     records = [
         {"type": "user", "uuid": "u0", "parentUuid": None, "message": {"role": "user", "content": "go"}},
-        _assistant("a0", "u0", "m0", 150_000, 1, {"type": "text", "text": "Reading it."}),
-        _assistant("a1", "a0", "m0", 150_000, 300, tool),
+        _assistant("p0", "u0", "m-1", 100_000, 10, {"type": "text", "text": "Ready."}),
+        {"type": "user", "uuid": "u1", "parentUuid": "p0", "message": {"role": "user", "content": "x" * 8_000}},
+        _assistant("a0", "u1", "m0", 155_200, 1, {"type": "text", "text": "Reading it."}),
+        _assistant("a1", "a0", "m0", 155_200, 300, tool),
         _result("r1", "a1", "t1", result),
         {"type": "system", "subtype": "compact_boundary", "uuid": "b1", "parentUuid": None,
          "logicalParentUuid": "r1", "compactMetadata": {"trigger": "auto", "preTokens": pre_tokens}},
@@ -57,19 +63,33 @@ def _count_at_compaction(path: Path) -> int:
 
 def test_a_result_is_counted_in_characters_not_utf8_bytes(tmp_path: Path) -> None:
     # 2,000 arrows: 2,000 characters (6,000 bytes in UTF-8) are 500 tokens; the call's last record says
-    # output 300: 150,000 + 300 + 500
-    path = _session(tmp_path, "→" * 2_000, 150_800)
-    assert _count_at_compaction(path) == 150_800
+    # output 300: 155,200 + 300 + 500
+    path = _session(tmp_path, "→" * 2_000, 156_000)
+    assert _count_at_compaction(path) == 156_000
 
 
 def test_each_text_block_is_rounded_on_its_own(tmp_path: Path) -> None:
     # blocks of 6, 2 and 2 characters: round(1.5) + round(0.5) + round(0.5) = 2 + 1 + 1 = 4 (halves up,
     # as Math.round); one rounding of their 10 characters would give 3
     blocks = [{"type": "text", "text": "abcdef"}, {"type": "text", "text": "ab"}, {"type": "text", "text": "cd"}]
-    path = _session(tmp_path, blocks, 150_304)
-    assert _count_at_compaction(path) == 150_304
+    path = _session(tmp_path, blocks, 155_504)
+    assert _count_at_compaction(path) == 155_504
 
 
 def test_a_character_past_u_ffff_counts_twice() -> None:
     assert utf16_length("a😀") == 3 and utf16_length("→") == 1 and utf16_length("abc") == 3
     assert [rounded_tokens(n) for n in (0, 1, 2, 5, 6, 7, 8)] == [0, 0, 1, 1, 2, 2, 2]
+
+
+def test_the_check_waits_for_the_call_so_the_whole_stretch_is_summarised(tmp_path: Path) -> None:
+    # the call before the compaction is already over the line, so the window is over it from the reply
+    # on; Claude Code checks only before its next call, after the tool result: both are summarised
+    path = _session(tmp_path, "→" * 2_000, 156_000)
+    result = session_to_scenario(path)
+    flat = [e for top in result.draft.events for e in top.flat()]
+    ((segment, _, _),) = result.draft.compactions
+    stretch = [e for e in flat if e.segment == segment]
+    assert [(e.kind, e.call_follows) for e in stretch] == [(EventKind.REPLY, False), (EventKind.BASH, True)]
+    run = replay(result.scenario, len(flat))
+    ((after, _),) = run.compactions()
+    assert flat[after] is stretch[-1]
