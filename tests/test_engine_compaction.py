@@ -404,3 +404,23 @@ def test_auto_compaction_restores_without_landing_over_threshold() -> None:
     assert c.kind == "auto-compact"
     assert c.used < 27_000
     assert [s.kind for s in tl.steps if s.kind != "startup"] == ["read", "reply", "auto-compact", "reply"]
+
+
+def test_each_automatic_compaction_takes_its_own_summary_then_the_default() -> None:
+    # 17,980 + 150,000 ≥ 167,000 compacts; each reply of 150,000 after it compacts again
+    tl = timeline(
+        "profile: {summary_tokens_each: [3000, 7000]}\nevents:\n"
+        "  - reply: 150000\n  - reply: 5\n  - reply: 150000\n  - reply: 5\n  - reply: 150000\n  - reply: 5\n"
+    )
+    autos = steps_of_kind(tl, "auto-compact")
+    assert [added_tokens(tl, s.index, "summary") for s in autos] == [3_000, 7_000, SUMMARY]
+    assert [s.used for s in autos] == [STARTUP_200K + 3_000, STARTUP_200K + 7_000, STARTUP_200K + SUMMARY]
+
+
+def test_a_typed_compact_keeps_its_own_summary_and_does_not_take_an_automatic_ones_turn() -> None:
+    tl = timeline(
+        "profile: {summary_tokens_each: [3000]}\nevents:\n"
+        "  - reply: 700\n  - compact: {summary: 6k}\n  - reply: 150000\n  - reply: 5\n"
+    )
+    assert added_tokens(tl, compaction(tl, 0).index, "summary") == 6_000
+    assert added_tokens(tl, compaction(tl, 1).index, "summary") == 3_000

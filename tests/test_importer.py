@@ -296,3 +296,38 @@ def test_recorded_attachments_become_hidden_items(tmp_path: Path) -> None:
     # as recorded (the JSON string: 302 chars, counted as ceil(302 / 4) = 76 tokens, so 304): 4 : 96 : 304
     assert [p.size.tokens for p in prompts[1:]] == [95, 301]
     assert [(c.measured, c.simulated) for c in fidelity(path).calls] == [(20_000, 20_000), (20_400, 20_400)]
+
+
+def test_each_automatic_compaction_keeps_its_own_recorded_summary(tmp_path: Path) -> None:
+    """Two automatic compactions with summaries of 4,000 and 10,000 characters: the scenario sizes
+    each from its own text (ceil(chars / 4): 1,000 and 2,500), never the second from the first."""
+
+    def call(n: int, parent: str, used: int) -> dict[str, object]:
+        usage = {"input_tokens": used, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+        message = {"id": f"m{n}", "model": "claude-sonnet-4-6", "role": "assistant", "usage": usage,
+                   "content": [{"type": "text", "text": "done"}]}  # fmt: skip
+        return {"type": "assistant", "uuid": f"a{n}", "parentUuid": parent, "message": message}
+
+    def compacted(n: int, parent: str, chars: int) -> list[dict[str, object]]:
+        meta = {"trigger": "auto", "preTokens": 167_100}
+        boundary = {"type": "system", "subtype": "compact_boundary", "uuid": f"b{n}", "parentUuid": None,
+                    "logicalParentUuid": parent, "compactMetadata": meta}  # fmt: skip
+        summary = {"type": "user", "uuid": f"s{n}", "parentUuid": f"b{n}", "isCompactSummary": True,
+                   "message": {"role": "user", "content": "s" * chars}}  # fmt: skip
+        return [boundary, summary]
+
+    records = [
+        {"type": "user", "uuid": "u0", "parentUuid": None, "message": {"role": "user", "content": "go"}},
+        call(0, "u0", 166_000),
+        *compacted(1, "a0", 4_000),
+        call(1, "s1", 30_000),
+        {"type": "user", "uuid": "u2", "parentUuid": "a1", "message": {"role": "user", "content": "y" * 400}},
+        call(2, "u2", 166_500),
+        *compacted(2, "a2", 10_000),
+        call(3, "s2", 31_000),
+    ]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    scenario = session_to_scenario(path).scenario
+    assert scenario.profile["summary_tokens"] == 1_000
+    assert scenario.profile["summary_tokens_each"] == [1_000, 2_500]

@@ -59,6 +59,8 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
         profile["version"] = session.version  # the rules of the version that wrote the session
     if auto_summaries:
         profile["summary_tokens"] = auto_summaries[0]
+    if len(auto_summaries) > 1:
+        profile["summary_tokens_each"] = auto_summaries  # each automatic compaction its own recorded summary
     if profile:
         document["profile"] = profile
     setup: dict[str, Any] = dict(startup)

@@ -144,6 +144,9 @@ class ClaudeCodeNumbers:
     notification: int = number(60, _GUESS, "a task notification")
     # compaction ("What a compaction keeps"; compact.ts POST_COMPACT_* constants)
     summary_tokens: int = number(4_000, _GUESS, "a typical summary")
+    summary_tokens_each: tuple[int, ...] = number(
+        (), _MEASURED, "a session's own: each automatic compaction's recorded summary in turn (import sets it)"
+    )
     summary_max_tokens: int = number(20_000, _SRC, "COMPACT_MAX_OUTPUT_TOKENS")
     restore_max_files: int = number(5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE")
     restore_max_tokens_per_file: int = number(5_000, _SRC, "POST_COMPACT_MAX_TOKENS_PER_FILE")
@@ -228,7 +231,7 @@ def build(n: ClaudeCodeNumbers) -> Profile:
         ),
         output=spill,
         compaction=SummaryAndRecentFiles(
-            summary=SummarySize(n.summary_tokens, n.summary_max_tokens),
+            summary=SummarySize(n.summary_tokens, n.summary_max_tokens, tuple(n.summary_tokens_each)),
             max_files=n.restore_max_files,
             max_tokens_per_file=n.restore_max_tokens_per_file,
             total_tokens=n.restore_total_tokens,

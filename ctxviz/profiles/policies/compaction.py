@@ -38,13 +38,23 @@ _WHY_KEPT = {
 }
 
 
+_AUTOMATIC = "compaction.automatic"  # the key of the automatic compactions' count in the session's policy memory
+
+
 @dataclass(frozen=True, slots=True)
 class SummarySize:
+    """A summary's size: the one a /compact asks for, else the n-th automatic compaction's own
+    (``each``, as a session recorded them), else ``default``."""
+
     default: int
     max: int
+    each: tuple[int, ...] = ()
 
-    def of(self, requested: Measure | None) -> tuple[int, str | None]:
-        tokens = requested.tokens if requested is not None else self.default
+    def of(self, requested: Measure | None, automatic: int = 0) -> tuple[int, str | None]:
+        if requested is not None:
+            tokens = requested.tokens
+        else:
+            tokens = self.each[automatic] if automatic < len(self.each) else self.default
         if tokens > self.max:
             return self.max, f"summary capped at {self.max:,} tokens, the compaction call's max output"
         return tokens, None
@@ -100,7 +110,11 @@ class SummaryAndRecentFiles:
         state.current.clear()
         state.crossed_warning = False
 
-        tokens, capped = self.summary.of(summary)
+        automatic = 0
+        if not manual:
+            automatic = state.policy.get(_AUTOMATIC, 0)
+            state.policy[_AUTOMATIC] = automatic + 1
+        tokens, capped = self.summary.of(summary, automatic)
         label = "Summary of the conversation" + (f" (focus: {focus})" if focus else "")
         session.add(M, BlockKind.SUMMARY, label, tokens, "brief")
         fates.append(Fate("Summary", BlockKind.SUMMARY, "new", tokens, capped or "the new start of the history"))
