@@ -125,6 +125,21 @@ def test_recency_is_the_last_read_or_edit() -> None:
     assert restored == [100, 40, 600, 500, 300]
 
 
+def test_a_file_read_in_part_is_re_read_whole_in_its_turn() -> None:
+    # Claude Code keeps a file read by line range among the files read lately; the compaction re-reads it
+    # whole (its 2,000 tokens, not the 100 of the part that was sent)
+    tl = timeline(
+        "files: {a.py: 1000, b.py: 2000}\nevents:\n  - read: a.py\n"
+        "  - tool: {name: Read, output: 100, reads: b.py}\n  - tool: {name: Read, output: 100, reads: c.py}\n"
+        "  - compact:\n"
+    )
+    c = compaction(tl)
+    restored = [(b.label, b.tokens) for b in added(tl, c.index) if b.kind == "restored-file"]
+    # b.py most recent, then a.py; c.py is no project file: nothing to re-read
+    assert restored == [("Restored b.py", 2_000), ("Restored a.py", 1_000)]
+    assert c.used == STARTUP_200K + SUMMARY + 2_000 + 1_000
+
+
 def test_restored_total_capped() -> None:
     # the 50,000 total cannot bind with 5 × 5,000; lower it to see the rule: a file that would exceed it is
     # dropped, a later smaller one may still fit

@@ -331,3 +331,30 @@ def test_each_automatic_compaction_keeps_its_own_recorded_summary(tmp_path: Path
     scenario = session_to_scenario(path).scenario
     assert scenario.profile["summary_tokens"] == 1_000
     assert scenario.profile["summary_tokens_each"] == [1_000, 2_500]
+
+
+def test_a_file_read_in_part_is_sized_whole_from_its_line_count(tmp_path: Path) -> None:
+    """A Read of lines 1-10 of a 100-line file: the scenario keeps the file at ten times the part's
+    measured size, what a compaction would re-read, and the partial read touches it."""
+    read_input = {"file_path": "/p/x.go", "offset": 1, "limit": 10}
+    usage = {"input_tokens": 20_000, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+    ask = {"id": "m0", "model": "claude-sonnet-4-6", "role": "assistant", "usage": usage,
+           "content": [{"type": "tool_use", "id": "t1", "name": "Read", "input": read_input}]}  # fmt: skip
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": "x" * 2_000}
+    done = {**ask, "id": "m1", "usage": {**usage, "input_tokens": 20_600}, "content": [{"type": "text", "text": ""}]}
+    records = [
+        {"type": "user", "uuid": "u0", "parentUuid": None, "message": {"role": "user", "content": "go"}},
+        {"type": "assistant", "uuid": "a0", "parentUuid": "u0", "message": ask},
+        {"type": "user", "uuid": "u1", "parentUuid": "a0", "message": {"role": "user", "content": [result]},
+         "toolUseResult": {"file": {"filePath": "/p/x.go", "numLines": 10, "startLine": 1, "totalLines": 100}}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "message": done},
+    ]  # fmt: skip
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    imported = session_to_scenario(path, keep_paths=True)
+    (tool,) = [e.tool for e in imported.scenario.events if hasattr(e, "tool")]
+    assert tool.reads == "/p/x.go"
+    # the 600 tokens of growth shared by the call's text (4 + 50 chars of name and input) and the
+    # result's (2,002 chars as recorded, quotes included): 600 x 2,002 / 2,056 = 584.2, so 584 for the part
+    assert imported.draft.files["/p/x.go"] == 5_840
+    assert imported.draft.file_lines["/p/x.go"] == 100
