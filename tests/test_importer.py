@@ -358,3 +358,24 @@ def test_a_file_read_in_part_is_sized_whole_from_its_line_count(tmp_path: Path) 
     # result's (2,002 chars as recorded, quotes included): 600 x 2,002 / 2,056 = 584.2, so 584 for the part
     assert imported.draft.files["/p/x.go"] == 5_840
     assert imported.draft.file_lines["/p/x.go"] == 100
+
+
+def test_an_edited_file_is_sized_as_a_whole_read_of_its_original(tmp_path: Path) -> None:
+    """An Edit records the file before the change (originalFile): a file only edited is sized as the
+    Read of it would be, 2.26 characters a token (the profile's measured density), not chars/4."""
+    edit_input = {"file_path": "/p/y.go", "old_string": "a", "new_string": "b"}
+    usage = {"input_tokens": 20_000, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+    ask = {"id": "m0", "model": "claude-sonnet-4-6", "role": "assistant", "usage": usage,
+           "content": [{"type": "tool_use", "id": "t1", "name": "Edit", "input": edit_input}]}  # fmt: skip
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": "The file /p/y.go has been updated."}
+    done = {**ask, "id": "m1", "usage": {**usage, "input_tokens": 20_100}, "content": [{"type": "text", "text": ""}]}
+    records = [
+        {"type": "user", "uuid": "u0", "parentUuid": None, "message": {"role": "user", "content": "go"}},
+        {"type": "assistant", "uuid": "a0", "parentUuid": "u0", "message": ask},
+        {"type": "user", "uuid": "u1", "parentUuid": "a0", "message": {"role": "user", "content": [result]},
+         "toolUseResult": {"filePath": "/p/y.go", "originalFile": "x" * 2_260}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "message": done},
+    ]  # fmt: skip
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert session_to_scenario(path, keep_paths=True).draft.files["/p/y.go"] == 1_000  # 2,260 / 2.26

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxviz.importer.paths import PathStyle
-from ctxviz.importer.rules import media_estimate_tokens
+from ctxviz.importer.rules import media_estimate_tokens, read_tokens_of_file
 from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
 from ctxviz.kinds import AgentName, EventKind
 from ctxviz.layout import share_cells
@@ -135,7 +135,8 @@ class _Drafter:
         elif name in EDIT_TOOLS and path and not use.error:
             kind, fields, free = EventKind.EDIT, {"path": style.path(path)}, ("change",)
             if use.file_chars is not None:
-                self.originals.setdefault(style.path(path), estimate(use.file_chars))
+                whole = read_tokens_of_file(AgentName.CLAUDE_CODE, use.file_chars)
+                self.originals.setdefault(style.path(path), whole or estimate(use.file_chars))
         elif name == "Write" and path and PLANS_FOLDER in path and not use.error:
             kind, fields, free = EventKind.PLAN, {}, ("plan",)
             comment = "the plan file written in plan mode: re-injected after a compaction"
