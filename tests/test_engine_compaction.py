@@ -439,3 +439,17 @@ def test_a_typed_compact_keeps_its_own_summary_and_does_not_take_an_automatic_on
     )
     assert added_tokens(tl, compaction(tl, 0).index, "summary") == 6_000
     assert added_tokens(tl, compaction(tl, 1).index, "summary") == 3_000
+
+
+def test_the_per_file_limit_counts_content_not_the_line_numbers_a_read_adds() -> None:
+    # 5,600 tokens as read over 300 lines: with 3 tokens of line numbers a line, 5,600 - 900 = 4,700 of
+    # content ≤ 5,000, so it is re-read whole (5,600); 5,600 over 100 lines is 5,300 of content: a reference
+    tl = timeline(
+        "profile: {restore_line_number_tokens: 3}\nfiles: {a: {tokens: 5600, lines: 300}, b: {tokens: 5600, "
+        "lines: 100}}\nevents:\n  - read: a\n  - read: b\n  - compact:\n"
+    )
+    c = compaction(tl)
+    assert sorted((b.kind, b.tokens) for b in added(tl, c.index) if b.kind != "summary") == [
+        ("file-reference", 40),
+        ("restored-file", 5_600),
+    ]

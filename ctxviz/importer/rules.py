@@ -55,6 +55,11 @@ def read_tokens_of_file(agent: str, chars: int) -> int | None:
     return round(chars / density) if density else None
 
 
+def read_line_number_tokens(agent: str) -> int:
+    """What a Read adds per line (its line numbers), where the profile measured it (0: it did not)."""
+    return int(getattr(get_profile(agent).numbers, "read_line_number_tokens", 0))
+
+
 def media_estimate_tokens(agent: str) -> int:
     """What the agent's own count takes an image or a document for (0: the profile does not say)."""
     return int(getattr(get_profile(agent).numbers, "media_estimate_tokens", 0))

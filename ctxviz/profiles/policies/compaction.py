@@ -71,6 +71,8 @@ class SummaryAndRecentFiles:
     skills_total_tokens: int
     task_status: int
     skills: SkillListingRule | None
+    # tokens a Read adds per line (its line numbers): the per-file limit counts the file's content only
+    line_number_tokens: int = 0
     # Claude Code also clears old tool results between calls (microcompact): an event's ``cleared`` applies
     clears_old_results: bool = True
 
@@ -162,12 +164,13 @@ class SummaryAndRecentFiles:
         state.touched = {}  # the read-file cache starts over with just the files restored
         total = 0
         for n, path in enumerate(recent):
-            size = session.file_size(path).tokens
+            measure = session.file_size(path)
+            size = measure.tokens
             if n >= self.max_files:
                 why = f"only the {self.max_files} most recent files are re-read"
                 fates.append(Fate(path, BlockKind.FILE_READ, "not-restored", 0, why))
                 continue
-            referenced = size > self.max_tokens_per_file
+            referenced = size - self.line_number_tokens * measure.lines > self.max_tokens_per_file
             tokens = self.file_reference if referenced else size
             # a restored file goes through the read path: the rules and nested memory it brings count too
             brings = 0 if referenced else sum(t.tokens for t in session.triggered_by(path, Touch.READ))
