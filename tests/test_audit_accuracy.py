@@ -3,9 +3,13 @@ its calls' usage. Expected figures are the usage the fixture itself records, add
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from ctxviz.cli import main
 from ctxviz.report.audit import carried_cost
 from ctxviz.transcripts.registry import read_target
 
@@ -50,3 +54,14 @@ def test_a_codex_compaction_that_rebuilds_the_instructions_counts_them_once(tmp_
     assert sum(b.tokens for b in last) == 12_000
     assert [b.label for b in last].count("developer instructions") == 1
     assert [b.label for b in last].count("AGENTS.md") == 1
+
+
+def test_a_compressed_rollout_is_audited_as_its_agent(tmp_path: Path) -> None:
+    # two token_count records: 1,000 then 2,500 (the same rollout as tests/fixtures, gzip-compressed)
+    rollout = Path(__file__).parent / "fixtures" / "other-agents" / "codex" / "ccusage-session-alpha.jsonl"
+    packed = tmp_path / "rollout.jsonl.gz"
+    packed.write_bytes(gzip.compress(rollout.read_bytes()))
+    result = CliRunner().invoke(main, ["audit", str(packed), "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    assert (document["agent"], document["calls"], document["input_tokens"]) == ("codex", 2, 1_000 + 2_500)
