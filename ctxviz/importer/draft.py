@@ -25,6 +25,8 @@ EDIT_TOOLS = ("Edit", "MultiEdit")
 PRE_TOKENS_NOTE = "shares the count Claude Code compacted at (preTokens) minus the call before"
 UNRECORDED = "input the transcript does not record"
 PLANS_FOLDER = "/.claude/plans/"  # where plan mode writes its plan file
+# the events whose result is a tool output the dedup what-if matches by its content
+_DIGESTED = frozenset({EventKind.TOOL, EventKind.BASH, EventKind.GREP, EventKind.GLOB, EventKind.SUBAGENT})
 
 
 def estimate(chars: int) -> int:
@@ -156,7 +158,7 @@ class _Drafter:
             kind, fields, free = EventKind.TOOL, {"name": name}, ("call", "output")
             if name == "Read":
                 comment = "a Read of part of a file, or one that failed: sized as a plain tool result"
-        if kind in (EventKind.TOOL, EventKind.BASH) and use.digest is not None:
+        if kind in _DIGESTED and use.digest is not None:
             fields["digest"] = use.digest  # only the dedup what-if reads it
         event = EventDraft(kind, fields, dict.fromkeys(free, 0), free, 0, segment, False, comment)
         event.lines, event.agent = use.lines, use.agent
