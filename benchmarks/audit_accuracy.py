@@ -16,11 +16,13 @@ worst 0 tokens for each agent. Before, 7 of the 10 Codex rollouts were over (wor
 +1.52%): a compaction's replacement history holds the developer instructions and AGENTS.md again, and
 the reader had added them beside the first copies.
 
-Findings (Claude Code only: the import is theirs), on the 68: repeated-content on 59 (what the dedup
-replay sends as a reference), saving on 49 (4,707,315 tokens in all); on the other 10 the smaller
-window compacts later and the calls until then send more (up to -615,956). stale-read saves on 48 of
-68, large-output on 21 of 29, other-agent on 63 of 68; window-choice (1M) never saves tokens, it saves
-compactions. Each session took 0.07-0.63 s of CPU in process, median 0.33 s (load average 12).
+Findings, as ``ctxviz audit`` replays them. On the 68 Claude Code sessions: repeated-content on 59
+(what the dedup replay sends as a reference), saving on 49 (4,707,315 tokens in all); on the other 10 the
+smaller window compacts later and the calls until then send more (up to -615,956). stale-read saves on
+48 of 68, large-output on 21 of 29, other-agent on 63 of 68; window-choice (1M) never saves tokens, it
+saves compactions. Codex and pi sessions, imported from their reader's timeline (no digests, so no
+repeated-content): large-output saves on 9 of 10 Codex and 2 of 2 pi, other-agent on 9 of 10 and 2 of 2.
+Each Claude Code session took 0.07-0.63 s of CPU in process, median 0.33 s (load average 12).
 """
 
 from __future__ import annotations
@@ -31,11 +33,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ctxviz.audit_source import audit_session
 from ctxviz.errors import InputError
-from ctxviz.importer import session_to_scenario
 from ctxviz.kinds import FindingKind
 from ctxviz.report.audit import carried_cost
-from ctxviz.report.audit_findings import Finding, findings
+from ctxviz.report.audit_findings import Finding
 from ctxviz.transcripts.registry import read_target
 
 _SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".db")
@@ -66,15 +68,10 @@ def audit_row(name: str, path: Path, tally: Tally) -> str | None:
     over = cost.carried - cost.input_tokens
     share = 100 * over / cost.input_tokens
     tally.sessions[timeline.agent].append((abs(share), over, name))
-    try:
-        imported = session_to_scenario(path)
-        found = findings(imported.scenario, cost, call_events=[c.after_event for c in imported.calls],
-                         window=timeline.window)  # fmt: skip
-        saved = "; ".join(_saving(f) for f in found)
-        for finding in found:
-            tally.found[finding.kind].append(finding.input_tokens_saved)
-    except InputError:
-        saved = "not replayed"
+    found = audit_session(path, timeline).findings  # as ``ctxviz audit`` replays it
+    saved = "not replayed" if found is None else "; ".join(_saving(f) for f in found)
+    for finding in found or ():
+        tally.found[f"{timeline.agent} {finding.kind}"].append(finding.input_tokens_saved)
     seconds = time.process_time() - start
     return (f"| `{name}` | {timeline.agent} | {cost.calls} | {cost.input_tokens:,} | {over:+,} ({share:+.2f}%) "
             f"| {saved} | {seconds:.2f} s |")  # fmt: skip

@@ -162,15 +162,20 @@ def test_cli_audit_text_and_a_scenario(tmp_path: Path) -> None:
     assert "repeated-content" in result.output and "dedup=sha256" in result.output
 
 
-def test_a_session_the_importer_cannot_replay_has_its_cost_and_no_findings() -> None:
+def test_another_agents_session_is_replayed_under_its_own_rules() -> None:
     # two token_count records: last_token_usage.input_tokens 1,000, then 2,500
     rollout = Path(__file__).parent / "fixtures" / "other-agents" / "codex" / "ccusage-session-alpha.jsonl"
     result = CliRunner().invoke(main, ["audit", str(rollout), "--json"])
     assert result.exit_code == 0, result.output
     document = json.loads(result.output)
     assert (document["agent"], document["calls"], document["input_tokens"]) == ("codex", 2, 1_000 + 2_500)
-    assert document["findings"] is None and "Claude Code" in document["not_replayed"]
-    assert document["cost"]["known"] is False
+    assert document["not_replayed"] is None and document["cost"]["known"] is False
+    found = {f["kind"]: f for f in document["findings"]}
+    # 3,500 tokens in two calls compact under neither window: the 1M window changes nothing
+    window = found["window-choice"]
+    assert (window["input_tokens_saved"], window["compactions_saved"]) == (0, 0)
+    what_if = found["other-agent"]["what_if"]
+    assert what_if[0] == "--agents" and what_if[1].startswith("codex,")  # as recorded: codex's rules
 
 
 def test_prices_file_and_unknown_model(tmp_path: Path, three_calls: Path) -> None:
