@@ -63,11 +63,10 @@ def audit_scenario(file: Path | str | None, tokenizer: str = "cl100k", shown: Ti
 def audit_session(target: Path | SessionRef, shown: Timeline | None = None) -> Audited:
     """A recorded session's audit (``shown``: its timeline already read). Raises ``InputError``."""
     from ctxviz.errors import InputError
-    from ctxviz.importer import IMPORTED_AGENT, session_to_scenario
-    from ctxviz.importer.from_timeline import timeline_to_scenario
     from ctxviz.importer.imported import measured_per_event
     from ctxviz.report.audit import carried_cost
     from ctxviz.report.audit_findings import findings
+    from ctxviz.sources import imported_session
     from ctxviz.transcripts.registry import read_target
 
     timeline = shown or read_target(target).timeline
@@ -75,14 +74,8 @@ def audit_session(target: Path | SessionRef, shown: Timeline | None = None) -> A
     if not cost.calls:
         raise InputError(f"{timeline.source.path or timeline.source.name}: no API call records its usage; "
                          "there is nothing measured to audit")  # fmt: skip
-    path = target if isinstance(target, Path) else target.path
     try:
-        if timeline.agent == IMPORTED_AGENT:
-            imported = session_to_scenario(path)
-            scenario, calls = imported.scenario, imported.calls
-        else:  # another agent's session is imported from its reader's timeline
-            other = timeline_to_scenario(timeline, path.name.split(".")[0])
-            scenario, calls = other.scenario, other.measured
+        scenario, calls = imported_session(target if isinstance(target, Path) else target.path, timeline)
     except InputError as error:
         return Audited(timeline, cost, None, f"the findings replay an imported session: {error.message}")
     call_events = [call.after_event for call in calls]

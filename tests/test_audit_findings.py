@@ -140,3 +140,16 @@ def test_a_finding_that_saves_nothing_and_one_that_saves() -> None:
     text = _printed(_document(250_000, 1, ([132, 190], [170])))
     assert "Findings, by input tokens saved" in text and "Replayed, and they would not" not in text
     assert "Saves 250,000 input tokens (2.5%), 1 compaction(s) fewer." in text
+
+
+def test_the_replay_command_a_codex_finding_names_runs() -> None:
+    from click.testing import CliRunner
+
+    from ctxviz.cli import main
+
+    rollout = Path(__file__).parent / "fixtures" / "other-agents" / "codex" / "ccusage-session-alpha.jsonl"
+    audit = json.loads(CliRunner().invoke(main, ["audit", str(rollout), "--json"]).output)
+    window = next(f for f in audit["findings"] if f["kind"] == "window-choice")
+    result = CliRunner().invoke(main, ["compare", str(rollout), *window["what_if"], "--json"])
+    assert result.exit_code == 0, result.output
+    assert [run["agent"] for run in json.loads(result.output)["runs"]] == ["codex", "codex"]
