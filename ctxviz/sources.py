@@ -64,8 +64,8 @@ class Replayable:
 
 
 def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: bool = False) -> Replayable:
-    """A scenario file, a built-in scenario's name (None: the default scenario), or a Claude Code session
-    (.jsonl) turned into a scenario. Raises ``InputError``."""
+    """A scenario file, a built-in scenario's name (None: the default scenario), or an agent's session
+    (.jsonl) turned into a scenario (``imported_session``). Raises ``InputError``."""
     file, display = _given(path)
     if is_transcript_name(file):
         from ctxviz.importer.imported import measured_per_event
