@@ -12,6 +12,7 @@ which runs the batch reader's own chain code — so the result always equals a w
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -226,7 +227,7 @@ class Follower:
             self.seen.add(entry.message_id or "")
             builder.call(entry)
             if entry.model:
-                self.models.append(entry.model)
+                self.models.append(sys.intern(entry.model))  # one string per model, not per call
             self.last_used, self.last_measured = entry.used, True
             self.peak = max(self.peak, entry.used)
         builder.pending.extend(entry.pieces)
