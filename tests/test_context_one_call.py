@@ -5,6 +5,7 @@ whole-file read taken whenever the chain needs it."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from ctxviz.errors import InputError
 from ctxviz.report.audit import carried_so_far
 from ctxviz.report.context_data import api_call_indices, call_window_dict, carried_rows, context_dict
 from ctxviz.transcripts.claude_code.one_call import call_window
+from ctxviz.transcripts.claude_code.one_call_cache import cache_file, cached_call_window
 from ctxviz.transcripts.registry import read_target
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
@@ -111,3 +113,65 @@ def test_the_command_reads_one_call_without_the_whole_timeline(tmp_path: Path, m
     result = CliRunner().invoke(main, ["context", str(path), "--at", "4", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == expected
+
+
+def _grown(path: Path, lines: list[str], cuts: list[int]) -> Iterator[int]:
+    """``path`` grown by appending ``lines`` up to each cut in turn (the same file: its identity is kept)."""
+    done = 0
+    for cut in cuts:
+        with path.open("a") as out:
+            out.write("".join(f"{line}\n" for line in lines[done:cut]))
+        done = cut
+        yield cut
+
+
+def test_the_cache_takes_up_an_appended_file_where_it_stopped(tmp_path: Path) -> None:
+    lines = list(_claude_lines(40, 10, 50))  # type: ignore[call-overload]
+    boundary = next(n for n, line in enumerate(lines) if "compact_boundary" in line)
+    path = tmp_path / "grown.jsonl"
+    # cut inside a call, just after a boundary (its summary not written yet), after the summary, at the end
+    for cut in _grown(path, lines, [7, boundary + 1, boundary + 2, 30, len(lines)]):
+        window = cached_call_window(path, 10)
+        assert window is not None
+        assert call_window_dict(window, top_items=10) == _whole(path, None, 10), cut
+    assert cache_file(path.absolute()).is_file()
+
+
+def test_an_unchanged_file_is_answered_from_the_cache_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _session(tmp_path, 7, 3)
+    expected = call_window_dict(cached_call_window(path, 5), top_items=5)  # type: ignore[arg-type]
+
+    def unread(*args: object) -> object:
+        raise AssertionError("the file was read again")
+
+    monkeypatch.setattr("ctxviz.transcripts.lines.numbered_lines", unread)
+    monkeypatch.setattr("ctxviz.transcripts.claude_code.one_call_cache.lines_after", unread)
+    again = cached_call_window(path, 5)
+    assert again is not None
+    assert call_window_dict(again, top_items=5) == expected == _whole(path, None, 5)
+    # more items than the cache keeps: the file is read again (and still gives the whole read's answer)
+    monkeypatch.undo()
+    assert call_window_dict(cached_call_window(path, 12), top_items=12) == _whole(path, None, 12)  # type: ignore[arg-type]
+
+
+def test_a_rewritten_or_damaged_cache_is_not_trusted(tmp_path: Path) -> None:
+    path = _session(tmp_path, 7, 3)
+    cached_call_window(path, 10)
+    # the same size, a byte changed before where the cache stopped: read again from the start
+    data = bytearray(path.read_bytes())
+    at = data.rindex(b'"input_tokens":3')
+    data[at + len(b'"input_tokens":')] = ord("9")
+    path.write_bytes(bytes(data))
+    assert call_window_dict(cached_call_window(path, 10), top_items=10) == _whole(path, None, 10)  # type: ignore[arg-type]
+    cache = cache_file(path.absolute())
+    cache.write_bytes(cache.read_bytes()[:-10] + b"x" * 10)
+    assert call_window_dict(cached_call_window(path, 10), top_items=10) == _whole(path, None, 10)  # type: ignore[arg-type]
+
+
+def test_no_cache_is_written_among_an_agents_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "projects" / "-home-me-app"
+    folder.mkdir(parents=True)
+    path = _session(folder, 7, 3)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-inside"))
+    assert cached_call_window(path, 10) is not None
+    assert not (tmp_path / "cache-inside").exists()

@@ -26,7 +26,7 @@ from ctxviz.timeline import Block, Step
 from ctxviz.transcripts.claude_code.build import BuildState, StepBuilder
 from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, parse_lines
-from ctxviz.transcripts.lines import numbered_lines
+from ctxviz.transcripts.lines import Line, numbered_lines
 from ctxviz.transcripts.protocol import CallWindow, Carried
 
 if TYPE_CHECKING:
@@ -152,46 +152,73 @@ class Tally:
         return tuple(Carried(block, first, stop) for _, _, _, block, first, stop in best)
 
 
-def _batches(path: Path, problems: list[str]) -> Iterator[list[tuple[int, bytes, bool]]]:
-    with closing(numbered_lines(path, problems)) as lines:
+def _batches(lines: Iterator[Line]) -> Iterator[list[Line]]:
+    with closing(lines):  # type: ignore[type-var]  # a generator: closing it closes the file
         while batch := list(islice(lines, BATCH_LINES)):
             yield batch
+
+
+@dataclass
+class Pass:
+    """The streaming pass over one file: what was parsed, followed and counted so far. It can be taken up
+    again where it stopped (``one_call_cache``), when the file has only grown."""
+
+    tally: Tally
+    follower: Follower
+    tools: ParseState = field(default_factory=ParseState)
+    line_problems: list[str] = field(default_factory=list)
+    parse_problems: list[str] = field(default_factory=list)
+    session: str | None = None
+    waiting: list[Entry] = field(default_factory=list)  # the first records, until one is conversational
+
+    @classmethod
+    def new(cls, at_call: int | None, top: int) -> Pass:
+        from ctxviz.live.follow import Follower
+
+        tally = Tally(at_call, top)
+        follower = Follower(lean=True)
+        follower.builder = StepBuilder({}, state=tally.state)
+        return cls(tally, follower)
+
+    def take(self, path: Path, lines: Iterator[Line]) -> bool:
+        """Parse and follow ``lines`` (their problems are this pass's); False as soon as only the
+        whole-file read can tell (``InputError``: the file cannot be read)."""
+        follower = self.follower
+        for batch in _batches(lines):
+            parsed = parse_lines(batch, str(path), self.tools)
+            self.session = self.session or parsed.session
+            self.parse_problems += parsed.problems
+            if any(e.used is not None and not e.model for e in parsed.entries):
+                return False  # a call naming no model: the whole-file read lists models its own way
+            if follower.mode is None:
+                self.waiting += parsed.entries
+                if any(e.conversational for e in self.waiting):
+                    if not follower.start(self.waiting):
+                        return False
+                    self.waiting = []
+            elif not follower.feed(parsed.entries):
+                return False
+        return True
+
+    def window(self, path: Path) -> CallWindow | None:
+        """The window asked, once every line is taken (this ends the pass: nothing more can be taken)."""
+        self.follower.finish()
+        problems = (*self.line_problems, *self.parse_problems)
+        return _window(path, self.follower, self.tally, self.tools, self.session, problems)
 
 
 def call_window(path: Path, at_call: int | None, top: int) -> CallWindow | None:
     """The window at the ``at_call``-th call (None: the last step) and the session's figures around it,
     or None when only the whole-file read can tell (see the module's note), or the file cannot be read."""
-    from ctxviz.live.follow import Follower
-
     if path.name.startswith(COMPACTION_PREFIX):
         return None  # a compaction call's own file: its first call is read differently
-    tally = Tally(at_call, top)
-    follower = Follower(lean=True)
-    follower.builder = StepBuilder({}, state=tally.state)
-    tools = ParseState()
-    line_problems: list[str] = []
-    parse_problems: list[str] = []
-    session: str | None = None
-    waiting: list[Entry] = []  # the first records, until one is conversational
+    taken = Pass.new(at_call, top)
     try:
-        for batch in _batches(path, line_problems):
-            parsed = parse_lines(batch, str(path), tools)
-            session = session or parsed.session
-            parse_problems += parsed.problems
-            if any(e.used is not None and not e.model for e in parsed.entries):
-                return None  # a call naming no model: the whole-file read lists models its own way
-            if follower.mode is None:
-                waiting += parsed.entries
-                if any(e.conversational for e in waiting):
-                    if not follower.start(waiting):
-                        return None
-                    waiting = []
-            elif not follower.feed(parsed.entries):
-                return None
+        if not taken.take(path, numbered_lines(path, taken.line_problems)):
+            return None
     except InputError:
         return None
-    follower.finish()
-    return _window(path, follower, tally, tools, session, (*line_problems, *parse_problems))
+    return taken.window(path)
 
 
 def _window(

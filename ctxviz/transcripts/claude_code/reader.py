@@ -82,6 +82,10 @@ class ClaudeCodeReader(Reader):
         return Reading(reading.timeline, reading.problems)
 
     def call_window(self, ref: SessionRef, at_call: int | None, top: int) -> CallWindow | None:
+        if at_call is None:  # the last step: taken up where the last run stopped, from the cache
+            from ctxviz.transcripts.claude_code.one_call_cache import cached_call_window
+
+            return cached_call_window(ref.path, top)
         from ctxviz.transcripts.claude_code.one_call import call_window
 
         return call_window(ref.path, at_call, top)
