@@ -175,3 +175,22 @@ def test_no_cache_is_written_among_an_agents_folders(tmp_path: Path, monkeypatch
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-inside"))
     assert cached_call_window(path, 10) is not None
     assert not (tmp_path / "cache-inside").exists()
+
+
+def test_a_relative_path_is_named_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _session(tmp_path, 7, 3)
+    with path.open("a") as out:
+        out.write("{not json\n")
+    monkeypatch.chdir(tmp_path)
+    whole = _whole(Path(path.name), None, 10)
+    assert whole["file"] == path.name
+    for spelling in (path.name, path.name, str(path), path.name):  # cold, from the cache, another spelling
+        result = CliRunner().invoke(main, ["context", spelling, "--json", "-v"])
+        assert result.exit_code == 0
+        document = json.loads(result.stdout)
+        assert document == {**whole, "file": spelling}
+        # 19 lines before it: the prompt, 7 calls of 2 lines, 2 compactions of 2 (boundary and summary)
+        assert result.stderr.splitlines() == [
+            f"{spelling}:20: JSON is malformed: object keys must be strings (byte 1), skipped",
+            "ctxviz: 1 damaged or unknown lines skipped",
+        ]

@@ -218,14 +218,14 @@ def cached_call_window(path: Path, top: int) -> CallWindow | None:
     then brought up to date (not written when it cannot be: the answer is still right)."""
     from ctxviz.live.cache import among_agent_folders
 
-    path = path.absolute()
+    # keyed by where the file is; the path as given is what the output and the problems name
     try:
         stat = os.stat(path)
         with open_regular(path) as handle:
             compressed = handle.read(2) == b"\x1f\x8b"
     except OSError:
         return None
-    cache = cache_file(path)
+    cache = cache_file(path.absolute())
     loaded = None if compressed else _load(cache, path, stat, top)
     try:
         if loaded is not None:
@@ -261,7 +261,7 @@ def cached_call_window(path: Path, top: int) -> CallWindow | None:
         except OSError:
             body = None
     window = taken.window(path)
-    if body is not None and window is not None and not among_agent_folders(cache.parent, path):
+    if body is not None and window is not None and not among_agent_folders(cache.parent, path.absolute()):
         with suppress(OSError):  # not written: the next run reads the file again
             write_atomically(cache, body)
     return window
