@@ -63,7 +63,7 @@ class _Leaving(dict[int, int]):
 
 
 @dataclass
-class Tally:
+class StepTally:
     """What the steps and blocks passing by add up to, for the call asked (``at_call``; None: the last
     step). Blocks are ranked by carried tokens as they leave; only the ``top`` first are kept."""
 
@@ -163,7 +163,7 @@ class Pass:
     """The streaming pass over one file: what was parsed, followed and counted so far. It can be taken up
     again where it stopped (``one_call_cache``), when the file has only grown."""
 
-    tally: Tally
+    tally: StepTally
     follower: Follower
     tools: ParseState = field(default_factory=ParseState)
     line_problems: list[str] = field(default_factory=list)
@@ -175,7 +175,7 @@ class Pass:
     def new(cls, at_call: int | None, top: int) -> Pass:
         from ctxviz.live.follow import Follower
 
-        tally = Tally(at_call, top)
+        tally = StepTally(at_call, top)
         follower = Follower(lean=True)
         follower.builder = StepBuilder({}, state=tally.state)
         return cls(tally, follower)
@@ -222,7 +222,7 @@ def call_window(path: Path, at_call: int | None, top: int) -> CallWindow | None:
 
 
 def _window(
-    path: Path, follower: Follower, tally: Tally, tools: ParseState, session: str | None, problems: tuple[str, ...]
+    path: Path, follower: Follower, tally: StepTally, tools: ParseState, session: str | None, problems: tuple[str, ...]
 ) -> CallWindow | None:
     """The window asked, as a timeline of that one step (the session's model, window and notices, as the
     whole-file read words them), with the figures about the session around it."""

@@ -29,7 +29,7 @@ from ctxviz.live.cache_file import pack_cache, unpack_cache
 from ctxviz.regular_file import open_regular, read_regular
 from ctxviz.timeline import Block, Step
 from ctxviz.transcripts.claude_code.build import StepBuilder
-from ctxviz.transcripts.claude_code.one_call import Pass, Tally
+from ctxviz.transcripts.claude_code.one_call import Pass, StepTally
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, Piece
 from ctxviz.transcripts.lines import CHUNK_BYTES, lines_after, read_chunk
 from ctxviz.transcripts.protocol import CallWindow
@@ -134,7 +134,7 @@ def _saved(taken: Pass, line_number: int) -> _Saved:
 def _restored(saved: _Saved, top: int) -> Pass:
     from ctxviz.live.follow import Follower
 
-    tally = Tally(None, saved.top)
+    tally = StepTally(None, saved.top)
     tally.calls, tally.steps, tally.peak, tally.previous = saved.calls, saved.steps, saved.tally_peak, saved.previous
     tally.compactions = saved.compactions
     tally.waiting = [saved.compactions[n] for n in saved.waiting]
