@@ -226,6 +226,7 @@ def _window(
 ) -> CallWindow | None:
     """The window asked, as a timeline of that one step (the session's model, window and notices, as the
     whole-file read words them), with the figures about the session around it."""
+    from ctxviz.transcripts.claude_code.load import reading_notices
     from ctxviz.transcripts.claude_code.timeline import session_timeline
     from ctxviz.transcripts.safe import safe_text, safe_timeline
 
@@ -236,12 +237,7 @@ def _window(
     if tally.asked is None:
         return None  # no such call: the whole-file read says so
     step, live = tally.asked
-    notices = []
-    if problems:
-        notices.append(f"{len(problems)} damaged or unknown lines skipped")
-    if unmeasured := len(tools.unmeasured - tools.measured):
-        notices.append(f"{unmeasured:,} API calls carry no usage (damaged or missing): not shown as "
-                       "calls; what they added is counted at the next measured call")  # fmt: skip
+    notices = reading_notices(len(problems), len(tools.unmeasured - tools.measured))
     alone = msgspec.structs.replace(step, index=0, added=tuple(b.id for b in live), removed=())
     timeline = session_timeline(
         [alone],
