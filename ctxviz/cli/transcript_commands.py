@@ -104,11 +104,14 @@ def context(
     from ctxviz.transcripts.registry import read_target
 
     try:
-        reading = read_target(choose_session(file, latest, session_id, project, agents))
+        target = choose_session(file, latest, session_id, project, agents)
+        if as_json and top >= 0 and (at_call is None or at_call >= 1):
+            _one_call_json(target, at_call, top, verbose)
+        reading = read_target(target)
     except InputError as error:
         _fail_safely(error.message)
     timeline = reading.timeline
-    from ctxviz.report.context_data import api_call_indices, context_dict
+    from ctxviz.report.context_data import api_call_indices, carried_rows, context_dict
 
     calls = api_call_indices(timeline)
     if at_call is not None and not 1 <= at_call <= len(calls):
@@ -120,15 +123,9 @@ def context(
 
     cost = carried_so_far(timeline, index)
     if as_json:
-        from ctxviz.transcripts.safe import safe_json_text
-
         document = context_dict(timeline, index, top_items=top)
-        document["carried"] = [
-            {"label": i.label, "kind": str(i.kind), "tokens": i.tokens, "first_call": i.first_call,
-             "last_call": i.last_call, "calls": i.calls, "carried": i.carried}
-            for i in cost.items[:top]
-        ]  # fmt: skip
-        click.echo(safe_json_text(json.dumps(document, indent=2, ensure_ascii=False)))
+        document["carried"] = carried_rows(cost.items, top)
+        _print_json(document)
     else:
         from rich.console import Console
 
@@ -141,6 +138,28 @@ def context(
             Console().print("", carried_renderable(cost, min(top, 5)))
     report_problems(reading.problems, verbose, counted=not as_json)
     sys.exit(EXIT_OK)
+
+
+def _one_call_json(target: Path | SessionRef, at_call: int | None, top: int, verbose: bool) -> None:
+    """``context --json`` from a reader that reads one call's window without the whole timeline; returns
+    (having printed nothing) when it cannot, for the whole-file read."""
+    from ctxviz.transcripts.registry import open_session, reader_named
+
+    reader, ref = open_session(target) if isinstance(target, Path) else (reader_named(target.agent), target)
+    window = reader.call_window(ref, at_call, top)
+    if window is None:
+        return
+    from ctxviz.report.context_data import call_window_dict
+
+    _print_json(call_window_dict(window, top_items=top))
+    report_problems(window.problems, verbose, counted=False)
+    sys.exit(EXIT_OK)
+
+
+def _print_json(document: dict[str, object]) -> None:
+    from ctxviz.transcripts.safe import safe_json_text
+
+    click.echo(safe_json_text(json.dumps(document, indent=2, ensure_ascii=False)))
 
 
 class _ListsEachAgentsFolders(click.Command):

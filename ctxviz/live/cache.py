@@ -214,15 +214,7 @@ def refresh(
     if update.rebuilt:
         where = "its last compaction" if not live.follower.calls_counted else "the start"
         problems.append(f"{path}: read from {where} ({update.reason or 'the chain changed'})")
-    # Claude Code's config folder in its layout (<root>/projects/<project>/<session>.jsonl), else the
-    # transcript's own folder; and every agent's folders on this machine
-    import os
-
-    from ctxviz.transcripts.registry import agent_folders
-
-    transcripts = path.parents[2] if path.parent.parent.name == "projects" else path.parent
-    folders = (transcripts, *agent_folders(os.environ, Path(os.environ.get("HOME") or Path.home())))
-    if any(_inside(cache_file.parent, folder) for folder in folders):
+    if among_agent_folders(cache_file.parent, path):
         problems.append(f"{cache_file}: not written: the cache folder is inside an agent's folder")
         return header
     try:
@@ -230,6 +222,19 @@ def refresh(
     except OSError as error:
         problems.append(f"{cache_file}: cache not written ({error.strerror or error})")
     return header
+
+
+def among_agent_folders(folder: Path, transcript: Path) -> bool:
+    """Whether a cache ``folder`` is inside ``transcript``'s Claude Code config folder (in its layout,
+    ``<root>/projects/<project>/<session>.jsonl``; else the transcript's own folder) or any agent's
+    folder on this machine: ctxviz writes nothing there, whatever XDG_CACHE_HOME says."""
+    import os
+
+    from ctxviz.transcripts.registry import agent_folders
+
+    transcripts = transcript.parents[2] if transcript.parent.parent.name == "projects" else transcript.parent
+    folders = (transcripts, *agent_folders(os.environ, Path(os.environ.get("HOME") or Path.home())))
+    return any(_inside(folder, root) for root in folders)
 
 
 def _inside(folder: Path, transcripts: Path) -> bool:

@@ -12,6 +12,7 @@ which runs the batch reader's own chain code — so the result always equals a w
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,6 +89,7 @@ class Follower:
     children: Mapping[str, Timeline] = field(default_factory=dict)  # subagent id → its timeline
     compaction_child: Callable[[int], Timeline | None] | None = None  # the n-th compaction's own timeline
     compactions: int = 0
+    duplicates: int = 0  # records written twice that ``feed`` read once (the batch reader notes them)
 
     def __post_init__(self) -> None:
         state = BuildState(blocks=Tally(), steps=Tally(), left=Forget()) if self.lean else BuildState()
@@ -150,6 +152,17 @@ class Follower:
             self._take(entry)
         return chain, notes
 
+    def start(self, entries: Sequence[Entry]) -> bool:
+        """Take a file's first entries as ``from_entries`` does, on this follower's own builder. False
+        when they hold no conversational record, or when the batch reader has something to say of their
+        chain (a rewind, a gap, a record written twice, records out of order)."""
+        chain, notes = self._take_file(entries)
+        return bool(chain) and not notes
+
+    def finish(self) -> None:
+        """Close a compaction still waiting for its summary, as the batch reader does at the file's end."""
+        self._close(None)
+
     def feed(self, entries: Iterable[Entry]) -> bool:
         """Take new entries (file order). False: they may change the chain already built, and nothing
         is trustworthy until ``from_entries`` rebuilds it from the whole file."""
@@ -166,6 +179,7 @@ class Follower:
                 if self.reordered or entry.uuid in self.bridged:
                     return False  # the batch reader orders such a file by timestamps: so must we
                 if self._on_frontier(entry.uuid):
+                    self.duplicates += 1
                     continue  # written twice: read once, as the batch reader does
                 if not self._attach(entry):
                     return False
@@ -213,7 +227,7 @@ class Follower:
             self.seen.add(entry.message_id or "")
             builder.call(entry)
             if entry.model:
-                self.models.append(entry.model)
+                self.models.append(sys.intern(entry.model))  # one string per model, not per call
             self.last_used, self.last_measured = entry.used, True
             self.peak = max(self.peak, entry.used)
         builder.pending.extend(entry.pieces)

@@ -110,7 +110,7 @@ def call_steps(timeline: Timeline) -> list[int]:
     return answered_call_steps(timeline)
 
 
-def _kind(block: Block) -> str:
+def cost_kind(block: Block) -> str:
     """A transcript's unrecorded start-up is held in System prompt; what it could not place later, in
     Messages."""
     if block.kind == BlockKind.OVERHEAD:
@@ -131,7 +131,7 @@ def carried_cost(timeline: Timeline, steps: Sequence[int] | None = None) -> Carr
         stop = bisect_left(calls, end if block.left is None else block.left)
         if stop <= first or block.tokens == 0:
             continue  # never sent: it left (or the session ended) before the next call
-        kind = _kind(block)
+        kind = cost_kind(block)
         items.append(Item(block.id, block.label, kind, block.category.value, block.tokens, first + 1, stop,
                           stop - first))  # fmt: skip
     items.sort(key=lambda item: (-item.carried, item.first_call, item.block))

@@ -3,8 +3,16 @@ the pieces the Rich view shares. No Rich here, so the JSON path does not import 
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.timeline import Block, Category, Step, Timeline
+
+if TYPE_CHECKING:
+    from ctxviz.report.audit import Item
+    from ctxviz.transcripts.protocol import CallWindow
 
 CONTEXT_FORMAT = "ctxviz.context/1"
 
@@ -58,8 +66,10 @@ def shown_breakdown(timeline: Timeline, index: int) -> dict[str, int | None]:
     return rows
 
 
-def _next_call(timeline: Timeline, index: int) -> Step | None:
-    return next((s for s in timeline.steps[index + 1 :] if s.kind == StepKind.API_CALL), None)
+def _next_call(timeline: Timeline, calls: list[int], index: int) -> Step | None:
+    """The first API call after step ``index`` (``calls``: the timeline's call steps)."""
+    after = bisect_right(calls, index)
+    return timeline.steps[calls[after]] if after < len(calls) else None
 
 
 def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]]:
@@ -67,16 +77,17 @@ def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]
     own preTokens for a transcript, else the size at the step before) and after. A size after that is
     estimated says so, with the next call's measured size when there is one."""
     found: list[dict[str, object]] = []
+    calls = api_call_indices(timeline)  # counted once: a long session has hundreds of compactions
     for i in timeline.compaction_indices():
         if i > index:
             break
         step = timeline.steps[i]
         pre_tokens = step.pre_tokens
-        following = _next_call(timeline, i)
+        following = _next_call(timeline, calls, i)
         found.append(
             {
                 "trigger": (step.trigger or CompactionTrigger.UNKNOWN).value,
-                "at_call": calls_before(timeline, i),
+                "at_call": bisect_right(calls, i),
                 "step": i,
                 "pre_tokens": pre_tokens,
                 "before": pre_tokens if pre_tokens is not None else timeline.used_at(i - 1) if i > 0 else 0,
@@ -92,6 +103,47 @@ def compactions_so_far(timeline: Timeline, index: int) -> list[dict[str, object]
 
 def context_dict(timeline: Timeline, index: int, *, top_items: int = 10) -> dict[str, object]:
     """``ctxviz context --json``: the format docs/json.md documents (``ctxviz.context/1``)."""
+    calls = api_call_indices(timeline)
+    return _document(timeline, index, index, bisect_right(calls, index), len(calls),
+                     compactions_so_far(timeline, index), top_items)  # fmt: skip
+
+
+def call_window_dict(window: CallWindow, *, top_items: int = 10) -> dict[str, object]:
+    """``context_dict`` of a reader's one-step window (``Reader.call_window``), with its ``carried`` rows."""
+    document = _document(window.timeline, 0, window.step, window.at_call, window.calls, list(window.compactions),
+                         top_items)  # fmt: skip
+    document["carried"] = carried_rows(carried_items(window), top_items)
+    return document
+
+
+def carried_items(window: CallWindow) -> list[Item]:
+    """The window's blocks carried most, as the carried cost of the whole timeline lists them."""
+    from ctxviz.report.audit import Item, cost_kind
+
+    return [
+        Item(b.id, b.label, cost_kind(b), b.category.value, b.tokens, first + 1, stop, stop - first)
+        for b, first, stop in window.carried
+    ]
+
+
+def carried_rows(items: Sequence[Item], top_items: int) -> list[dict[str, object]]:
+    """The ``carried`` rows of ``context --json``: the items carried most, largest first."""
+    return [
+        {"label": i.label, "kind": str(i.kind), "tokens": i.tokens, "first_call": i.first_call,
+         "last_call": i.last_call, "calls": i.calls, "carried": i.carried}
+        for i in items[:top_items]
+    ]  # fmt: skip
+
+
+def _document(
+    timeline: Timeline,
+    index: int,
+    step_index: int,
+    at_call: int,
+    calls: int,
+    compactions: list[dict[str, object]],
+    top_items: int,
+) -> dict[str, object]:
     step = timeline.steps[index]
     return {
         "format": CONTEXT_FORMAT,
@@ -101,9 +153,9 @@ def context_dict(timeline: Timeline, index: int, *, top_items: int = 10) -> dict
         "window": timeline.window,
         "used": step.used,
         "measured": step.measured,
-        "at_call": calls_before(timeline, index),
-        "calls": len(api_call_indices(timeline)),
-        "step": index,
+        "at_call": at_call,
+        "calls": calls,
+        "step": step_index,
         "thresholds": {
             "autocompact": timeline.thresholds.autocompact,
             "warning": timeline.thresholds.warning,
@@ -116,6 +168,6 @@ def context_dict(timeline: Timeline, index: int, *, top_items: int = 10) -> dict
             {"kind": b.kind, "label": b.label, "tokens": b.tokens, "category": b.category.value}
             for b in largest_items(timeline, index, top_items)
         ],
-        "compactions": [{k: v for k, v in c.items() if k != "notes"} for c in compactions_so_far(timeline, index)],
+        "compactions": [{k: v for k, v in c.items() if k != "notes"} for c in compactions],
         "notices": list(timeline.notices),
     }

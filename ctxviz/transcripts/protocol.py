@@ -27,7 +27,7 @@ from ctxviz.transcripts.session_row import SessionSummary as SessionSummary
 if TYPE_CHECKING:
     from datetime import date
 
-    from ctxviz.timeline import Timeline
+    from ctxviz.timeline import Block, Timeline
     from ctxviz.transcripts.index import SummaryIndex
 
 # How much of a file ``detect`` may read: the first records say which agent wrote it.
@@ -63,6 +63,28 @@ class Reading(NamedTuple):
     """A session's timeline and every damaged or unknown record skipped on the way (each located)."""
 
     timeline: Timeline
+    problems: tuple[str, ...]
+
+
+class Carried(NamedTuple):
+    """A block as the calls sent it: the calls before it entered, and the calls before it left."""
+
+    block: Block
+    first: int
+    stop: int
+
+
+class CallWindow(NamedTuple):
+    """One step's ``/context`` without the session's whole timeline: ``timeline`` holds the session's
+    model, window and notices and that one step (its index 0), with the blocks in the window after it;
+    the rest are the figures about the session around it, as the whole timeline would give them."""
+
+    timeline: Timeline
+    step: int  # its index in the session
+    at_call: int  # the calls up to it, itself included
+    calls: int
+    compactions: tuple[dict[str, object], ...]  # as ``report.context_data.compactions_so_far`` gives them
+    carried: tuple[Carried, ...]  # the blocks carried most up to it, largest first
     problems: tuple[str, ...]
 
 
@@ -110,6 +132,11 @@ class Reader(Protocol):
     def timeline(self, ref: SessionRef) -> Timeline:
         """The session's Timeline (``read(ref).timeline``)."""
         return self.read(ref).timeline
+
+    def call_window(self, ref: SessionRef, at_call: int | None, top: int) -> CallWindow | None:
+        """The window at the ``at_call``-th call (None: the last step) with the ``top`` blocks carried
+        most, read without building the whole timeline; None when this reader cannot (then ``read``)."""
+        return None
 
     def summaries(
         self, roots: list[Path], index: SummaryIndex, project: str | None, since: date | None

@@ -92,6 +92,17 @@ def child_timeline(path: Path) -> Timeline | None:
     return timeline_of(entries, name=path.stem, path=str(path), compaction_call=path.name.startswith(COMPACTION_PREFIX))
 
 
+def reading_notices(skipped: int, unmeasured_calls: int) -> list[str]:
+    """What a reading says before its figures: the lines it skipped, the calls it could not measure."""
+    notices = []
+    if skipped:
+        notices.append(f"{skipped} damaged or unknown lines skipped")
+    if unmeasured_calls:
+        notices.append(f"{unmeasured_calls:,} API calls carry no usage (damaged or missing): not shown as "
+                       "calls; what they added is counted at the next measured call")  # fmt: skip
+    return notices
+
+
 def read_transcript(path: Path) -> Reading:
     """The timeline of one session file with its subagents. Raises ``InputError`` only when nothing at
     all could be read."""
@@ -110,12 +121,7 @@ def _read(path: Path) -> Reading:
         if (child := child_timeline(file)) is not None:
             children[agent_id] = child
     compactions = [c for file in compaction_files(path, parsed.session) if (c := child_timeline(file)) is not None]
-    notices = []
-    if parsed.problems:
-        notices.append(f"{len(parsed.problems)} damaged or unknown lines skipped")
-    if parsed.unmeasured_calls:
-        notices.append(f"{parsed.unmeasured_calls:,} API calls carry no usage (damaged or missing): not shown as "
-                       "calls; what they added is counted at the next measured call")  # fmt: skip
+    notices = reading_notices(len(parsed.problems), parsed.unmeasured_calls)
     name, summary, problems = parsed.session or path.stem, parsed.cwd, parsed.problems
     del parsed  # its records are let go one by one as the timeline is built
     timeline = timeline_of(

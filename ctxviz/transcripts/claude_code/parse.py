@@ -7,6 +7,7 @@ Sizes are chars/4 estimates (Claude Code's own rough rule) over the raw JSON tex
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -158,7 +159,8 @@ def _assistant_pieces(content: str | list[Content] | None, tools: ParseState) ->
         elif block.type in ("tool_use", "server_tool_use") and block.name:
             label = _tool_label(block.name, block.input, tools.cwd)
             if block.id:
-                tools.names[block.id] = (block.name, label)
+                # one string per tool name, not one per call: a session keeps an entry per tool call
+                tools.names[block.id] = (sys.intern(block.name), label)
                 if block.name in SUBAGENT_TOOLS:
                     given = decode_tool_input(block.input)
                     if given.prompt:

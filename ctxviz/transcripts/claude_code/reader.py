@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import (
     Answer,
+    CallWindow,
     FoundFile,
     Glance,
     Reader,
@@ -79,6 +80,15 @@ class ClaudeCodeReader(Reader):
 
         reading = read_transcript(ref.path)
         return Reading(reading.timeline, reading.problems)
+
+    def call_window(self, ref: SessionRef, at_call: int | None, top: int) -> CallWindow | None:
+        if at_call is None:  # the last step: taken up where the last run stopped, from the cache
+            from ctxviz.transcripts.claude_code.one_call_cache import cached_call_window
+
+            return cached_call_window(ref.path, top)
+        from ctxviz.transcripts.claude_code.one_call import call_window
+
+        return call_window(ref.path, at_call, top)
 
     def summaries(
         self, roots: list[Path], index: SummaryIndex, project: str | None, since: date | None

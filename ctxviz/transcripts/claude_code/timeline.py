@@ -69,10 +69,14 @@ def session_timeline(
     summary: str | None = None,
     notices: Sequence[str] = (),
     chain_notes: Sequence[str] = (),
+    peak: int | None = None,
 ) -> Timeline:
     """A Claude Code session's Timeline from its steps and blocks (whole-file read or live follower alike):
-    the window its models name; the notices given, then the window's, then the chain's."""
-    window = session_window(models, max((s.used for s in steps), default=0))
+    the window its models name; the notices given, then the window's, then the chain's. ``peak``: the
+    largest step of the session when ``steps`` are only some of them."""
+    if peak is None:
+        peak = max((s.used for s in steps), default=0)
+    window = session_window(models, peak)
     return Timeline(
         source=Source("transcript", name, path, summary),
         agent=AgentName.CLAUDE_CODE,
