@@ -12,6 +12,7 @@ import json
 import os
 import re
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -500,6 +501,62 @@ def test_opencodes_wal_database_is_read_without_a_write(home: Path) -> None:
         shm_before = shm.read_bytes() if shm.exists() else None
         _run("sessions", "--no-cache")
         assert (shm.read_bytes() if shm.exists() else None) == shm_before
+    finally:
+        writer.close()
+
+
+def _opencode_running(home: Path) -> tuple[Path, sqlite3.Connection]:
+    """opencode's database as opencode leaves it while it runs: in WAL mode, with a session written only
+    to its log (a copy of the synthetic database's large session, fresh ids), not yet copied back."""
+    from benchmarks.agent_corpus import opencode_db
+
+    database = opencode_db(home, 4)
+    writer = sqlite3.connect(database)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    fresh = "_in_log"
+    large = "'s_stage0_large'"
+    writer.execute("INSERT INTO session SELECT id || ?, project_id, NULL, slug, directory, 'in the log', version,"
+                   f" time_created + 1, time_updated + 1 FROM session WHERE id = {large}", (fresh,))  # fmt: skip
+    writer.execute("INSERT INTO message SELECT id || ?, session_id || ?, time_created, time_updated, data FROM message"
+                   " WHERE session_id = 's_stage0_large'", (fresh, fresh))  # fmt: skip
+    writer.execute("INSERT INTO part SELECT id || ?, message_id || ?, session_id || ?, time_created, time_updated, data"
+                   " FROM part WHERE session_id = 's_stage0_large'", (fresh, fresh, fresh))  # fmt: skip
+    writer.commit()
+    return database, writer
+
+
+def test_an_opencode_session_only_in_the_log_is_read_and_nothing_written_there(home: Path) -> None:
+    """Opened immutable, the database alone lost what opencode wrote last without a word: now read
+    from a private copy with the log folded in, made in ctxviz's cache folder."""
+    database, writer = _opencode_running(home)
+    try:
+        before = _listing(database.parent)
+        assert os.path.getsize(f"{database}-wal") > 0
+        rows = {row["session"]: row for row in _rows("--no-cache", "--agent", "opencode")}
+        # its one measured call: 120 input tokens, as the copied message records (output is not context)
+        assert rows["s_stage0_large_in_log"]["calls"] == 1 and rows["s_stage0_large_in_log"]["peak"] == 120
+        code, out = _run("context", str(database))  # the latest session, the one only in the log
+        assert code == 0 and "s_stage0_large_in_log" in out and "was not read" not in out
+        assert _listing(database.parent) == before  # opencode's folder: not a byte changed, nothing added
+        copies = list((Path(os.environ["XDG_CACHE_HOME"]) / "ctxviz" / "opencode").iterdir())
+        assert len(copies) == 1 and stat.S_IMODE(copies[0].parent.stat().st_mode) == 0o700
+        writer.execute("UPDATE session SET title = 'renamed' WHERE id = 's_stage0_large_in_log'")
+        writer.commit()
+        assert "s_stage0_large_in_log" in {row["session"] for row in _rows("--no-cache")}
+        assert len(list(copies[0].parent.iterdir())) == 1  # the older state's copy replaced, not kept
+    finally:
+        writer.close()
+
+
+def test_opencodes_log_is_said_unread_where_no_copy_may_be_made(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    database, writer = _opencode_running(home)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(database.parent))  # a cache there would write in opencode's folder
+    try:
+        before = _listing(home)
+        code, out = _run("context", "--json", str(database))
+        assert code == 0 and "opencode.db-wal, the log of its last moments not yet in the database, was not read" in out
+        assert _listing(home) == before
     finally:
         writer.close()
 
