@@ -44,6 +44,14 @@ class CodexNumbers:
     default_model: str = number("gpt-5.4", "source", f"{_MODELS} (its first entry)")
     window: int = number(272_000, "source", f"{_MODELS} (gpt-5.4 context_window)")
     max_output: int = number(128_000, "assumed", "not read; it does not move Codex's trigger")
+    gpt_5_5_window: int = number(
+        272_000, "measured", "rollouts of Codex 0.140-0.142 record model_context_window 258,400 for gpt-5.5: 95% of it"
+    )
+    spark_window: int = number(
+        128_000,
+        "measured",
+        "a rollout of Codex 0.142 records model_context_window 121,600 for gpt-5.3-codex-spark: 95% of it",
+    )
     autocompact_percent: int = number(90, "source", f"{_REPO} codex-rs/protocol/src/openai_models.rs @8db07003")
     effective_percent: int = number(
         95, "source", f"{_REPO} openai_models.rs @8db07003 effective_context_window_percent"
@@ -67,25 +75,27 @@ class CodexNumbers:
     edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
     mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
     notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on five
-    # rollouts, checked on five others (benchmarks/fidelity_agents.py). The rule itself is read in source.
+    # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on the five
+    # rollouts of the fit half, checked on the five others (benchmarks/fidelity_agents.py). The rule itself is
+    # read in source.
     reasoning_estimate_percent: int = number(
-        120,
+        127,
         "measured",
         "Codex's estimate of an earlier turn's reasoning (its encrypted text's bytes x 3/4 - 650, / 4) as % of "
-        "the reasoning tokens the rollout records: fitted on 5 rollouts (115-125 place every compaction alike)",
+        "the reasoning tokens the rollout records: the middle of 124-129.6%, the values that place all 7 automatic "
+        "compactions of the fit half at their call and none earlier (a fixed amount per reasoning item fits worse)",
     )
     after_beyond_own_count: int = number(
-        3_080,
+        3_197,
         "measured",
         "the next call over Codex's own figure written with a compaction (instructions and "
-        "tool schemas, which that figure leaves out): median of the 7 compactions of the fitted rollouts",
+        "tool schemas, which that figure leaves out): median of the 7 compactions of the fit half",
     )
     after_beyond_first_call: int = number(
-        2_170,
+        2_166,
         "measured",
         "the next call over the session's first call when no figure of Codex's is known: "
-        "median of the 7 compactions of the fitted rollouts",
+        "median of the 7 compactions of the fit half",
     )
 
 
@@ -226,7 +236,11 @@ def build(n: CodexNumbers) -> Profile:
         teaching=teaching(n),
         numbers=n,
         build=build,
-        models={"gpt-5.4": model},  # other GPT models get the same window, marked as a guess
+        models={
+            "gpt-5.4": model,
+            "gpt-5.5": ModelSpec(window=n.gpt_5_5_window, max_output=n.max_output),
+            "gpt-5.3-codex-spark": ModelSpec(window=n.spark_window, max_output=n.max_output),
+        },  # other GPT models get gpt-5.4's window, marked as a guess
         model_prefixes=("gpt-", "o3", "o4"),
         unknown_model=model,
         tools=ToolNames(
@@ -311,6 +325,9 @@ class RecordedRules:
 
     def limit(self, session: RecordedSession) -> int:
         return compaction_limit(self.numbers, session.window)
+
+    def typed(self, session: RecordedSession, compaction: RecordedCompaction) -> bool | None:
+        return compaction.manual  # a rollout says it: a compaction that is a turn of its own was typed
 
     def size_after(self, session: RecordedSession, compaction: RecordedCompaction | None) -> int:
         if compaction is not None and compaction.agent_after is not None:
