@@ -49,6 +49,9 @@ class EventBase(Strict):
     # Tokens of earlier results the agent cleared before this event (Claude Code clears old tool results
     # between calls; a session records it as usage that falls without a compaction).
     cleared: int = Field(default=0, ge=0)
+    # Whether a model call follows this event. The agent checks auto-compaction only before a call; in an
+    # imported session the events between two calls all come in first (a written scenario: after each).
+    call_follows: bool = True
 
 
 class PromptSpec(Strict):
@@ -149,6 +152,8 @@ class ToolSpec(Strict):
     call: Size = Measure.of_tokens(0)  # arguments, beyond the profile's tool-call overhead
     output: Size = Measure.of_tokens(0)
     digest: str | None = None  # of the output's content: the same digest is the same content sent again
+    # a file this call read part of: it joins the files read lately (what a compaction re-reads whole)
+    reads: str | None = None
 
 
 class ToolEvent(EventBase):

@@ -89,8 +89,8 @@ class ClaudeCodeReader(Reader):
         from datetime import date
 
         from ctxviz.transcripts.claude_code.discover import session_files
+        from ctxviz.transcripts.claude_code.indexed import summaries
         from ctxviz.transcripts.claude_code.select import project_matches
-        from ctxviz.transcripts.index import summaries
 
         unread: list[str] = []
         files = [f for f in session_files(roots, unread) if project_matches(f, project)]
