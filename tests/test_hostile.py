@@ -12,6 +12,7 @@ import json
 import os
 import re
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -299,7 +300,95 @@ def test_an_opencode_database_without_sessions_says_why(home: Path, damage: str)
     code, out = _run("sessions", "-v")
     assert code == 0 and "opencode.db: cannot read" in out and "claude-code" in out
     code, out = _run("sessions")  # a count, never among the damaged lines
-    assert "1 file or database gave no session: " in out and "damaged" not in out
+    assert "1 file, folder or database gave no session: " in out and "damaged" not in out
+
+
+def _close(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``folder`` made unreadable (mode 000). Root reads through any mode, so there the refusal a user
+    would meet is played: listing it, or looking at anything inside it, raises ``PermissionError``."""
+    folder.chmod(0)
+    if os.geteuid() != 0:
+        return
+    closed = str(folder)
+
+    def guarded(call: Any, inside_only: bool) -> Any:
+        def checked(path: Any = ".", *args: Any, **kwargs: Any) -> Any:
+            if not isinstance(path, int):
+                where = os.path.abspath(os.fsdecode(path))
+                if where.startswith(closed + os.sep) or (not inside_only and where == closed):
+                    raise PermissionError(13, "Permission denied", where)
+            return call(path, *args, **kwargs)
+
+        return checked
+
+    monkeypatch.setattr(os, "scandir", guarded(os.scandir, inside_only=False))
+    monkeypatch.setattr(os, "listdir", guarded(os.listdir, inside_only=False))
+    monkeypatch.setattr(os, "stat", guarded(os.stat, inside_only=True))
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini-cli", "opencode", "pi", "grok-build"])
+def test_a_folder_that_cannot_be_listed_is_said_not_lost(
+    home: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    """A session's folder without read permission (a gemini-cli ``chats/`` folder was dropped unsaid)."""
+    folder = every_agent(home)[agent].parent
+    try:
+        _close(folder, monkeypatch)
+        code, out = _run("sessions")
+        assert code == 0 and "1 file, folder or database gave no session: " in out, out
+        code, out = _run("sessions", "-v")
+        assert f"{folder}: cannot list this folder: Permission denied" in out
+        document = json.loads(CliRunner().invoke(main, ["sessions", "--json-object"]).stdout)
+        assert document["format"] == "ctxviz.sessions/1" and len(document["sessions"]) == 5
+        assert document["gave_no_session"] == [f"{folder}: cannot list this folder: Permission denied"]
+        assert agent not in {row["agent"] for row in _rows()}  # --json: still the list tools parse
+    finally:
+        folder.chmod(0o755)
+
+
+@pytest.mark.parametrize("top", [".gemini", ".codex", ".claude", ".local/share/opencode/storage", ".pi", ".grok"])
+def test_an_agents_folder_that_cannot_be_looked_into_is_said(
+    home: Path, monkeypatch: pytest.MonkeyPatch, top: str
+) -> None:
+    """Closed higher up, where the check for the agent's folder used to raise (a traceback for every agent)."""
+    every_agent(home)
+    try:
+        _close(home / top, monkeypatch)
+        code, out = _run("sessions", "-v")
+        assert code == 0 and "cannot list this folder: Permission denied" in out and str(home / top) in out, out
+        assert len(_rows()) == 5
+    finally:
+        (home / top).chmod(0o755)
+
+
+def test_opencode_messages_that_cannot_be_listed_are_not_a_session_without_usage(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    every_agent(home)
+    messages = home / ".local/share/opencode/storage/message"
+    try:
+        _close(messages, monkeypatch)
+        code, out = _run("sessions", "-v")
+        assert code == 0 and "cannot list this folder: Permission denied" in out and "no token usage" not in out
+    finally:
+        messages.chmod(0o755)
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini-cli", "opencode", "pi"])
+@pytest.mark.parametrize("target", ["missing", "loop", "outside"])
+def test_a_link_named_like_a_session_that_is_not_followed_is_said(home: Path, agent: str, target: str) -> None:
+    files = every_agent(home)
+    link = files[agent].parent / f"linked{files[agent].suffix}"
+    if target == "missing":
+        link.symlink_to(home / "gone.jsonl")
+    elif target == "loop":
+        link.symlink_to(link)
+    else:
+        link.symlink_to(copy_to(files[agent], home.parent / "elsewhere" / files[agent].name))
+    said = {"missing": "a symlink to a missing file", "loop": "a symlink loop", "outside": "a symlink out of"}
+    code, out = _run("sessions", "-v")
+    assert code == 0 and f"{link}: {said[target]}" in out and "not followed" in out, out
+    assert len(_rows()) == 6
 
 
 # --- 3. nothing blocks ----------------------------------------------------------------------------------
@@ -412,6 +501,62 @@ def test_opencodes_wal_database_is_read_without_a_write(home: Path) -> None:
         shm_before = shm.read_bytes() if shm.exists() else None
         _run("sessions", "--no-cache")
         assert (shm.read_bytes() if shm.exists() else None) == shm_before
+    finally:
+        writer.close()
+
+
+def _opencode_running(home: Path) -> tuple[Path, sqlite3.Connection]:
+    """opencode's database as opencode leaves it while it runs: in WAL mode, with a session written only
+    to its log (a copy of the synthetic database's large session, fresh ids), not yet copied back."""
+    from benchmarks.agent_corpus import opencode_db
+
+    database = opencode_db(home, 4)
+    writer = sqlite3.connect(database)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    fresh = "_in_log"
+    large = "'s_stage0_large'"
+    writer.execute("INSERT INTO session SELECT id || ?, project_id, NULL, slug, directory, 'in the log', version,"
+                   f" time_created + 1, time_updated + 1 FROM session WHERE id = {large}", (fresh,))  # fmt: skip
+    writer.execute("INSERT INTO message SELECT id || ?, session_id || ?, time_created, time_updated, data FROM message"
+                   " WHERE session_id = 's_stage0_large'", (fresh, fresh))  # fmt: skip
+    writer.execute("INSERT INTO part SELECT id || ?, message_id || ?, session_id || ?, time_created, time_updated, data"
+                   " FROM part WHERE session_id = 's_stage0_large'", (fresh, fresh, fresh))  # fmt: skip
+    writer.commit()
+    return database, writer
+
+
+def test_an_opencode_session_only_in_the_log_is_read_and_nothing_written_there(home: Path) -> None:
+    """Opened immutable, the database alone lost what opencode wrote last without a word: now read
+    from a private copy with the log folded in, made in ctxviz's cache folder."""
+    database, writer = _opencode_running(home)
+    try:
+        before = _listing(database.parent)
+        assert os.path.getsize(f"{database}-wal") > 0
+        rows = {row["session"]: row for row in _rows("--no-cache", "--agent", "opencode")}
+        # its one measured call: 120 input tokens, as the copied message records (output is not context)
+        assert rows["s_stage0_large_in_log"]["calls"] == 1 and rows["s_stage0_large_in_log"]["peak"] == 120
+        code, out = _run("context", str(database))  # the latest session, the one only in the log
+        assert code == 0 and "s_stage0_large_in_log" in out and "was not read" not in out
+        assert _listing(database.parent) == before  # opencode's folder: not a byte changed, nothing added
+        copies = list((Path(os.environ["XDG_CACHE_HOME"]) / "ctxviz" / "opencode").iterdir())
+        assert len(copies) == 1 and stat.S_IMODE(copies[0].parent.stat().st_mode) == 0o700
+        writer.execute("UPDATE session SET title = 'renamed' WHERE id = 's_stage0_large_in_log'")
+        writer.commit()
+        assert "s_stage0_large_in_log" in {row["session"] for row in _rows("--no-cache")}
+        assert len(list(copies[0].parent.iterdir())) == 1  # the older state's copy replaced, not kept
+    finally:
+        writer.close()
+
+
+def test_opencodes_log_is_said_unread_where_no_copy_may_be_made(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    database, writer = _opencode_running(home)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(database.parent))  # a cache there would write in opencode's folder
+    try:
+        before = _listing(home)
+        code, out = _run("context", "--json", str(database))
+        assert code == 0 and "opencode.db-wal, the log of its last moments not yet in the database, was not read" in out
+        assert _listing(home) == before
     finally:
         writer.close()
 

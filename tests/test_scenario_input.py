@@ -191,28 +191,45 @@ def test_memory_html_block_comments_are_stripped() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "quick"),
+    "text",
     [
-        ("n: [1, 0, 007, 1_000, -3, 0x1F, 1.5, .inf, ~, 'q', yes, No, 2001-12-14, !!str 3, !!binary aGVsbG8=]\n", True),
-        ("1: a\ntrue: b\n~: c\n2001-12-14: d\n!!str 5: e\n", True),
-        ("a: {b: [{c: [[], {}]}, x]}\nd: !custom {e: 1}\nf: !!str [g]\n", True),
-        ("a: 1\nb: {x: 1, x: 2}\n", False),  # a duplicate key
-        ("b: {<<: {x: 1}, y: 2}\n", False),  # a merge key
-        ("a: !!python/name:os.system x\n", False),  # an unsupported tag
-        ("? [a]\n: 1\n", False),  # a key that is not a scalar
-        ("- a\n", False),
+        "n: [1, 0, 007, 1_000, -3, 0x1F, 1.5, .inf, ~, 'q', yes, No, 2001-12-14, !!str 3, !!binary aGVsbG8=]\n",
+        "2: a\ntrue: b\n~: c\n2001-12-14: d\n!!str 5: e\n",
+        "a: {b: [{c: [[], {}]}, x]}\nd: {e: 1}\nf: !!str g\n",
+        "b: {<<: {x: 1}, y: 2}\n",
+        "a: &a {x: 1, y: 2}\nb: &b {y: 3, z: 4}\nc: {<<: [*a, *b], w: 5}\nd: {<<: *b, z: 6}\ne: [*a, *a]\n",
+        "- a\n- ! 1\n- !!int '7'\n- '='\n",
     ],
 )
-def test_the_quick_walk_gives_what_the_full_walk_gives(text: str, quick: bool) -> None:
-    # a document without anchors takes a quicker walk than _build's; what it does not handle it leaves to
-    # _build, so the data and every error stay the same
-    from ctxviz.scenario import yaml_source as y
+def test_the_data_is_what_pyyaml_reads(text: str) -> None:
+    """Built from the parser's events in one pass, the data is what PyYAML's safe loader reads."""
+    import yaml
 
-    for limits in (YamlLimits(), YamlLimits(max_depth=2), YamlLimits(max_nodes=6)):
-        loader = y._Loader(text)
-        root = loader.get_single_node()
-        built = y._build_tree(loader, root, limits)
-        if limits == YamlLimits():
-            assert (built is not y._UNBUILT) == quick
-        if built is not y._UNBUILT:
-            assert repr(built) == repr(y._build(loader, root, limits, []))
+    from ctxviz.scenario.yaml_source import parse_yaml
+
+    def keys_as_text(data: object) -> object:  # as a scenario reads them: every key a string
+        if isinstance(data, dict):
+            return {str(key): keys_as_text(value) for key, value in data.items()}
+        return [keys_as_text(item) for item in data] if isinstance(data, list) else data
+
+    assert repr(parse_yaml(text).data) == repr(keys_as_text(yaml.safe_load(text)))
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("name: t\nb: {x: 1, x: 2}\n", "s.yaml:2:11: duplicate key 'x' (first given on line 2)"),
+        ("name: t\nb: {<<: 5}\n", "s.yaml:2:9: a merge key (<<) takes a mapping or a list of mappings"),
+        ("name: t\na: !!python/name:os.system x\n", "s.yaml:2:4: unsupported YAML tag"),
+        ("name: t\n? [a]\n: 1\n", "s.yaml:2:3: a key must be a scalar"),
+        ("name: t\na: &a [*a]\n", "s.yaml:2:8: an alias (*a) inside the value it names; refused"),
+    ],
+)
+def test_what_the_data_cannot_be_is_located(text: str, said: str) -> None:
+    assert any(line.startswith(said) for line in errors_of(text)), errors_of(text)
+
+
+def test_a_merge_key_may_be_overridden_without_a_duplicate() -> None:
+    """``<<: *base`` then a key of the base again is YAML's way to override one value, not a duplicate."""
+    text = "name: t\nfiles:\n  base: &b {tokens: 100}\n  a: {<<: *b, tokens: 200}\nevents: []\n"
+    assert parse_scenario(text, "s.yaml", counter=COUNTER).files["a"].size.tokens == 200

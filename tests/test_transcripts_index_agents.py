@@ -193,9 +193,9 @@ def test_opencode_database_kept_until_it_or_its_log_is_written(
         with writer:
             writer.execute("UPDATE part SET data = replace(data, '\"input\": 777', '\"input\": 778')")
         assert database.stat().st_mtime_ns == before  # only the log was written
-        # read again (the log's key changed), but as the database holds it: the log is never opened, lest
-        # SQLite write beside it
-        assert _run()[0][0][3] == 777 and read == {"opencode": 2}
+        # read again (the log's key changed), with what only the log holds: from a copy of both made in
+        # ctxviz's cache folder, never by opening the log where it is, lest SQLite write beside it
+        assert _run()[0][0][3] == 778 and read == {"opencode": 2}
         read.clear()
         writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # opencode merges its log into the database
         assert _run()[0][0][3] == 778 and read == {"opencode": 2}

@@ -178,6 +178,9 @@ class _ListsEachAgentsFolders(click.Command):
 @click.option("--since", callback=_day, metavar="DATE", help="Sessions active on or after DATE (YYYYMMDD).")
 @click.option("--until", callback=_day, metavar="DATE", help="Sessions started on or before DATE (YYYYMMDD).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list (see the README for the fields).")
+@click.option("--json-object", "as_object", is_flag=True,
+              help="Print one JSON object: the list, and every file, folder or database that gave no session, "
+                   "with why.")  # fmt: skip
 @click.option("--agent", "agents", multiple=True, metavar="NAME", callback=_known_readers,
               help="Only this agent's sessions (repeatable).")  # fmt: skip
 @click.option("--root", "roots", multiple=True, metavar="DIR",
@@ -190,6 +193,7 @@ def sessions(
     since: date | None,
     until: date | None,
     as_json: bool,
+    as_object: bool,
     agents: tuple[str, ...],
     roots: tuple[Path, ...],
     verbose: bool,
@@ -209,8 +213,8 @@ def sessions(
 
     one_shot()  # prints the rows and ends: no teardown of what was read
     try:
-        list_sessions(project=project, since=since, until=until, as_json=as_json, agents=agents, roots=roots,
-                      verbose=verbose, use_index=not no_cache)  # fmt: skip
+        list_sessions(project=project, since=since, until=until, as_json=as_json, as_object=as_object, agents=agents,
+                      roots=roots, verbose=verbose, use_index=not no_cache)  # fmt: skip
     except InputError as error:
         _fail_safely(error.message)
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ctxviz.errors import InputError
     from ctxviz.transcripts.protocol import SessionSummary
 
+SESSIONS_FORMAT = "ctxviz.sessions/1"  # ``sessions --json-object``: the rows and what gave no session
 _PROGRESS_FROM = 20  # files; fewer scan too fast for a bar to help
 _OTHER_COLUMNS = 78  # the table's other columns (agent, session, … size), with their padding
 _NARROW = _OTHER_COLUMNS + 12  # below this many columns the table drops the start's time of day
@@ -60,7 +61,7 @@ def report_unread(unread: list[str], verbose: bool) -> None:
         for message in unread:
             say(message)
         return
-    which = f"{len(unread)} files or databases" if len(unread) > 1 else "1 file or database"
+    which = f"{len(unread)} files, folders or databases" if len(unread) > 1 else "1 file, folder or database"
     say(f"ctxviz: {which} gave no session: {unread[0]}{' …' if len(unread) > 1 else ''} (--verbose lists them)")
 
 
@@ -70,12 +71,15 @@ def list_sessions(
     since: date | None = None,
     until: date | None = None,
     as_json: bool = False,
+    as_object: bool = False,
     agents: tuple[str, ...] = (),
     roots: tuple[Path, ...] = (),
     verbose: bool = False,
     use_index: bool = True,
 ) -> None:
-    """Print the sessions found (``InputError`` when the search itself fails)."""
+    """Print the sessions found (``InputError`` when the search itself fails). ``as_object``: JSON, as one
+    object that also lists every file, folder or database that gave no session."""
+    as_json = as_json or as_object
     from ctxviz.transcripts.claude_code.select import local_day
     from ctxviz.transcripts.every_agent import collect
 
@@ -101,7 +105,12 @@ def list_sessions(
     if as_json:
         from ctxviz.transcripts.safe import safe_json_text
 
-        sys.stdout.write(safe_json_text(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1)) + "\n")
+        listed = [r.as_json() for r in rows]
+        # the bare list unless the object is asked for: tools that poll it keep the shape they parse
+        document = (
+            {"format": SESSIONS_FORMAT, "sessions": listed, "gave_no_session": found.unread} if as_object else listed
+        )
+        sys.stdout.write(safe_json_text(json.dumps(document, ensure_ascii=False, indent=1)) + "\n")
     else:
         print_table(rows, found.not_started if not found.rows else 0)  # none listed only for lack of calls
     report_problems(found.problems, verbose)

@@ -1,15 +1,14 @@
 """Safe, bounded YAML: plain data, and the line and column of any value when an error needs it.
 
-PyYAML's composer keeps an alias as a reference to the one node it names, so composing is cheap; the
-danger (a "billion laughs" alias bomb) is in *expanding* the graph into Python objects. We expand it
-ourselves and stop at a budget, so a hostile file is refused in milliseconds. Positions are worked
-out from the same node tree only when something must be reported, so a valid 10,000-event scenario
-does not pay for them.
+The data is built straight from the parser's events, in one pass (``_Composer``): no tree of nodes is
+kept, every value is counted as it arrives, and an alias gives its anchor's value counted again, so a
+file of too many values, or an alias bomb, is refused at the budget having built only what came before.
+Positions are worked out from a node tree composed again only when something must be reported, so a
+valid 100,000-event scenario never pays for them.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,45 +22,6 @@ _STR_TAG: str = _BaseLoader.DEFAULT_SCALAR_TAG  # "tag:yaml.org,2002:str"
 _MAP_TAG: str = _BaseLoader.DEFAULT_MAPPING_TAG
 _SEQ_TAG: str = _BaseLoader.DEFAULT_SEQUENCE_TAG
 _INT_TAG = "tag:yaml.org,2002:int"
-
-
-class _Loader(_BaseLoader):  # type: ignore[valid-type,misc]
-    """The composer asks ``resolve`` for the tag of every untagged node (50,000 calls for a 10,000-event
-    scenario), and PyYAML's answer for a plain scalar tries a list of regular expressions each time. That
-    answer depends only on the node's kind and, for a plain scalar, its text: so a quoted scalar is a str
-    and a collection has its default tag straight away, and a plain scalar's tag is worked out once per
-    text. The same tags by the same YAML 1.1 rules; composing takes 12 ms less (of 70)."""
-
-    def __init__(self, stream: str, values: int = sys.maxsize) -> None:
-        super().__init__(stream)
-        self._plain_tags: dict[str, str] = {}
-        # every untagged value is resolved as it is composed: counting here stops a file of too many
-        # values after ``values`` of them, not after its whole tree is built
-        self._values_left = values
-        self.counts_values = not self.yaml_path_resolvers
-        if self.yaml_path_resolvers:  # PyYAML's path resolvers see more than kind and text: ask it
-            self.resolve = super().resolve  # type: ignore[method-assign]
-
-    def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
-        self._values_left -= 1
-        if self._values_left < 0:
-            raise _TooManyValues
-        if kind is yaml.ScalarNode:
-            if not implicit[0]:  # quoted, or tagged "!"
-                return _STR_TAG
-            tag = self._plain_tags.get(value)
-            if tag is None:
-                tag = self._plain_tags[value] = str(super().resolve(kind, value, implicit))
-            return tag
-        if kind is yaml.MappingNode:
-            return _MAP_TAG
-        if kind is yaml.SequenceNode:
-            return _SEQ_TAG
-        return str(super().resolve(kind, value, implicit))
-
-
-class _TooManyValues(Exception):
-    """Raised while composing; ``parse_yaml`` then locates the value over the cap."""
 
 
 Path_ = tuple[str | int, ...]
@@ -113,17 +73,18 @@ def plain_words(problem: str) -> str:
 
 @dataclass
 class Document:
-    """A parsed document: its data, and the positions of its values (computed on first use)."""
+    """A parsed document: its data, and the positions of its values (worked out from ``text`` on first
+    use: only a document with a problem to report needs them)."""
 
     data: Any
-    root: yaml.Node | None
+    text: str | None
     _positions: Positions | None = field(default=None, repr=False)
     duplicates: list[Problem] = field(default_factory=list)  # keys given twice in one mapping
 
     def locate(self, path: Path_) -> tuple[int, int]:
         """The 1-based (line, column) of ``path``, or of its nearest ancestor that has one."""
         if self._positions is None:
-            self._positions = _positions(self.root)
+            self._positions = _positions(_node_tree(self.text))
         for end in range(len(path), -1, -1):
             if path[:end] in self._positions:
                 return self._positions[path[:end]]
@@ -133,16 +94,9 @@ class Document:
 def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> Document:
     if len(text.encode("utf-8", errors="replace")) > limits.max_bytes:
         raise YamlError(1, 1, f"file is larger than {limits.max_bytes:,} bytes; a scenario is refused above that")
-    loader = _Loader(text, limits.max_nodes)
-    # a value takes at least a character, so only a longer text can hold too many; a tagged value ("!")
-    # is never resolved, so it is not counted while composing: count them all from the events first
-    if len(text) > limits.max_nodes and ("!" in text or not loader.counts_values):
-        _refuse_too_many_values(text, limits)
+    loader = _BaseLoader(text)
     try:
-        root = loader.get_single_node()
-    except _TooManyValues:
-        _refuse_too_many_values(text, limits)  # raises, with the place of the value over the cap
-        raise YamlError(1, 1, f"more than {limits.max_nodes:,} values; refused") from None
+        built = _Composer(loader, limits).document()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         if error.context_mark is not None and mark is not None and mark.index >= len(text.rstrip()):
@@ -154,37 +108,11 @@ def parse_yaml(text: str, limits: YamlLimits = YamlLimits()) -> Document:
         raise YamlError(line, column, plain_words(str(error.problem or error)), syntax=mark is not None) from None
     except yaml.YAMLError as error:
         raise YamlError(1, 1, f"not valid YAML: {error}") from None
-    if root is None:
-        return Document(None, None)
-    duplicates: list[Problem] = []
-    # without an anchor (an "&") there can be no alias, so every node is reached once: the quick walk
-    data = _build_tree(loader, root, limits) if "&" not in text else _UNBUILT
-    if data is _UNBUILT:
-        data = _build(loader, root, limits, duplicates)
-    return Document(data, root, duplicates=duplicates)
-
-
-_VALUE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)
-
-
-def _refuse_too_many_values(text: str, limits: YamlLimits) -> None:
-    """Count the values from the parser's events, one at a time, before anything is composed: the
-    composed tree of a 15 MB file of small values takes over 1 GB before ``_build`` could count it."""
-    parser = _BaseLoader(text)
-    values = 0
-    try:
-        while (event := parser.get_event()) is not None:  # type: ignore[no-untyped-call]
-            if isinstance(event, _VALUE_EVENTS):
-                values += 1
-                if values > limits.max_nodes:
-                    line, column = (
-                        (event.start_mark.line + 1, event.start_mark.column + 1) if event.start_mark else (1, 1)
-                    )
-                    raise YamlError(line, column, f"more than {limits.max_nodes:,} values; refused")
-    except yaml.YAMLError:
-        return  # a syntax error: composing reports it, located
     finally:
-        parser.dispose()
+        loader.dispose()
+    if built is None:
+        return Document(None, None)
+    return Document(built[0], text, duplicates=built[1])
 
 
 def _tab_at(text: str, line: int, column: int) -> bool:
@@ -197,161 +125,238 @@ def _tab_at(text: str, line: int, column: int) -> bool:
 
 # what PyYAML's scalar constructors raise for a value their tag cannot hold
 _CONSTRUCTOR_ERRORS = (ValueError, TypeError, OverflowError, yaml.YAMLError)
-_FLATTENED_TAGS = ("tag:yaml.org,2002:merge", "tag:yaml.org,2002:value")  # keys flatten_mapping rewrites
+_MERGE_TAG = "tag:yaml.org,2002:merge"  # a "<<" key: the mappings it names are merged in
+_VALUE_TAG = "tag:yaml.org,2002:value"  # a "=" key: a string, as PyYAML reads one
 
 
-def _build(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits, duplicates: list[Problem]) -> Any:
-    nodes_left, aliased_left = limits.max_nodes, limits.max_alias_expansion
-    built: set[int] = set()
-    constructors: dict[Any, Callable[[yaml.SafeLoader, yaml.Node], Any]] = loader.yaml_constructors
-    scalar, mapping = yaml.ScalarNode, yaml.MappingNode
+class _Collection:
+    """A mapping or list being built, with what its items need: the key waiting for its value, the
+    first line of each key (to say where a duplicate was first given), the mappings merged in."""
 
-    def refuse(node: yaml.Node, message: str) -> YamlError:
-        return YamlError(node.start_mark.line + 1, node.start_mark.column + 1, message)
+    __slots__ = ("anchor", "first_lines", "items", "key", "key_mark", "mark", "merges", "start")
 
-    # Called once per value (500,000 times for a 100,000-event scenario): plain strings, most values,
-    # skip PyYAML's constructor, and merge keys are flattened only where a mapping has one.
-    def build(node: yaml.Node, depth: int, aliased: bool) -> Any:
-        nonlocal nodes_left, aliased_left
-        ident = id(node)
-        if ident in built:
-            aliased = True
-        else:
-            built.add(ident)
-        nodes_left -= 1
-        if aliased:
-            aliased_left -= 1
-            if aliased_left < 0:
-                raise refuse(node, f"more than {limits.max_alias_expansion:,} values repeated through aliases; refused")
-        if nodes_left < 0:
-            raise refuse(node, f"more than {limits.max_nodes:,} values; refused")
-        if depth > limits.max_depth:
-            raise refuse(node, f"nested deeper than {limits.max_depth} levels")
-        kind = node.__class__
-        if kind is scalar:
-            tag = node.tag
-            if tag == _STR_TAG:
-                return node.value
-            if tag.rsplit(":", 1)[-1] not in _SCALAR_TAGS:
-                raise refuse(node, f"unsupported YAML tag {tag}")
-            return construct(node, tag)
-        if isinstance(node, mapping):
-            if any(key_node.tag in _FLATTENED_TAGS for key_node, _ in node.value):
-                loader.flatten_mapping(node)  # YAML merge keys (<<)
-            result: dict[str, Any] = {}
-            for key_node, value_node in node.value:
-                key = build(key_node, depth + 1, aliased)
-                if isinstance(key, list | dict):
-                    raise refuse(key_node, "a key must be a scalar")
-                name = key if isinstance(key, str) else str(key)
-                if name in result and not aliased:
-                    # YAML loaders keep the last value silently; a scenario author meant one of them
-                    duplicates.append(_duplicate(node, key_node, name))
-                result[name] = build(value_node, depth + 1, aliased)
-            return result
-        if isinstance(node, yaml.SequenceNode):
-            return [build(item, depth + 1, aliased) for item in node.value]
-        if node.tag.rsplit(":", 1)[-1] not in _SCALAR_TAGS:
-            raise refuse(node, f"unsupported YAML tag {node.tag}")
-        return construct(node, node.tag)
+    def __init__(self, items: dict[str, Any] | list[Any], mark: Any, anchor: str | None, start: int) -> None:
+        self.items, self.mark, self.anchor, self.start = items, mark, anchor, start
+        self.key: str | None = None
+        self.key_mark: Any = None
+        self.first_lines: dict[str, int] = {}
+        self.merges: list[dict[str, Any]] = []
 
-    def construct(node: yaml.Node, tag: str) -> Any:
+
+class _Composer:
+    """The document's data built straight from the parser's events, in one pass: no tree of nodes is
+    kept (for a 100,000-event scenario that tree was most of the memory), and every value is counted
+    as it arrives, so a file of too many values is refused when the cap is passed, having built no
+    more than the values before it. An alias gives the value its anchor built, counted again for each
+    use (a "billion laughs" file is refused at the budget without expanding anything)."""
+
+    def __init__(self, loader: yaml.SafeLoader, limits: YamlLimits) -> None:
+        self.loader, self.limits = loader, limits
+        self.next_event: Callable[[], Any] = loader.get_event
+        self.resolve: Callable[[type[yaml.Node], str, tuple[bool, bool]], str] = loader.resolve
+        self.constructors: dict[Any, Callable[[yaml.SafeLoader, yaml.Node], Any]] = loader.yaml_constructors
+        self.values = 0  # every value so far, those reached again through an alias too
+        self.repeated = 0  # values reached again through an alias
+        self.anchors: dict[str, tuple[Any, int, Any]] = {}  # name: (value, its count of values, where)
+        self.open_anchors: dict[str, Any] = {}  # anchors of collections still being built: where
+        self.plain_tags: dict[str, str] = {}  # a plain scalar's tag depends on its text only
+        self.duplicates: list[Problem] = []
+
+    def refuse(self, mark: Any, message: str, *, over_budget: bool = False) -> YamlError | yaml.MarkedYAMLError:
+        """The refusal at ``mark``. A syntax error further on is reported first (parse_yaml locates it),
+        as when the whole tree was composed before any value was built; but past a budget nothing more
+        is read (the point of a budget)."""
         try:
-            return constructors[tag](loader, node)
-        except _CONSTRUCTOR_ERRORS as error:  # 2001-13-45, !!binary "@@@": a located message, not a traceback
-            what = tag.rsplit(":", 1)[-1]
-            reason = getattr(error, "problem", None) or error
-            raise refuse(node, f"not a valid {what}: {node.value!r} ({reason})") from None
+            while not over_budget and self.next_event() is not None:
+                pass
+        except yaml.MarkedYAMLError as error:
+            return error
+        return YamlError(mark.line + 1, mark.column + 1, message)
 
-    return build(root, 0, False)
+    def document(self) -> tuple[Any, list[Problem]] | None:
+        """The data and its duplicate keys; None for an empty document."""
+        get = self.next_event
+        get()  # the stream's start
+        start = get()
+        if isinstance(start, yaml.StreamEndEvent):
+            return None
+        data = self.value(get)
+        get()  # the document's end
+        after = get()
+        if not isinstance(after, yaml.StreamEndEvent):
+            raise yaml.composer.ComposerError(
+                "expected a single document in the stream", start.start_mark, "but found another document",
+                after.start_mark,
+            )  # fmt: skip
+        return data, self.duplicates
 
+    def value(self, get: Callable[[], Any]) -> Any:
+        """The next value, read event by event; collections are built on a stack, not by recursion."""
+        stack: list[_Collection] = []
+        limits = self.limits
+        max_values, max_depth = limits.max_nodes, limits.max_depth
+        values = self.values
+        plain_tags, resolve = self.plain_tags, self.resolve
+        # hoisted: this loop runs once per event (600,000 times for a 100,000-event scenario)
+        scalar_event, alias_event, mapping_start = yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent
+        ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+        str_tag, scalar_node = _STR_TAG, yaml.ScalarNode
+        while True:
+            event = get()
+            kind = event.__class__
+            merge = False
+            if kind is scalar_event and event.anchor is None:  # most values: a plain or quoted string, a number
+                values += 1
+                if values > max_values:
+                    raise self.refuse(event.start_mark, f"more than {max_values:,} values; refused", over_budget=True)
+                if len(stack) > max_depth:
+                    raise self.refuse(event.start_mark, f"nested deeper than {max_depth} levels")
+                tag, built = event.tag, event.value
+                if tag is None and event.implicit[0]:
+                    tag = plain_tags.get(built)
+                    if tag is None:
+                        tag = plain_tags[built] = resolve(scalar_node, built, event.implicit)
+                if tag is not None and tag is not str_tag and tag != str_tag:
+                    built, merge = self.scalar(event, stack)
+                mark = event.start_mark
+            elif kind in ends:
+                done = stack.pop()
+                built = self.merged(done) if done.merges else done.items
+                if done.anchor is not None:
+                    del self.open_anchors[done.anchor]
+                    self.anchors[done.anchor] = (built, values - done.start, done.mark)
+                mark = done.mark
+            elif kind is alias_event:
+                name = event.anchor
+                if name in self.open_anchors:
+                    raise self.refuse(event.start_mark, f"an alias (*{name}) inside the value it names; refused")
+                if name not in self.anchors:
+                    raise yaml.composer.ComposerError(None, None, f"found undefined alias {name!r}", event.start_mark)
+                built, count, _ = self.anchors[name]
+                self.repeated += count
+                if self.repeated > limits.max_alias_expansion:
+                    message = f"more than {limits.max_alias_expansion:,} values repeated through aliases; refused"
+                    raise self.refuse(event.start_mark, message, over_budget=True)
+                values += count
+                if values > max_values:
+                    raise self.refuse(event.start_mark, f"more than {max_values:,} values; refused", over_budget=True)
+                mark = event.start_mark
+            else:  # a collection's start, or a value with an anchor
+                mark = event.start_mark
+                values += 1
+                if values > max_values:
+                    raise self.refuse(mark, f"more than {max_values:,} values; refused", over_budget=True)
+                if len(stack) > max_depth:
+                    raise self.refuse(mark, f"nested deeper than {max_depth} levels")
+                anchor = event.anchor
+                if anchor is not None and (anchor in self.anchors or anchor in self.open_anchors):
+                    first = self.anchors[anchor][2] if anchor in self.anchors else self.open_anchors[anchor]
+                    raise yaml.composer.ComposerError(
+                        f"found duplicate anchor {anchor!r}; first occurrence", first, "second occurrence", mark
+                    )
+                if kind is scalar_event:
+                    built, merge = self.scalar(event, stack)
+                    self.anchors[anchor] = (built, 1, mark)
+                else:
+                    if stack and stack[-1].key is None and stack[-1].items.__class__ is dict:
+                        raise self.refuse(mark, "a key must be a scalar")
+                    if anchor is not None:
+                        self.open_anchors[anchor] = mark
+                    stack.append(_Collection({} if kind is mapping_start else [], mark, anchor, values - 1))
+                    continue
+            if not stack:
+                self.values = values
+                return built
+            top = stack[-1]
+            items = top.items
+            if items.__class__ is list:
+                items.append(built)
+            elif top.key is None and built.__class__ is str and not merge:  # the usual key
+                top.key, top.key_mark = built, mark
+            elif (name := top.key) is not None and top.key_mark is not None and name not in items:  # the usual value
+                top.first_lines[name] = top.key_mark.line + 1
+                items[name] = built  # type: ignore[call-overload]
+                top.key = None
+            else:
+                self.place(top, built, mark, merge)
 
-_UNBUILT = object()
+    def place(self, into: _Collection, built: Any, mark: Any, merge: bool) -> None:
+        """``built`` (a value that starts at ``mark``) as the next item, key or value of ``into``."""
+        items = into.items
+        assert isinstance(items, dict)  # a list's items are appended where they are read
+        if into.key is None:  # a key
+            if isinstance(built, list | dict):  # through an alias: only a scalar can be a key
+                raise self.refuse(mark, "a key must be a scalar")
+            into.key, into.key_mark = ("<<" if merge else built if isinstance(built, str) else str(built)), mark
+            if merge:
+                into.key_mark = None  # marks a merge key's value
+            return
+        name, key_mark = into.key, into.key_mark
+        into.key = None
+        if key_mark is None:  # the value of "<<": the mapping, or mappings, merged in
+            merged = built if isinstance(built, list) else [built]
+            if not merged or not all(isinstance(m, dict) for m in merged):
+                raise self.refuse(mark, "a merge key (<<) takes a mapping or a list of mappings")
+            into.merges.extend(merged)
+            return
+        if name in items:
+            # YAML loaders keep the last value silently; a scenario author meant one of them
+            first = into.first_lines[name]
+            where = (key_mark.line + 1, key_mark.column + 1)
+            self.duplicates.append((where, f"duplicate key {name!r} (first given on line {first})"))
+        else:
+            into.first_lines[name] = key_mark.line + 1
+        items[name] = built
 
+    @staticmethod
+    def merged(done: _Collection) -> dict[str, Any]:
+        """A mapping with merge keys: the merged mappings' entries (of a key in several, the first one's),
+        then its own, which win."""
+        result: dict[str, Any] = {}
+        for mapping in done.merges:
+            for name, value in mapping.items():
+                result.setdefault(name, value)
+        result.update(done.items)
+        return result
 
-class _Unusual(Exception):
-    """Raised by the quick walk at anything it leaves to the full one."""
-
-
-def _build_tree(loader: yaml.SafeLoader, root: yaml.Node, limits: YamlLimits) -> Any:
-    """``_build`` for a document whose nodes are each reached once (no aliases): the same data, with no
-    bookkeeping of nodes already built, and with the checks made once per mapping or list rather than
-    once per value. Anything unusual (a value over a budget, a duplicate or merge key, a tag it does
-    not know, a key that is not a scalar) returns ``_UNBUILT`` so that ``_build`` reports it exactly
-    where it always did. Half the time of ``_build`` for a 10,000-event scenario (26 ms against 49)."""
-    constructors: dict[Any, Callable[[yaml.SafeLoader, yaml.Node], Any]] = loader.yaml_constructors
-    scalar, mapping, sequence = yaml.ScalarNode, yaml.MappingNode, yaml.SequenceNode
-    max_depth = limits.max_depth
-    nodes_left = limits.max_nodes - 1  # the root; each collection counts its items when it is entered
-
-    def scalar_value(node: yaml.Node) -> Any:
-        tag = node.tag
-        if tag == _INT_TAG:
-            text = node.value
+    def scalar(self, event: Any, stack: list[_Collection]) -> tuple[Any, bool]:
+        """A scalar's value, and whether it is a merge key ("<<") (``stack``: the collections it is in)."""
+        tag, text = event.tag, event.value
+        if tag is None or tag == "!":
+            if not event.implicit[0]:  # quoted
+                return text, False
+            tag = self.plain_tags.get(text)
+            if tag is None:
+                tag = self.plain_tags[text] = self.resolve(yaml.ScalarNode, text, event.implicit)
+        if tag == _STR_TAG:
+            return text, False
+        if tag == _INT_TAG and text.isdigit() and text.isascii() and (text[0] != "0" or text == "0"):
             # a plain decimal (most numbers: reply: 700) is what int() reads; PyYAML's constructor would
             # first look for a sign, "_", a base prefix, a leading 0 (octal) and "1:30" (base 60)
-            if text.isdigit() and text.isascii() and (text[0] != "0" or text == "0"):
-                return int(text)
+            return int(text), False
+        if tag in (_MERGE_TAG, _VALUE_TAG) and stack and stack[-1].key is None and isinstance(stack[-1].items, dict):
+            return text, tag == _MERGE_TAG  # as a key; elsewhere, a tag no scenario value has
         if tag.rsplit(":", 1)[-1] not in _SCALAR_TAGS:
-            raise _Unusual
+            raise self.refuse(event.start_mark, f"unsupported YAML tag {tag}")
+        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
         try:
-            return constructors[tag](loader, node)
-        except _CONSTRUCTOR_ERRORS:
-            raise _Unusual from None  # _build says where and why
+            return self.constructors[tag](self.loader, node), False
+        except _CONSTRUCTOR_ERRORS as error:  # 2001-13-45, !!binary "@@@": a located message, not a traceback
+            reason = getattr(error, "problem", None) or error
+            raise self.refuse(event.start_mark, f"not a valid {tag.rsplit(':', 1)[-1]}: {text!r} ({reason})") from None
 
-    def build(node: yaml.Node, depth: int) -> Any:  # a mapping or a list at ``depth``, its items at depth + 1
-        nonlocal nodes_left
-        items = node.value
-        kind = node.__class__
-        if items and depth >= max_depth:
-            raise _Unusual
-        depth += 1
-        if kind is mapping:
-            nodes_left -= 2 * len(items)
-            if nodes_left < 0:
-                raise _Unusual
-            result: dict[str, Any] = {}
-            for key_node, value_node in items:
-                if key_node.__class__ is not scalar:
-                    raise _Unusual
-                if key_node.tag == _STR_TAG:
-                    key = key_node.value
-                else:
-                    key = scalar_value(key_node)
-                    key = key if isinstance(key, str) else str(key)
-                if key in result:
-                    raise _Unusual
-                if value_node.__class__ is not scalar:
-                    result[key] = build(value_node, depth)
-                elif value_node.tag == _STR_TAG:
-                    result[key] = value_node.value
-                else:
-                    result[key] = scalar_value(value_node)
-            return result
-        if kind is sequence:
-            nodes_left -= len(items)
-            if nodes_left < 0:
-                raise _Unusual
-            return [
-                (item.value if item.tag == _STR_TAG else scalar_value(item))
-                if item.__class__ is scalar
-                else build(item, depth)
-                for item in items
-            ]
-        raise _Unusual
 
-    if nodes_left < 0 or max_depth < 0 or root.__class__ is not mapping:
-        return _UNBUILT
+def _node_tree(text: str | None) -> yaml.Node | None:
+    """The document's nodes, for the positions of its values (None when it has none)."""
+    if text is None:
+        return None
+    loader = _BaseLoader(text)
     try:
-        return build(root, 0)
-    except _Unusual:
-        return _UNBUILT
-
-
-def _duplicate(mapping: yaml.MappingNode, key_node: yaml.Node, name: str) -> Problem:
-    first = next((k for k, _ in mapping.value if isinstance(k, yaml.ScalarNode) and k.value == name), key_node)
-    where = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-    return where, f"duplicate key {name!r} (first given on line {first.start_mark.line + 1})"
+        return loader.get_single_node()
+    except yaml.YAMLError:
+        return None
+    finally:
+        loader.dispose()
 
 
 def _positions(root: yaml.Node | None) -> Positions:

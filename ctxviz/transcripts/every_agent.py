@@ -57,7 +57,8 @@ def collect(
         count, rows = reader.summaries(roots_of[reader.name], index, project, since)
         results.extend(progress(rows, count) if progress is not None else rows)
     wanted = project.lower() if project else None
-    for ref in discover_under(extra_roots, names):
+    unread: list[str] = []
+    for ref in discover_under(extra_roots, names, unread):
         try:
             summary = kept_row(reader_named(ref.agent), ref, index)
         except InputError as error:
@@ -65,6 +66,7 @@ def collect(
             continue
         if wanted is None or wanted in summary.project.lower():
             results.append(summary)
+    results.extend(map(InputError, unread))
     index.save()
     seen: set[tuple[str, str]] = set()  # (file, session): a database file holds many sessions
     listed = {row.session for row in results if isinstance(row, SessionSummary)}

@@ -115,8 +115,9 @@ class Reader(Protocol):
         """The agent's folders on this machine (its default and its override variable), existing ones."""
         ...
 
-    def discover(self, roots: list[Path]) -> list[SessionRef]:
-        """Every session under ``roots``, in a stable order."""
+    def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
+        """Every session under ``roots``, in a stable order; ``unread``: where to say, located, each place
+        under them that could not be looked into (a folder it may not list, a link to nothing)."""
         ...
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
@@ -146,11 +147,13 @@ class Reader(Protocol):
         coming. ``since``: sessions the reader can tell cheaply were not active since may be left out
         (the caller filters the rows on their dates)."""
         refs: dict[tuple[Path, str], SessionRef] = {}  # a database file holds many sessions
-        for ref in sorted(self.discover(roots), key=lambda r: str(r.path)):
+        unread: list[str] = []
+        for ref in sorted(self.discover(roots, unread), key=lambda r: str(r.path)):
             refs.setdefault((ref.path, ref.session), ref)
         wanted = project.lower() if project else None
 
         def rows() -> Iterator[Answer]:
+            yield from map(InputError, unread)
             for ref in refs.values():
                 try:
                     row = kept_row(self, ref, index)
@@ -160,7 +163,7 @@ class Reader(Protocol):
                 if wanted is None or wanted in row.project.lower():
                     yield row
 
-        return len(refs), rows()
+        return len(refs) + len(unread), rows()
 
     def sessions_in(self, files: Sequence[FoundFile]) -> list[SessionRef]:
         """The sessions that ``files`` (this agent's, found under a folder a user named) are: one a file

@@ -88,16 +88,19 @@ def discover_in(roots_of: Mapping[str, list[Path]]) -> list[SessionRef]:
     return sorted(found.values(), key=lambda r: (r.agent, str(r.path)))
 
 
-def discover_under(roots: Iterable[Path], agents: Iterable[str] | None = None) -> list[SessionRef]:
+def discover_under(
+    roots: Iterable[Path], agents: Iterable[str] | None = None, unread: list[str] | None = None
+) -> list[SessionRef]:
     """Every session under folders a user named, whatever their layout: each JSON, JSONL or database
     file found goes to the reader that recognises its content, which says which sessions its files are
-    (a subagent's file is its session's; a folder or a database may be one session or many)."""
+    (a subagent's file is its session's; a folder or a database may be one session or many). ``unread``:
+    where to say what under them could not be looked into."""
     from ctxviz.transcripts.walk import files_under
 
     chosen = [reader_named(a) for a in agents] if agents is not None else list(READERS)
     files_of: dict[str, list[FoundFile]] = {reader.name: [] for reader in chosen}
     for root in roots:
-        for found in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json", ".db"))):
+        for found in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json", ".db")), unread=unread):
             owner = reader_for(found[0])
             if owner is not None and owner.name in files_of:
                 files_of[owner.name].append(found)

@@ -1,9 +1,14 @@
 """Walking an agent's folder for session files: read-only, sorted, and safe from symlink loops (a
-symlink that leads out of the folder, or back into a folder already walked, is not followed)."""
+symlink that leads out of the folder, or back into a folder already walked, is not followed).
+
+What the walk cannot look into is never dropped in silence: a caller that passes ``unread`` gets each
+such place, located and with why (a folder it may not list, a session-named link to nothing or out of
+the folder), to report among what gave no session."""
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -11,13 +16,16 @@ MAX_DEPTH = 8  # Codex nests YYYY/MM/DD; opencode and grok-build two levels; dee
 
 
 def files_under(
-    base: Path, wanted: Callable[[str], bool], max_depth: int = MAX_DEPTH
+    base: Path, wanted: Callable[[str], bool], max_depth: int = MAX_DEPTH, unread: list[str] | None = None
 ) -> Iterator[tuple[Path, int, float]]:
     """``(file, size, mtime)`` for each file under ``base`` whose name ``wanted`` accepts. A FIFO or device
-    so named is given too: opening it is refused (``regular_file``), so it is reported, not lost in silence."""
+    so named is given too: opening it is refused (``regular_file``), so it is reported, not lost in silence.
+    ``unread``: where to say what could not be looked into."""
+    said = unread if unread is not None else []
     try:
         top = base.resolve()
     except (OSError, RuntimeError):
+        said.append(f"{base}: a symlink loop: not followed")
         return
     seen: set[Path] = set()
     pending = [(base, 0)]
@@ -26,14 +34,21 @@ def files_under(
         try:
             real = folder.resolve()
         except (OSError, RuntimeError):
+            said.append(f"{folder}: a symlink loop: not followed")
             continue
-        if real in seen or not real.is_relative_to(top):
+        if real in seen:
+            continue  # walked already: its sessions are listed once
+        if not real.is_relative_to(top):
+            said.append(f"{folder}: a link out of {base}: not followed")
             continue
         seen.add(real)
         try:
             with os.scandir(folder) as scan:
                 entries = sorted(scan, key=lambda e: e.name)
-        except OSError:
+        except FileNotFoundError:
+            continue  # removed since it was found: nothing was in it to lose
+        except OSError as error:
+            said.append(f"{folder}: cannot list this folder: {error.strerror or error}")
             continue
         folders = []
         for entry in entries:
@@ -43,10 +58,12 @@ def files_under(
                         folders.append((Path(entry.path), depth + 1))
                 elif wanted(entry.name):
                     if entry.is_symlink() and not _inside(Path(entry.path), top):
+                        said.append(f"{entry.path}: {link_trouble(Path(entry.path))}: not followed")
                         continue
-                    stat = entry.stat()
-                    yield Path(entry.path), stat.st_size, stat.st_mtime
-            except OSError:
+                    found = entry.stat()
+                    yield Path(entry.path), found.st_size, found.st_mtime
+            except OSError as error:
+                said.append(f"{entry.path}: {_trouble(entry, error)}")
                 continue
         pending.extend(reversed(folders))
 
@@ -56,6 +73,34 @@ def _inside(path: Path, top: Path) -> bool:
         return path.resolve().is_relative_to(top)
     except (OSError, RuntimeError):
         return False
+
+
+def _trouble(entry: os.DirEntry[str], error: OSError) -> str:
+    if entry.is_symlink():
+        return f"{link_trouble(Path(entry.path))}: not followed"
+    return f"cannot read: {error.strerror or error}"
+
+
+def link_trouble(link: Path) -> str:
+    """Why a session-named symlink is not followed: it leads nowhere, round in a loop, or out."""
+    try:
+        target = link.resolve(strict=True)
+    except FileNotFoundError:
+        return "a symlink to a missing file"
+    except (OSError, RuntimeError):
+        return "a symlink loop"
+    return f"a symlink out of the folder (to {target})"
+
+
+def is_folder_or_closed(path: Path) -> bool:
+    """Whether ``path`` is a folder, or something there that may not be looked into (a folder without
+    permission, a loop): the walk then says so, where a plain check would raise or drop it unsaid."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
 
 
 def names_in(folder: str) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ctxviz.regular_file import read_regular
+from ctxviz.transcripts.walk import is_folder_or_closed, link_trouble
 
 AGENT_PREFIX = "agent-"
 COMPACTION_PREFIX = "agent-acompact"  # the compaction call's own transcript, not a user subagent
@@ -44,9 +45,10 @@ def config_roots(env: Mapping[str, str] | None = None, home: Path | None = None)
     for candidate in candidates:
         try:
             resolved = candidate.resolve()
-            has_projects = (resolved / "projects").is_dir()
         except (OSError, RuntimeError):
             continue
+        # a projects folder that may not be looked into is kept: listing it then says so
+        has_projects = is_folder_or_closed(resolved / "projects")
         if resolved not in roots and has_projects:
             roots.append(resolved)
     return roots
@@ -59,14 +61,22 @@ def _inside(path: Path, base: Path) -> bool:
         return False
 
 
-def _entries(folder: Path, base: Path) -> Iterator[os.DirEntry[str]]:
+def _entries(folder: Path, base: Path, unread: list[str] | None = None) -> Iterator[os.DirEntry[str]]:
+    """The folder's entries but links out of ``base``; ``unread``: where to say it cannot be listed."""
     try:
         with os.scandir(folder) as scan:
             items = sorted(scan, key=lambda e: e.name)
-    except OSError:
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        if unread is not None:
+            unread.append(f"{folder}: cannot list this folder: {error.strerror or error}")
         return
     for item in items:
         if item.is_symlink() and not _inside(Path(item.path), base):
+            # a session or a project folder so linked is said, not lost; any other file is no session's
+            if unread is not None and (item.name.endswith(".jsonl") or os.path.isdir(item.path)):
+                unread.append(f"{item.path}: {link_trouble(Path(item.path))}: not followed")
             continue
         yield item
 
@@ -78,20 +88,25 @@ def _is_dir(item: os.DirEntry[str]) -> bool:
         return False
 
 
-def session_files(roots: list[Path]) -> list[SessionFile]:
-    """Every main session file under the roots' ``projects/`` folders, in name order."""
+def session_files(roots: list[Path], unread: list[str] | None = None) -> list[SessionFile]:
+    """Every main session file under the roots' ``projects/`` folders, in name order; ``unread``: where
+    to say what could not be looked into (a folder it may not list, a session-named link to nothing)."""
     found: list[SessionFile] = []
     for root in roots:
-        for project in _entries(root / "projects", root):
+        for project in _entries(root / "projects", root, unread):
             if not _is_dir(project):
                 continue
-            for item in _entries(Path(project.path), root):
+            for item in _entries(Path(project.path), root, unread):
                 if not item.name.endswith(".jsonl") or item.name.startswith(AGENT_PREFIX):
                     continue
                 try:
                     stat = item.stat()
                     is_folder = item.is_dir()
-                except OSError:
+                except OSError as error:
+                    if unread is not None:
+                        trouble = f"cannot read: {error.strerror or error}"
+                        why = f"{link_trouble(Path(item.path))}: not followed" if item.is_symlink() else trouble
+                        unread.append(f"{item.path}: {why}")
                     continue
                 # a FIFO or device named like a session is listed too: reading it is refused, and said
                 if not is_folder:

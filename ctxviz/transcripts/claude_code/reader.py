@@ -7,9 +7,11 @@ appended."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import (
     Answer,
@@ -63,10 +65,11 @@ class ClaudeCodeReader(Reader):
 
         return config_roots(env, home)
 
-    def discover(self, roots: list[Path]) -> list[SessionRef]:
+    def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
         from ctxviz.transcripts.claude_code.discover import session_files
 
-        return [SessionRef(AgentName.CLAUDE_CODE, f.path, f.session, f.size, f.mtime) for f in session_files(roots)]
+        files = session_files(roots, unread)
+        return [SessionRef(AgentName.CLAUDE_CODE, f.path, f.session, f.size, f.mtime) for f in files]
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.claude_code.summary import summarize
@@ -99,10 +102,12 @@ class ClaudeCodeReader(Reader):
         from ctxviz.transcripts.claude_code.indexed import summaries
         from ctxviz.transcripts.claude_code.select import project_matches
 
-        files = [f for f in session_files(roots) if project_matches(f, project)]
+        unread: list[str] = []
+        files = [f for f in session_files(roots, unread) if project_matches(f, project)]
         if since is not None:  # a file last written before --since cannot hold a session active after it
             files = [f for f in files if date.fromtimestamp(f.mtime) >= since]
-        return len(files), summaries(files, index)  # the summary index: unchanged files are not read
+        # the summary index: unchanged files are not read
+        return len(files) + len(unread), chain(map(InputError, unread), summaries(files, index))
 
     def sessions_in(self, files: Sequence[FoundFile]) -> list[SessionRef]:
         from ctxviz.transcripts.claude_code.discover import AGENT_PREFIX

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
 from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.walk import is_folder_or_closed
 
 if TYPE_CHECKING:
     from ctxviz.transcripts.codex.rollout import Parsed
@@ -32,15 +33,15 @@ class CodexReader(Reader):
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
         root = Path(env["CODEX_HOME"]).expanduser() if env.get("CODEX_HOME") else home / ".codex"
-        return [root] if (root / "sessions").is_dir() else []
+        return [root] if is_folder_or_closed(root / "sessions") else []
 
-    def discover(self, roots: list[Path]) -> list[SessionRef]:
+    def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
         from ctxviz.transcripts.walk import files_under
 
         found: list[SessionRef] = []
         for root in roots:
-            base = root / "sessions" if (root / "sessions").is_dir() else root
-            for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl")):
+            base = root / "sessions" if is_folder_or_closed(root / "sessions") else root
+            for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), unread=unread):
                 found.append(SessionRef(AgentName.CODEX, file, file.stem, size, mtime))
         return found
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import NoUsage, Reader, Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.walk import is_folder_or_closed
 
 if TYPE_CHECKING:
     pass
@@ -37,15 +38,15 @@ class CursorReader(Reader):
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
         root = home / ".cursor"
-        return [root] if (root / "projects").is_dir() else []
+        return [root] if is_folder_or_closed(root / "projects") else []
 
-    def discover(self, roots: list[Path]) -> list[SessionRef]:
+    def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
         from ctxviz.transcripts.walk import files_under
 
         found: list[SessionRef] = []
         for root in roots:
-            base = root / "projects" if (root / "projects").is_dir() else root
-            for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 4):
+            base = root / "projects" if is_folder_or_closed(root / "projects") else root
+            for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 4, unread):
                 if "agent-transcripts" in file.relative_to(base).parts:
                     found.append(SessionRef(AgentName.CURSOR, file, file.stem, size, mtime))
         return found

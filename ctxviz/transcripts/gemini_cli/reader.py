@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.walk import is_folder_or_closed
 
 if TYPE_CHECKING:
     from ctxviz.transcripts.gemini_cli.chat import Parsed
@@ -30,15 +31,15 @@ class GeminiCliReader(Reader):
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
         base = Path(env["GEMINI_CLI_HOME"]).expanduser() if env.get("GEMINI_CLI_HOME") else home
         root = base / ".gemini"
-        return [root] if (root / "tmp").is_dir() else []
+        return [root] if is_folder_or_closed(root / "tmp") else []
 
-    def discover(self, roots: list[Path]) -> list[SessionRef]:
+    def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
         from ctxviz.transcripts.walk import files_under
 
         found: list[SessionRef] = []
         for root in roots:
-            base = root / "tmp" if (root / "tmp").is_dir() else root
-            for file, size, mtime in files_under(base, lambda name: name.endswith((".jsonl", ".json")), 4):
+            base = root / "tmp" if is_folder_or_closed(root / "tmp") else root
+            for file, size, mtime in files_under(base, lambda name: name.endswith((".jsonl", ".json")), 4, unread):
                 if file.parent.name == "chats":  # chats/<parent id>/… are its subagents' chats
                     found.append(SessionRef(AgentName.GEMINI_CLI, file, file.stem, size, mtime))
         return found

@@ -25,6 +25,7 @@ from ctxviz.transcripts.protocol import (
     SessionRef,
     SessionSummary,
 )
+from ctxviz.transcripts.walk import is_folder_or_closed
 
 if TYPE_CHECKING:
     from ctxviz.transcripts.grok_build.session import Parsed
@@ -50,15 +51,15 @@ class GrokBuildReader(Reader):
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
         root = Path(env["GROK_HOME"]).expanduser() if env.get("GROK_HOME") else home / ".grok"
-        return [root] if (root / "sessions").is_dir() else []
+        return [root] if is_folder_or_closed(root / "sessions") else []
 
-    def discover(self, roots: list[Path]) -> list[SessionRef]:
+    def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
         from ctxviz.transcripts.walk import files_under
 
         found: list[SessionRef] = []
         for root in roots:
-            base = root / "sessions" if (root / "sessions").is_dir() else root
-            for file, size, mtime in files_under(base, lambda name: name in (UPDATES, HISTORY), 2):
+            base = root / "sessions" if is_folder_or_closed(root / "sessions") else root
+            for file, size, mtime in files_under(base, lambda name: name in (UPDATES, HISTORY), 2, unread):
                 if file.name == UPDATES or not (file.parent / UPDATES).is_file():
                     found.append(SessionRef(AgentName.GROK_BUILD, file, file.parent.name, size, mtime))
         return found

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ctxviz.errors import InputError
+from ctxviz.errors import InputError, Unreadable
 from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger
 from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, first_line, obj, text_size
 from ctxviz.transcripts.model_windows import profile_window
@@ -46,11 +46,19 @@ def _used(tokens: object) -> int | None:
     return used or None  # all zeros: a message opencode had not finished (or that failed), not a measurement
 
 
-def json_files(folder: Path, where: list[str]) -> list[Row]:
-    """Every JSON object file in a folder, in name order (opencode's ids sort in time order)."""
+def json_files(folder: Path, where: list[str], *, whole: bool = False) -> list[Row]:
+    """Every JSON object file in a folder, in name order (opencode's ids sort in time order). A folder
+    that cannot be listed is a problem noted in ``where``; with ``whole`` (the folder is all a session
+    has, its messages) it is the session's failure, ``Unreadable``, never read as a session without usage."""
     try:
         files = sorted(p for p in folder.iterdir() if p.suffix == ".json")
-    except OSError:
+    except FileNotFoundError:
+        return []  # none written yet
+    except OSError as error:
+        why = f"{folder}: cannot list this folder: {error.strerror or error}"
+        if whole:
+            raise Unreadable(why) from None
+        where.append(why)
         return []
     found = []
     for file in files:
@@ -100,7 +108,7 @@ class Files:
 
     def messages(self, session_id: str, problems: list[str]) -> list[Row]:
         self.reads.every_file_in(self.storage / "message" / session_id)
-        found = json_files(self.storage / "message" / session_id, problems)
+        found = json_files(self.storage / "message" / session_id, problems, whole=True)
         return sorted(found, key=lambda m: (_created(m[1]), m[0]))
 
     def parts(self, message_id: str, problems: list[str]) -> list[Row]:

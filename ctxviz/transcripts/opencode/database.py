@@ -3,9 +3,11 @@ channels: ``opencode-<channel>.db``), tables ``session``, ``message`` and ``part
 row keeps the JSON the older file layout held, minus its ids, in its ``data`` column.
 
 Opened as immutable: SQLite then neither creates nor changes the write-ahead log and its index beside
-the database (``-wal``, ``-shm``), which even a read-only connection does, in opencode's folder. What
-opencode wrote into a log not yet copied into the database (its last moments) is then not read; the
-timeline says so when there is such a log.
+the database (``-wal``, ``-shm``), which even a read-only connection does, in opencode's folder. While
+opencode runs, what it wrote last is only in that log: then the database and its log are copied into
+ctxviz's cache folder, the log folded into the copy there, and the copy is read (one copy a database,
+kept while neither file changes; see ``_with_its_log``). Where no copy can be made, the database alone
+is read and the timeline says that its log was not.
 """
 
 from __future__ import annotations
@@ -57,6 +59,91 @@ def _unmerged_log(database: Path) -> bool:
         return False
 
 
+def _key(path: Path) -> tuple[int, int]:
+    found = os.stat(path)
+    return found.st_size, found.st_mtime_ns
+
+
+def _copy(source: Path, target: Path) -> None:
+    import shutil
+
+    from ctxviz.regular_file import open_regular
+
+    private = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with open_regular(source) as handle, os.fdopen(private, "wb") as out:  # a FIFO or device as the log: refused
+        shutil.copyfileobj(handle, out, 1024 * 1024)
+
+
+def _copies_folder(database: Path) -> Path | None:
+    """Where the copies go: ctxviz's cache folder, never inside an agent's folder (None then)."""
+    from ctxviz.transcripts.index import cache_folder
+    from ctxviz.transcripts.registry import agent_folders
+
+    folder = cache_folder([database.parent, *agent_folders(os.environ, Path.home())])
+    return None if folder is None else folder / "opencode"
+
+
+# Each database's copy with its log folded in, by the database's path, with both files' key when copied.
+_COPIES: dict[str, tuple[tuple[int, ...], Path]] = {}
+
+
+def _with_its_log(database: Path) -> Path | None:
+    """A copy of ``database`` with its write-ahead log folded in, made in ctxviz's cache folder (nothing
+    is written beside the database) and named by both files' sizes and times, so a later run reuses it
+    while opencode wrote nothing more; the copy of an older state is removed. None when no copy can be
+    made (no usable cache folder, a log that is not a regular file, no room).
+
+    The database is copied before its log: SQLite writes into the database only when it copies the log
+    back, and a page so written is still in the log, so the pair is whole unless the database changed
+    while it was copied, which is then tried again."""
+    import hashlib
+    import sqlite3
+
+    log = Path(f"{database}-wal")
+    try:
+        key = (*_key(database), *_key(log))
+    except OSError:
+        return None
+    kept = _COPIES.get(str(database))
+    if kept is not None and kept[0] == key:
+        return kept[1]  # every session of the database opens it: one look at the folder a run
+    folder = _copies_folder(database)
+    if folder is None:
+        return None
+    name = hashlib.sha256(str(database).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    work = folder / f".{name}.{os.getpid()}.tmp"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        for _ in range(3):
+            key = (*_key(database), *_key(log))
+            target = folder / f"{name}-{'-'.join(map(str, key))}.db"
+            if target.is_file():
+                _COPIES[str(database)] = (key, target)
+                return target
+            _copy(database, work)
+            _copy(log, Path(f"{work}-wal"))
+            if _key(database) != key[:2]:
+                continue  # the log was being copied back into it: a mixed pair; again
+            # the copy is ctxviz's own: opened writable so that SQLite folds the log into it, then read immutable
+            connection = sqlite3.connect(f"{work.as_uri()}?mode=rw", uri=True)
+            try:
+                connection.execute("PRAGMA journal_mode=DELETE").fetchone()
+            finally:
+                connection.close()
+            os.replace(work, target)
+            for older in folder.glob(f"{name}-*.db"):
+                if older != target:
+                    older.unlink(missing_ok=True)
+            _COPIES[str(database)] = (key, target)
+            return target
+        return None
+    except (OSError, sqlite3.Error):
+        return None
+    finally:
+        for leftover in (work, Path(f"{work}-wal"), Path(f"{work}-shm")):
+            leftover.unlink(missing_ok=True)
+
+
 def sort_time(value: object) -> float:
     """A recorded time as a sort key: a damaged one (text, null, not finite) sorts first, never raises."""
     if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
@@ -73,14 +160,16 @@ class Database:
         try:
             check_regular(path)  # a FIFO there would block SQLite's open
             real = path.resolve(strict=True)
-            self.connection = _connect(real)
+            unmerged = _unmerged_log(real)
+            copy = _with_its_log(real) if unmerged else None
+            if unmerged and copy is None:
+                self.notices = (f"{path.name}-wal, the log of its last moments not yet in the database, was not read",)
+            self.connection = _connect(copy or real)
         except (OSError, RuntimeError) as error:  # RuntimeError: a symlink loop
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
             raise Unreadable(f"{path}: cannot read opencode's database: {reason}") from None
         except sqlite3.Error as error:
             raise Unreadable(f"{path}: cannot read opencode's database: {error}") from None
-        if _unmerged_log(real):
-            self.notices = (f"{path.name}-wal, the log of its last moments not yet in the database, was not read",)
 
     def __enter__(self) -> Database:
         return self

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import FoundFile, NoUsage, Reader, Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.walk import is_folder_or_closed
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
@@ -36,10 +37,15 @@ def _data_root(env: Mapping[str, str], home: Path) -> Path:
     return data / "opencode"
 
 
-def _databases(folder: Path) -> list[Path]:
+def _databases(folder: Path, unread: list[str] | None = None) -> list[Path]:
+    """The databases in opencode's folder; ``unread``: where to say that the folder cannot be listed."""
     try:
         return sorted(p for p in folder.iterdir() if p.name.startswith("opencode") and p.suffix == ".db")
-    except OSError:
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        if unread is not None:
+            unread.append(f"{folder}: cannot list this folder: {error.strerror or error}")
         return []
 
 
@@ -117,9 +123,9 @@ class OpencodeReader(Reader):
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
         root = _data_root(env, home)
-        return [root] if (root / "storage" / "session").is_dir() or _databases(root) else []
+        return [root] if is_folder_or_closed(root / "storage" / "session") or _databases(root) else []
 
-    def discover(self, roots: list[Path]) -> list[SessionRef]:
+    def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
         """Main sessions in each root's databases, and in its JSON tree unless a database already holds
         them (opencode copies the tree into its first database). A root may be a database file itself.
         Subagents' child sessions are counted with their parent, not listed."""
@@ -128,7 +134,7 @@ class OpencodeReader(Reader):
 
         found: list[SessionRef] = []
         for root in roots:
-            databases = [root] if root.suffix == ".db" else _databases(root)
+            databases = [root] if root.suffix == ".db" else _databases(root, unread)
             in_database: set[str] = set()
             for database in databases:
                 try:  # listed once: the sessions summarised next take the list from here
@@ -144,12 +150,12 @@ class OpencodeReader(Reader):
                     if not s["parentID"]
                 ]
 
-            tree = root / "storage" / "session" if (root / "storage").is_dir() else root / "session"
-            if root.suffix == ".db" or not tree.is_dir():
+            tree = root / "storage" / "session" if is_folder_or_closed(root / "storage") else root / "session"
+            if root.suffix == ".db" or not is_folder_or_closed(tree):
                 continue
             from ctxviz.transcripts.jsonl import document  # only here: a run served from the index needs no other
 
-            for file, size, mtime in files_under(tree, lambda name: name.endswith(".json"), 1):
+            for file, size, mtime in files_under(tree, lambda name: name.endswith(".json"), 1, unread):
                 try:
                     session = document(file)
                 except InputError:

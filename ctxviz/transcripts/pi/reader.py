@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.walk import is_folder_or_closed
 
 if TYPE_CHECKING:
     from ctxviz.transcripts.pi.session import Parsed
@@ -31,15 +32,15 @@ class PiReader(Reader):
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
         override = env.get("PI_CODING_AGENT_DIR")
         root = Path(override).expanduser() if override else home / ".pi" / "agent"
-        return [root] if (root / "sessions").is_dir() else []
+        return [root] if is_folder_or_closed(root / "sessions") else []
 
-    def discover(self, roots: list[Path]) -> list[SessionRef]:
+    def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
         from ctxviz.transcripts.walk import files_under
 
         found: list[SessionRef] = []
         for root in roots:
-            base = root / "sessions" if (root / "sessions").is_dir() else root
-            for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 2):
+            base = root / "sessions" if is_folder_or_closed(root / "sessions") else root
+            for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 2, unread):
                 found.append(SessionRef(AgentName.PI, file, file.stem, size, mtime))
         return found
 
