@@ -8,28 +8,23 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName, BlockKind
-from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, ModelSpec, Profile, ReadOutcome, Session, ToolNames, number
+from ctxviz.profiles.base import Profile, ReadOutcome, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    AssumedStartupNoted,
-    ClearsHistory,
+    FoldsHistory,
     NamedInstructions,
     add_summary,
     drop,
-    history,
-    reset_reads,
     shown,
-    startup_kept,
 )
 from ctxviz.profiles.policies.mentions import PathOnly
 from ctxviz.profiles.policies.output import HeadAndTail
 from ctxviz.profiles.policies.reads import line_range
-from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.profiles.skeleton import McpSizesAsClaudeCode, agent_profile, noted_startup, own_window
 from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
-from ctxviz.timeline import Category, Fate
-from ctxviz.tokens import CHARS_PER_TOKEN
+from ctxviz.timeline import Block, Category, Fate
 
 if TYPE_CHECKING:
     from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
@@ -40,7 +35,7 @@ _MODELS = f"{_REPO} codex-rs/models-manager/models.json @0dcb02e0"
 
 
 @dataclass(frozen=True, slots=True)
-class CodexNumbers:
+class CodexNumbers(McpSizesAsClaudeCode):
     default_model: str = number("gpt-5.4", "source", f"{_MODELS} (its first entry)")
     window: int = number(272_000, "source", f"{_MODELS} (gpt-5.4 context_window)")
     max_output: int = number(128_000, "assumed", "not read; it does not move Codex's trigger")
@@ -63,10 +58,6 @@ class CodexNumbers:
         20_000, "source", f"{_REPO} codex-rs/core/src/compact.rs @0100b103 COMPACT_USER_MESSAGE_MAX_TOKENS"
     )
     summary: int = number(4_000, "assumed", "the handoff summary's length is not fixed")
-    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
     # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on five
     # rollouts, checked on five others (benchmarks/fidelity_agents.py). The rule itself is read in source.
     reasoning_estimate_percent: int = number(
@@ -172,17 +163,16 @@ class ReadThenTruncate:
 
 
 @dataclass(frozen=True, slots=True)
-class KeepUserMessages(ClearsHistory):
+class KeepUserMessages(FoldsHistory):
     """Local compaction (compact.rs): the initial context stays; of the history only the newest user
     messages up to 20,000 tokens survive (the oldest kept one cut), then the summary. Every tool call,
     tool output and reply goes."""
 
     numbers: CodexNumbers
 
-    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+    def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
-        fates = startup_kept(session)
-        blocks = history(session)
+        fates: list[Fate] = []
         prompts = [b for b in blocks if b.kind == BlockKind.PROMPT]
         left = n.kept_user_tokens
         keep: dict[int, int] = {}
@@ -213,47 +203,26 @@ class KeepUserMessages(ClearsHistory):
         tokens = summary.tokens if summary is not None else n.summary
         summary_why = "a handoff summary" + ("" if summary is not None else f" ({shown(n, 'summary')})")
         fates.append(add_summary(session, tokens, "Summary (handoff)", summary_why))
-        reset_reads(session)
-        return fates
+        return fates, True
 
 
 def build(n: CodexNumbers) -> Profile:
-    model = ModelSpec(window=n.window, max_output=n.max_output)
-    return Profile(
+    # other GPT models get the same window, marked as a guess
+    return agent_profile(
+        n,
+        build,
+        teaching,
+        own_window(n, ("gpt-5.4",), prefixes=("gpt-", "o3", "o4")),
         name=AgentName.CODEX,
         title="Codex CLI",
         reply_label="Codex's reply",
-        teaching=teaching(n),
-        numbers=n,
-        build=build,
-        models={"gpt-5.4": model},  # other GPT models get the same window, marked as a guess
-        model_prefixes=("gpt-", "o3", "o4"),
-        unknown_model=model,
         tools=ToolNames(
-            read="read_file",
-            edit="apply_patch",
-            write="apply_patch",
-            grep="grep_files",
-            glob="list_dir",
-            bash="shell",
-            subagent="spawn_agent",
-            skill="skill",
+            "read_file", "apply_patch", "apply_patch", "grep_files", "list_dir", "shell", "spawn_agent", "skill"
         ),
         thresholds=FractionOfWindow(
             n.autocompact_percent / 100, warning_below=0, blocking_buffer=n.window * (100 - n.effective_percent) // 100
         ),
-        startup=AssumedStartupNoted(
-            StandardStartup(
-                system_prompt=n.system_prompt,
-                environment=n.environment,
-                tools=n.tools,
-                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                mcp="schemas",
-            ),
-            n,
-            ("system_prompt", "environment", "tools", "tool_call", "edit_result"),
-        ),
+        startup=noted_startup(n),
         instructions=CappedAgentsMd(
             n,
             NamedInstructions(
@@ -262,12 +231,7 @@ def build(n: CodexNumbers) -> Profile:
         ),
         mention=PathOnly(),
         reads=ReadThenTruncate(n),
-        output=HeadAndTail(
-            max_tokens=n.output_max_tokens,
-            head_fraction=0.5,
-            marker=n.truncation_marker,
-            chars_per_token=CHARS_PER_TOKEN,
-        ),
+        output=HeadAndTail(max_tokens=n.output_max_tokens, marker=n.truncation_marker),
         compaction=KeepUserMessages(n),
         subagents=TaskSubagents(types=("default",), prompt_tokens=n.system_prompt),
     )
