@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ctxviz.errors import InputError
-from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
 from ctxviz.kinds import AgentName
+from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
 
 FORMAT = "ctxviz.fidelity/1"
 

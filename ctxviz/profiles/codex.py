@@ -27,7 +27,7 @@ from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Block, Category, Fate
 
 if TYPE_CHECKING:
-    from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
+    from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
     from ctxviz.scenario.model import RuleEntry
 
 _REPO = "openai/codex"

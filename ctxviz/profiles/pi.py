@@ -30,7 +30,7 @@ from ctxviz.scenario.measure import Measure
 from ctxviz.timeline import Block, Fate
 
 if TYPE_CHECKING:
-    from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
+    from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
 
 _AT = "badlogic/pi-mono packages/coding-agent @83378aad"
 
