@@ -104,3 +104,19 @@ def test_the_open_screen_lists_and_opens_the_new_agents_session(toy_home: tuple[
             )
 
     asyncio.run(run())
+
+
+def test_the_readmes_worked_example_is_this_reader() -> None:
+    """Every line of the README's example reader, but those it elides (``...``), stands in the toy reader
+    this test adds, comments aside: the README shows what is tested here."""
+    import toy_agent.reader
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    example = readme.split("`ctxviz/transcripts/toy/reader.py`")[1].split("```python")[1].split("```")[0]
+
+    def statement(line: str) -> str:
+        return line.split("  #")[0].strip()
+
+    reader = {statement(line) for line in Path(toy_agent.reader.__file__).read_text(encoding="utf-8").splitlines()}
+    shown = [statement(line) for line in example.splitlines() if statement(line) and "..." not in line]
+    assert len(shown) >= 15 and [line for line in shown if line not in reader] == []

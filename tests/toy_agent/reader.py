@@ -38,7 +38,7 @@ class ToyReader(Reader):
         return [root] if root.is_dir() else []
 
     def discover(self, roots: list[Path]) -> list[SessionRef]:
-        found = (found for root in roots for found in files_under(root, lambda name: name.endswith(".jsonl")))
+        found = (f for root in roots for f in files_under(root, lambda name: name.endswith(".jsonl")))
         return [SessionRef(self.name, file, file.stem, size, mtime) for file, size, mtime in found]
 
     def read(self, ref: SessionRef) -> Reading:
