@@ -4,7 +4,7 @@ symlink that leads out of the folder, or back into a folder already walked, is n
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 MAX_DEPTH = 8  # Codex nests YYYY/MM/DD; opencode and grok-build two levels; deeper is not a session tree
@@ -49,6 +49,23 @@ def files_under(
             except OSError:
                 continue
         pending.extend(reversed(folders))
+
+
+def agent_home(env: Mapping[str, str], variable: str | None, default: Path, sessions: str) -> list[Path]:
+    """The agent's folder, where ``variable`` names it or else ``default``, if its ``sessions`` folder exists."""
+    root = Path(env[variable]).expanduser() if variable and env.get(variable) else default
+    return [root] if (root / sessions).is_dir() else []
+
+
+def session_files(
+    roots: list[Path], sessions: str, wanted: Callable[[str], bool], max_depth: int = MAX_DEPTH
+) -> Iterator[tuple[Path, Path, int, float]]:
+    """``(base, file, size, mtime)`` for each file ``wanted`` accepts under each root's ``sessions`` folder
+    (``base``), or under the root itself when it has none (``--root`` may name either)."""
+    for root in roots:
+        base = root / sessions if (root / sessions).is_dir() else root
+        for file, size, mtime in files_under(base, wanted, max_depth):
+            yield base, file, size, mtime
 
 
 def _inside(path: Path, top: Path) -> bool:

@@ -25,6 +25,7 @@ from ctxviz.transcripts.protocol import (
     SessionRef,
     SessionSummary,
 )
+from ctxviz.transcripts.walk import agent_home, session_files
 
 if TYPE_CHECKING:
     from ctxviz.transcripts.grok_build.session import Parsed
@@ -49,19 +50,15 @@ class GrokBuildReader(Reader):
         return b'"contextTokensUsed"' in head(path, 4096)
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
-        root = Path(env["GROK_HOME"]).expanduser() if env.get("GROK_HOME") else home / ".grok"
-        return [root] if (root / "sessions").is_dir() else []
+        return agent_home(env, "GROK_HOME", home / ".grok", "sessions")
 
     def discover(self, roots: list[Path]) -> list[SessionRef]:
-        from ctxviz.transcripts.walk import files_under
-
-        found: list[SessionRef] = []
-        for root in roots:
-            base = root / "sessions" if (root / "sessions").is_dir() else root
-            for file, size, mtime in files_under(base, lambda name: name in (UPDATES, HISTORY), 2):
-                if file.name == UPDATES or not (file.parent / UPDATES).is_file():
-                    found.append(SessionRef(AgentName.GROK_BUILD, file, file.parent.name, size, mtime))
-        return found
+        found = session_files(roots, "sessions", lambda name: name in (UPDATES, HISTORY), 2)
+        return [
+            SessionRef(self.name, file, file.parent.name, size, mtime)
+            for _, file, size, mtime in found
+            if file.name == UPDATES or not (file.parent / UPDATES).is_file()
+        ]
 
     def sessions_in(self, files: Sequence[FoundFile]) -> list[SessionRef]:
         """A session is its folder, named by its log (else by its history), however many of its files
