@@ -98,20 +98,20 @@ def test_opencode_big_output_saved_with_its_head_and_a_hint():
     assert "saved to a file" in notes(tl, 0)
 
 
+# three turns of 11,000, 7,000 and 5,000 tokens, then a /compact (its summary's size follows)
+THREE_TURNS = """
+events:
+  - prompt: {text: a, size: 2000}
+  - reply: 9000
+  - prompt: {text: b, size: 1000}
+  - reply: 6000
+  - prompt: {text: c, size: 1000}
+  - reply: 4000
+  - compact: """
+
+
 def test_opencode_compaction_keeps_the_recent_turns_within_15000():
-    tl = run(
-        "opencode",
-        """
-        events:
-          - prompt: {text: a, size: 2000}
-          - reply: 9000
-          - prompt: {text: b, size: 1000}
-          - reply: 6000
-          - prompt: {text: c, size: 1000}
-          - reply: 4000
-          - compact: null
-        """,
-    )
+    tl = run("opencode", THREE_TURNS + "null")
     step = step_of(tl, 6)
     # budget clamp(25% of 148,000, 2,000, 15,000) = 15,000: turns c (5,000) and b (7,000) fit, a (11,000) not
     assert step.used == OPENCODE + 12_000 + 4_000 + 10  # + anchored summary, auto-continue (both assumed)
@@ -246,19 +246,7 @@ def test_opencode_compaction_with_every_turn_in_its_tail_summarises_nothing_and_
 
 
 def test_opencode_summary_note_names_the_size_the_scenario_gave():
-    tl = run(
-        "opencode",
-        """
-        events:
-          - prompt: {text: a, size: 2000}
-          - reply: 9000
-          - prompt: {text: b, size: 1000}
-          - reply: 6000
-          - prompt: {text: c, size: 1000}
-          - reply: 4000
-          - compact: {summary: 1725}
-        """,
-    )
+    tl = run("opencode", THREE_TURNS + "{summary: 1725}")
     step = step_of(tl, 6)
     # turn a (11,000) is older than the 15,000 tail (c 5,000 + b 7,000): it alone is summarised, in 1,725
     assert step.used == OPENCODE + 12_000 + 1_725 + 10
