@@ -211,7 +211,6 @@ def build(n: CodexNumbers) -> Profile:
     return agent_profile(
         n,
         build,
-        teaching,
         own_window(n, ("gpt-5.4",), prefixes=("gpt-", "o3", "o4")),
         name=AgentName.CODEX,
         title="Codex CLI",
@@ -234,17 +233,14 @@ def build(n: CodexNumbers) -> Profile:
         output=HeadAndTail(max_tokens=n.output_max_tokens, marker=n.truncation_marker),
         compaction=KeepUserMessages(n),
         subagents=TaskSubagents(types=("default",), prompt_tokens=n.system_prompt),
-    )
-
-
-def teaching(n: CodexNumbers) -> Teaching:
-    """Codex keeps only the user's recent messages and a handoff summary."""
-    return Teaching(
-        CompactionWords(
-            summary="Handoff summary",
-            keeps=f"your newest messages, up to {n.kept_user_tokens:,} tokens (the oldest kept one cut)",
-            drops="every tool call, tool output and reply",
-        )
+        # Codex keeps only the user's recent messages and a handoff summary.
+        teaching=Teaching(
+            CompactionWords(
+                summary="Handoff summary",
+                keeps=f"your newest messages, up to {n.kept_user_tokens:,} tokens (the oldest kept one cut)",
+                drops="every tool call, tool output and reply",
+            )
+        ),
     )
 
 

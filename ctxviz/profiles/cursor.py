@@ -145,7 +145,6 @@ def build(n: CursorNumbers) -> Profile:
     return agent_profile(
         n,
         build,
-        teaching,
         own_window(n, ("claude-sonnet-4-6",), prefixes=("claude-", "gpt-", "gemini-", "grok-")),
         name=AgentName.CURSOR,
         title="Cursor",
@@ -168,12 +167,9 @@ def build(n: CursorNumbers) -> Profile:
         output=HeadAndTail(max_tokens=n.output_max_tokens, marker=n.truncation_marker),
         compaction=SummariseAll(n),
         subagents=NoSubagents(),
+        # Cursor summarises the whole conversation (what it keeps verbatim is not documented).
+        teaching=Teaching(CompactionWords(summary="Summary", drops="the whole conversation")),
     )
-
-
-def teaching(n: CursorNumbers) -> Teaching:
-    """Cursor summarises the whole conversation (what it keeps verbatim is not documented)."""
-    return Teaching(CompactionWords(summary="Summary", drops="the whole conversation"))
 
 
 PROFILE = build(NUMBERS)

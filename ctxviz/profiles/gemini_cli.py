@@ -241,7 +241,6 @@ def build(n: GeminiNumbers) -> Profile:
     return agent_profile(
         n,
         build,
-        teaching,
         models,
         name=AgentName.GEMINI_CLI,
         title="gemini-cli",
@@ -269,21 +268,18 @@ def build(n: GeminiNumbers) -> Profile:
         output=SaveWithHeadAndTail(n, shell),
         compaction=SnapshotAndRecent(n),
         subagents=TaskSubagents(types=("codebase_investigator", "generalist"), prompt_tokens=n.subagent_prompt),
-    )
-
-
-def teaching(n: GeminiNumbers) -> Teaching:
-    """gemini-cli folds the older history into a state snapshot and masks old tool output between turns."""
-    return Teaching(
-        CompactionWords(
-            summary="State snapshot",
-            keeps=f"the newest ~{n.preserve_percent}% of the history, from a user prompt on",
-            drops="the older history, unless the snapshot would not be smaller (then nothing changes)",
+        # gemini-cli folds the older history into a state snapshot and masks old tool output between turns.
+        teaching=Teaching(
+            CompactionWords(
+                summary="State snapshot",
+                keeps=f"the newest ~{n.preserve_percent}% of the history, from a user prompt on",
+                drops="the older history, unless the snapshot would not be smaller (then nothing changes)",
+            ),
+            words={
+                "spilled preview": f"An old tool output replaced by its first {n.mask_preview_chars} characters once "
+                f"newer tool output passes {n.mask_protect:,} tokens (masking).",
+            },
         ),
-        words={
-            "spilled preview": f"An old tool output replaced by its first {n.mask_preview_chars} characters once "
-            f"newer tool output passes {n.mask_protect:,} tokens (masking).",
-        },
     )
 
 

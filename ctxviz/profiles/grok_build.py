@@ -327,7 +327,6 @@ def build(n: GrokNumbers) -> Profile:
     return agent_profile(
         n,
         build,
-        teaching,
         own_window(n, ("grok-code-fast-1",), prefixes=("grok-",)),
         name=AgentName.GROK_BUILD,
         title="grok-build",
@@ -350,23 +349,20 @@ def build(n: GrokNumbers) -> Profile:
         output=GrokOutput(n, bash),
         compaction=KeepAnchors(n),
         subagents=TaskSubagents(types=("general-purpose", "explore", "plan"), prompt_tokens=n.subagent_prompt),
-    )
-
-
-def teaching(n: GrokNumbers) -> Teaching:
-    """grok-build keeps two anchors of the history, a summary and a reminder of the edited files."""
-    return Teaching(
-        CompactionWords(
-            summary="Summary",
-            keeps="your last query and the latest agent message",
-            drops="every other turn and every tool result; edited files stay as paths in a state reminder",
+        # grok-build keeps two anchors of the history, a summary and a reminder of the edited files.
+        teaching=Teaching(
+            CompactionWords(
+                summary="Summary",
+                keeps="your last query and the latest agent message",
+                drops="every other turn and every tool result; edited files stay as paths in a state reminder",
+            ),
+            words={
+                "stub": f"What an @-mention sends for a file estimated over {n.mention_gate:,} tokens: a line naming "
+                "it, without its contents.",
+                "spilled preview": f"A tool output too big for the context: the full text goes to a file; the model "
+                f"sees a {n.preview_bytes:,}-byte part of it.",
+            },
         ),
-        words={
-            "stub": f"What an @-mention sends for a file estimated over {n.mention_gate:,} tokens: a line naming "
-            "it, without its contents.",
-            "spilled preview": f"A tool output too big for the context: the full text goes to a file; the model "
-            f"sees a {n.preview_bytes:,}-byte part of it.",
-        },
     )
 
 

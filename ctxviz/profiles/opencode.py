@@ -246,7 +246,6 @@ def build(n: OpencodeNumbers) -> Profile:
     return agent_profile(
         n,
         build,
-        teaching,
         claude_models(),  # opencode runs the same models
         name=AgentName.OPENCODE,
         title="opencode",
@@ -268,18 +267,15 @@ def build(n: OpencodeNumbers) -> Profile:
         output=SaveWithHead(n),
         compaction=PruneThenSummarise(n, trigger),
         subagents=TaskSubagents(types=("general", "explore"), prompt_tokens=n.system_prompt),
-    )
-
-
-def teaching(n: OpencodeNumbers) -> Teaching:
-    """opencode keeps its recent turns and summarises only the older ones; prune clears old tool output."""
-    return Teaching(
-        CompactionWords(
-            summary="Anchored summary",
-            keeps=f"the recent turns within {n.tail_percent}% of the usable window ({n.tail_min:,}–{n.tail_max:,})",
-            drops=f"older turns; tool output beyond the newest {n.prune_protect:,} tokens is cleared first",
+        # opencode keeps its recent turns and summarises only the older ones; prune clears old tool output.
+        teaching=Teaching(
+            CompactionWords(
+                summary="Anchored summary",
+                keeps=f"the recent turns within {n.tail_percent}% of the usable window ({n.tail_min:,}–{n.tail_max:,})",
+                drops=f"older turns; tool output beyond the newest {n.prune_protect:,} tokens is cleared first",
+            ),
+            words={"stub": "A short marker left where an old tool output was cleared (pruned)."},
         ),
-        words={"stub": "A short marker left where an old tool output was cleared (pruned)."},
     )
 
 

@@ -153,7 +153,6 @@ def build(n: PiNumbers) -> Profile:
     return agent_profile(
         n,
         build,
-        teaching,
         claude_models(),  # pi runs the same models
         name=AgentName.PI,
         title="pi",
@@ -172,17 +171,14 @@ def build(n: PiNumbers) -> Profile:
         output=KeepTail(n),
         compaction=KeepRecentTokens(n),
         subagents=NoSubagents(),
-    )
-
-
-def teaching(n: PiNumbers) -> Teaching:
-    """pi's compaction keeps a token tail verbatim and lists the files the summarised part touched."""
-    return Teaching(
-        CompactionWords(
-            summary="Structured summary",
-            keeps=f"the newest {n.keep_recent:,} tokens, cut where a message starts",
-            drops="older messages; the summary lists the files they read and modified",
-        )
+        # pi's compaction keeps a token tail verbatim and lists the files the summarised part touched.
+        teaching=Teaching(
+            CompactionWords(
+                summary="Structured summary",
+                keeps=f"the newest {n.keep_recent:,} tokens, cut where a message starts",
+                drops="older messages; the summary lists the files they read and modified",
+            )
+        ),
     )
 
 

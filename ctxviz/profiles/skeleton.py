@@ -11,7 +11,6 @@ from typing import Any, Literal
 from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, ModelSpec, Profile, number
 from ctxviz.profiles.generic import AssumedStartupNoted
 from ctxviz.profiles.policies.startup import GitStatusRule, StandardStartup, TreeRule
-from ctxviz.profiles.teaching import Teaching
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,15 +80,12 @@ def noted_startup(
     return AssumedStartupNoted(startup, numbers, named)
 
 
-def agent_profile(
-    numbers: Any, build: Callable[[Any], Profile], teaching: Callable[[Any], Teaching], models: Models, **rest: Any
-) -> Profile:
-    """The profile of ``numbers``: ``build`` makes it again from overridden numbers, ``teaching`` explains
-    it; ``rest`` are its name, titles, tool names and policies (``Profile``'s fields)."""
+def agent_profile(numbers: Any, build: Callable[[Any], Profile], models: Models, **rest: Any) -> Profile:
+    """The profile of ``numbers``: ``build`` makes it again from overridden numbers; ``rest`` are its name,
+    titles, tool names, policies and teaching (``Profile``'s fields)."""
     return Profile(
         numbers=numbers,
         build=build,
-        teaching=teaching(numbers),
         models=models.table,
         model_prefixes=models.prefixes,
         unknown_model=models.unknown,
