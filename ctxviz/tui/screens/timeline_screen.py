@@ -20,6 +20,7 @@ from textual.widgets import ContentSwitcher, Static
 from ctxviz.timeline import USER_STEP_KINDS, Timeline
 from ctxviz.tui.renderables.bar import FREE_KEY, RESERVE_KEY
 from ctxviz.tui.segments import SegmentTotals
+from ctxviz.tui.step_clicked import StepClicked
 from ctxviz.tui.widgets.blocks_view import SORTS, BlocksView
 from ctxviz.tui.widgets.context_header import ContextHeader, display_title
 from ctxviz.tui.widgets.context_view import ContextView
@@ -363,9 +364,8 @@ class TimelineScreen(Screen[None]):
         self.speed = max(0, min(len(SPEEDS) - 1, self.speed + delta))
 
     # --- messages from the widgets ------------------------------------------------------------------
-    @on(TimelineView.StepClicked)
-    @on(UsageChartWidget.StepClicked)
-    def _go_to_clicked(self, event: TimelineView.StepClicked | UsageChartWidget.StepClicked) -> None:
+    @on(StepClicked)
+    def _go_to_clicked(self, event: StepClicked) -> None:
         self.index = event.index
 
     @on(TokenBarWidget.SegmentClicked)

@@ -6,12 +6,10 @@ By default the scale fits the data (a session that peaks at 18% of the window st
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from textual import events
-from textual.message import Message
 from textual.widget import Widget
 
 from ctxviz.glossary import THRESHOLDS
@@ -19,16 +17,13 @@ from ctxviz.layout import humanize
 from ctxviz.timeline import Thresholds, Timeline
 from ctxviz.tui.palette import color
 from ctxviz.tui.renderables.chart import Line, UsageChart, axis_labels, column_of, downsample, nice_top
+from ctxviz.tui.step_clicked import StepClicked
 
 if TYPE_CHECKING:
     from textual.app import App
 
 
 class UsageChartWidget(Widget):
-    @dataclass
-    class StepClicked(Message):
-        index: int
-
     def __init__(self, timeline: Timeline, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._timeline = timeline
@@ -141,7 +136,7 @@ class UsageChartWidget(Widget):
     def on_click(self, event: events.Click) -> None:
         index = self._step_at(event)
         if index is not None:
-            self.post_message(self.StepClicked(index))
+            self.post_message(StepClicked(index))
 
 
 def themed_chart(
