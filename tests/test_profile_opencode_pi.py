@@ -118,14 +118,16 @@ def test_opencode_compaction_keeps_the_recent_turns_within_15000():
     assert "2 recent turn(s) kept (12,000 of at most 15,000 tokens" in "\n".join(step.notes)
 
 
+# a turn of five 48,000-char (12,000-token) bash outputs, then two short turns
+_BASHES = "\n".join(f"  - bash: {{command: run{n}, output: {{chars: 48000}}}}" for n in range(5))
+BIG_OUTPUTS_THEN_TWO_TURNS = (
+    f"events:\n  - prompt: {{text: a, size: 100}}\n{_BASHES}\n"
+    "  - prompt: {text: b, size: 100}\n  - reply: 100\n  - prompt: {text: c, size: 100}\n  - reply: 100\n"
+)
+
+
 def test_opencode_prune_clears_old_tool_output_beyond_the_newest_40000():
-    bashes = "\n".join(f"  - bash: {{command: run{n}, output: {{chars: 48000}}}}" for n in range(5))
-    tl = run(
-        "opencode",
-        f"events:\n  - prompt: {{text: a, size: 100}}\n{bashes}\n"
-        "  - prompt: {text: b, size: 100}\n  - reply: 100\n  - prompt: {text: c, size: 100}\n  - reply: 100\n"
-        "  - compact: null\n",
-    )
+    tl = run("opencode", BIG_OUTPUTS_THEN_TWO_TURNS + "  - compact: null\n")
     step = step_of(tl, 10)
     marker = chars4("[Old tool result content cleared]")  # 33 chars → 9
     # newest first 12,000 each: the fourth passes 40,000 → the two oldest go: 24,000 − 2 × 9 freed
@@ -135,13 +137,7 @@ def test_opencode_prune_clears_old_tool_output_beyond_the_newest_40000():
 
 
 def test_opencode_prunes_when_a_turn_ends():
-    bashes = "\n".join(f"  - bash: {{command: run{n}, output: {{chars: 48000}}}}" for n in range(5))
-    tl = run(
-        "opencode",
-        f"events:\n  - prompt: {{text: a, size: 100}}\n{bashes}\n"
-        "  - prompt: {text: b, size: 100}\n  - reply: 100\n  - prompt: {text: c, size: 100}\n  - reply: 100\n"
-        "  - prompt: {text: d, size: 100}\n",
-    )
+    tl = run("opencode", BIG_OUTPUTS_THEN_TWO_TURNS + "  - prompt: {text: d, size: 100}\n")
     # at prompt c turn a is not yet two turns back; at prompt d it is: its two oldest outputs go
     assert step_of(tl, 8).removed == ()
     step = step_of(tl, 10)
