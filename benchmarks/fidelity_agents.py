@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import statistics
 import tempfile
@@ -20,17 +21,14 @@ from typing import Any
 from ctxviz.importer.replay_recorded import RecordedReport, recorded_fidelity
 from ctxviz.transcripts.registry import reader_for
 
-# The sessions the measured numbers of the codex profile were fitted on (by their path in the corpus); every
-# other session is held out. pi's numbers are read in its source, not fitted: all its sessions are held out.
-FITTED = frozenset(
-    {
-        "codex/agentv/00/34f597b72d/1/full.jsonl.gz",
-        "codex/agentv/0b/9f2ac6f3aa/1/full.jsonl.gz",
-        "codex/agentv/0b/9f2ac6f3aa/3/full.jsonl.gz",
-        "codex/agentv/1f/4427577930/0/full.jsonl.gz",
-        "codex/agentv/33/5841c2d678/0/full.jsonl.gz",
-    }
-)
+
+def fitted(name: str) -> bool:
+    """Whether the profile's measured numbers were fitted on the session at ``name`` (its path in the corpus,
+    ``codex/…``): the first byte of its SHA-256 is even. Every other session is held out. pi's numbers are
+    read in its source, not fitted: all its sessions are held out."""
+    return name.startswith("codex/") and hashlib.sha256(name.encode()).digest()[0] % 2 == 0
+
+
 AGENTS = ("codex", "pi")
 
 
@@ -89,8 +87,8 @@ def print_reports(found: list[tuple[str, RecordedReport]]) -> dict[str, Any]:
         print(line(name, row))
     summary: dict[str, Any] = {}
     for agent in AGENTS:
-        for part, fitted in (("fitted", True), ("held out", False)):
-            chosen = [r for n, r in rows.items() if r["agent"] == agent and (n in FITTED) == fitted]
+        for part, part_fitted in (("fitted", True), ("held out", False)):
+            chosen = [r for n, r in rows.items() if r["agent"] == agent and fitted(n) == part_fitted]
             if chosen:
                 summary[f"{agent} {part}"] = totals(chosen)
     for label, figures in summary.items():

@@ -232,7 +232,7 @@ def test_cli_fidelity_table() -> None:
     [
         (b"", "empty file, nothing to import"),
         (b'{"type":"user","message":{"role":"user","content":"hi"}}\n', "no API calls recorded"),
-        (b'{"timestamp":"2026-01-01","type":"session_meta","payload":{}}\n', "a codex session; `ctxviz import` makes"),
+        (b'{"timestamp":"2026-01-01","type":"session_meta","payload":{}}\n', "codex session with no usable token"),
     ],
 )
 def test_bad_input_is_a_clear_error(tmp_path: Path, content: bytes, message: str) -> None:

@@ -21,6 +21,14 @@ def test_window_and_thresholds():
     assert get_profile("codex").thresholds.formula() == "90% of the window"
 
 
+def test_the_windows_real_rollouts_record_95_percent_of():
+    # rollouts record model_context_window 121,600 (spark) and 258,400 (gpt-5.5): 95% of 128,000 and 272,000
+    spark = run("codex", "model: gpt-5.3-codex-spark\nevents: []")
+    assert (spark.window, spark.thresholds.autocompact) == (128_000, 115_200)  # 90% of 128,000
+    assert not spark.notices  # a known window, not a guess
+    assert run("codex", "model: gpt-5.5\nevents: []").window == 272_000
+
+
 def test_a_claude_model_is_not_run_by_codex():
     tl = run("codex", "model: claude-opus-4-6\nevents: []")
     assert (tl.model, tl.window) == ("gpt-5.4", 272_000)

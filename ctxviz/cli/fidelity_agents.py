@@ -1,5 +1,6 @@
-"""``ctxviz import`` and ``ctxviz fidelity`` on a session another agent wrote: which agent, and for
-``fidelity`` the replay under that agent's rules (Codex, pi), printed or as JSON."""
+"""``ctxviz import`` and ``ctxviz fidelity`` on a session another agent wrote: which agent; for ``import``
+the scenario its reader's timeline makes, for ``fidelity`` the replay under that agent's rules (Codex,
+pi), printed or as JSON."""
 
 from __future__ import annotations
 
@@ -24,10 +25,27 @@ def other_agent(path: Path) -> str | None:
     return None if reader is None or reader.name == IMPORTED_AGENT else str(reader.name)
 
 
-def refuse_import(agent: str, path: Path) -> None:
-    from ctxviz.importer.replay_recorded import not_importable
+def import_other(path: Path, output: Path | None) -> None:
+    """``ctxviz import`` on another agent's session: its reader's timeline as a scenario."""
+    from ctxviz.errors import InputError
+    from ctxviz.importer.from_timeline import timeline_to_scenario
+    from ctxviz.transcripts.registry import read_target
 
-    fail(not_importable(agent, path).message)
+    try:
+        reading = read_target(path)
+        result = timeline_to_scenario(reading.timeline, path.name.split(".")[0])
+    except InputError as error:
+        fail(error.message)
+    for problem in reading.problems[:5]:
+        click.echo(f"warning: {problem}", err=True)
+    if output is None:
+        click.echo(result.yaml, nl=False)
+        return
+    try:
+        output.write_text(result.yaml, encoding="utf-8")
+    except OSError as error:
+        fail(f"{output}: cannot write: {error.strerror or error}")
+    click.echo(f"wrote {output}: {len(result.scenario.events)} events", err=True)
 
 
 def print_fidelity(agent: str, path: Path, as_json: bool) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ctxviz.cli.common import fail
-from ctxviz.cli.fidelity_agents import other_agent, print_fidelity, refuse_import
+from ctxviz.cli.fidelity_agents import import_other, other_agent, print_fidelity
 
 if TYPE_CHECKING:
     from ctxviz.importer.fidelity import FidelityReport
@@ -50,18 +50,20 @@ def _with_session(command: Callable[..., None]) -> Callable[..., None]:
 def import_session(
     session: Path | None, latest: bool, session_id: str | None, output: Path | None, keep_paths: bool
 ) -> None:
-    """Turn a Claude Code session into a scenario that replays its main chain.
+    """Turn a session into a scenario that replays its main chain: a Claude Code session, or another
+    agent's whose log records usage (Codex, pi, gemini-cli, opencode) as a scenario of that agent.
 
-    Sizes come from the measured API usage where the transcript allows it; each event's comment says
-    whether its size is measured or estimated. The session's automatic compactions are left to the
-    engine: `ctxviz fidelity` shows whether it compacts at the same place.
+    Sizes come from the measured API usage where the transcript allows it (for Claude Code each event's
+    comment says whether its size is measured or estimated). The session's automatic compactions are
+    left to the engine: `ctxviz fidelity` shows whether it compacts at the same place.
     """
     from ctxviz.errors import InputError
     from ctxviz.importer import session_to_scenario
 
     path = _session_file(session, latest, session_id)
-    if (agent := other_agent(path)) is not None:
-        refuse_import(agent, path)
+    if other_agent(path) is not None:
+        import_other(path, output)
+        return
     try:
         result = session_to_scenario(path, keep_paths=keep_paths)
     except InputError as error:

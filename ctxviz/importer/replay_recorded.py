@@ -13,21 +13,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ctxviz.errors import InputError
-from ctxviz.kinds import AgentName
 from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
 
 FORMAT = "ctxviz.fidelity/1"
-
-# agent → where its log is read for a replay (``read_recorded``) and where its rules are (``RECORDED_RULES``)
-_AGENTS: dict[str, tuple[str, str]] = {
-    AgentName.CODEX: ("ctxviz.transcripts.codex.recorded", "ctxviz.profiles.codex"),
-    AgentName.PI: ("ctxviz.transcripts.pi.recorded", "ctxviz.profiles.pi"),
-}
 
 
 class RecordedRules(Protocol):
@@ -41,26 +33,32 @@ class RecordedRules(Protocol):
         """The new context right after a compaction (``compaction``: the recorded one at that place, if any)."""
         ...
 
+    def typed(self, session: RecordedSession, compaction: RecordedCompaction) -> bool | None:
+        """Whether a recorded compaction was typed: the log's word, or, where the log does not say, False/True
+        when the agent's automatic rule could/could not have fired there (None: cannot tell)."""
+        ...
+
 
 def rules_for(agent: str) -> RecordedRules:
-    rules: RecordedRules = import_module(_AGENTS[agent][1]).RECORDED_RULES
-    return rules
+    from ctxviz.profiles import recorded_rules_of
+
+    rules = recorded_rules_of(agent)
+    if rules is None:
+        raise InputError(f"no rules for replaying a {agent} session's recorded calls")
+    return cast(RecordedRules, rules)
 
 
 def read_recorded(agent: str, path: Path) -> RecordedSession:
     """The session at ``path`` as ``agent`` recorded it; ``InputError`` for an agent ``fidelity`` cannot
     replay, naming the agent and the command."""
-    if agent not in _AGENTS:
-        names = ", ".join([AgentName.CLAUDE_CODE, *_AGENTS])
+    from ctxviz.importer import IMPORTED_AGENT
+    from ctxviz.transcripts.registry import recorded_agents, recorded_reader
+
+    read = recorded_reader(agent)
+    if read is None:
+        names = ", ".join([IMPORTED_AGENT, *recorded_agents()])
         raise InputError(f"{path}: a {agent} session; `ctxviz fidelity` replays {names} sessions, not {agent}'s")
-    session: RecordedSession = import_module(_AGENTS[agent][0]).read_recorded(path)
-    return session
-
-
-def not_importable(agent: str, path: Path) -> InputError:
-    """``ctxviz import`` on another agent's session: what it can do instead, in one line."""
-    also = f" (`ctxviz fidelity` replays it under the {agent} rules)" if agent in _AGENTS else ""
-    return InputError(f"{path}: a {agent} session; `ctxviz import` makes scenarios of Claude Code sessions only{also}")
+    return cast(RecordedSession, read(path))
 
 
 def recorded_fidelity(agent: str, path: Path) -> RecordedReport:
@@ -191,6 +189,7 @@ def replay(session: RecordedSession, rules: RecordedRules) -> RecordedReport:
     """Pure: the session's calls replayed under ``rules`` and scored."""
     calls = session.calls
     recorded = {c.after_call: c for c in session.compactions}
+    typed_at = {c.after_call for c in session.compactions if rules.typed(session, c)}
     simulated: list[int] = []
     compacted_after: list[int] = []
     for n, call in enumerate(calls, start=1):
@@ -208,14 +207,15 @@ def replay(session: RecordedSession, rules: RecordedRules) -> RecordedReport:
             else:  # the recorded events between two calls: their measured size
                 size = simulated[-1] + call.used - before.used
         simulated.append(size)
-        typed = recorded.get(n)
-        if (typed is not None and typed.manual) or rules.compacts(session, size, call):
+        if n in typed_at or rules.compacts(session, size, call):
             compacted_after.append(n)
     return RecordedReport(session, tuple(simulated), tuple(compacted_after),
-                          _score(session, simulated, compacted_after))  # fmt: skip
+                          _score(session, simulated, compacted_after, rules))  # fmt: skip
 
 
-def _score(session: RecordedSession, simulated: list[int], compacted_after: list[int]) -> tuple[CompactionScore, ...]:
+def _score(
+    session: RecordedSession, simulated: list[int], compacted_after: list[int], rules: RecordedRules
+) -> tuple[CompactionScore, ...]:
     left = list(compacted_after)
     scores: list[CompactionScore] = []
     for compaction in session.compactions:
@@ -224,7 +224,7 @@ def _score(session: RecordedSession, simulated: list[int], compacted_after: list
         if match is not None:
             left.remove(match)
         has_next = at < len(session.calls)
-        scores.append(CompactionScore(at, match, compaction.manual,
+        scores.append(CompactionScore(at, match, rules.typed(session, compaction),
                                       session.calls[at].used if has_next else None,
                                       simulated[at] if has_next else None, compaction.pre_tokens))  # fmt: skip
     return tuple(scores)

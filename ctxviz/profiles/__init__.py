@@ -83,6 +83,13 @@ def get_profile(name: str) -> Profile:
         raise UnknownAgent(name) from None
 
 
+def recorded_rules_of(agent: str) -> object | None:
+    """The rules ``fidelity`` replays the agent's recorded calls under: its profile module's ``RECORDED_RULES``
+    (None: it has none, or no profile is named so)."""
+    module = _MODULES.get(agent)
+    return None if module is None else getattr(import_module(f"{__name__}.{module}"), "RECORDED_RULES", None)
+
+
 def teaching_of(agent: str) -> Teaching:
     """How the agent of a timeline explains itself; a name no profile has gets the plain words."""
     return PROFILES[agent].teaching if agent in PROFILES else Teaching()
@@ -96,5 +103,6 @@ __all__ = [
     "Profile",
     "UnknownAgent",
     "get_profile",
+    "recorded_rules_of",
     "teaching_of",
 ]

@@ -4,7 +4,7 @@ each number. What nobody publishes is assumed and says so."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName, BlockKind
@@ -39,6 +39,14 @@ class CodexNumbers(McpSizesAsClaudeCode):
     default_model: str = number("gpt-5.4", "source", f"{_MODELS} (its first entry)")
     window: int = number(272_000, "source", f"{_MODELS} (gpt-5.4 context_window)")
     max_output: int = number(128_000, "assumed", "not read; it does not move Codex's trigger")
+    gpt_5_5_window: int = number(
+        272_000, "measured", "rollouts of Codex 0.140-0.142 record model_context_window 258,400 for gpt-5.5: 95% of it"
+    )
+    spark_window: int = number(
+        128_000,
+        "measured",
+        "a rollout of Codex 0.142 records model_context_window 121,600 for gpt-5.3-codex-spark: 95% of it",
+    )
     autocompact_percent: int = number(90, "source", f"{_REPO} codex-rs/protocol/src/openai_models.rs @8db07003")
     effective_percent: int = number(
         95, "source", f"{_REPO} openai_models.rs @8db07003 effective_context_window_percent"
@@ -58,25 +66,27 @@ class CodexNumbers(McpSizesAsClaudeCode):
         20_000, "source", f"{_REPO} codex-rs/core/src/compact.rs @0100b103 COMPACT_USER_MESSAGE_MAX_TOKENS"
     )
     summary: int = number(4_000, "assumed", "the handoff summary's length is not fixed")
-    # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on five
-    # rollouts, checked on five others (benchmarks/fidelity_agents.py). The rule itself is read in source.
+    # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on the five
+    # rollouts of the fit half, checked on the five others (benchmarks/fidelity_agents.py). The rule itself is
+    # read in source.
     reasoning_estimate_percent: int = number(
-        120,
+        127,
         "measured",
         "Codex's estimate of an earlier turn's reasoning (its encrypted text's bytes x 3/4 - 650, / 4) as % of "
-        "the reasoning tokens the rollout records: fitted on 5 rollouts (115-125 place every compaction alike)",
+        "the reasoning tokens the rollout records: the middle of 124-129.6%, the values that place all 7 automatic "
+        "compactions of the fit half at their call and none earlier (a fixed amount per reasoning item fits worse)",
     )
     after_beyond_own_count: int = number(
-        3_080,
+        3_197,
         "measured",
         "the next call over Codex's own figure written with a compaction (instructions and "
-        "tool schemas, which that figure leaves out): median of the 7 compactions of the fitted rollouts",
+        "tool schemas, which that figure leaves out): median of the 7 compactions of the fit half",
     )
     after_beyond_first_call: int = number(
-        2_170,
+        2_166,
         "measured",
         "the next call over the session's first call when no figure of Codex's is known: "
-        "median of the 7 compactions of the fitted rollouts",
+        "median of the 7 compactions of the fit half",
     )
 
 
@@ -207,11 +217,13 @@ class KeepUserMessages(FoldsHistory):
 
 
 def build(n: CodexNumbers) -> Profile:
-    # other GPT models get the same window, marked as a guess
+    models = own_window(n, ("gpt-5.4",), prefixes=("gpt-", "o3", "o4"))  # other GPT models: gpt-5.4's, a guess
+    seen = {"gpt-5.5": n.gpt_5_5_window, "gpt-5.3-codex-spark": n.spark_window}
+    models = replace(models, table={**models.table, **{m: replace(models.unknown, window=w) for m, w in seen.items()}})
     return agent_profile(
         n,
         build,
-        own_window(n, ("gpt-5.4",), prefixes=("gpt-", "o3", "o4")),
+        models,
         name=AgentName.CODEX,
         title="Codex CLI",
         reply_label="Codex's reply",
@@ -271,6 +283,9 @@ class RecordedRules:
 
     def limit(self, session: RecordedSession) -> int:
         return compaction_limit(self.numbers, session.window)
+
+    def typed(self, session: RecordedSession, compaction: RecordedCompaction) -> bool | None:
+        return compaction.manual  # a rollout says it: a compaction that is a turn of its own was typed
 
     def size_after(self, session: RecordedSession, compaction: RecordedCompaction | None) -> int:
         if compaction is not None and compaction.agent_after is not None:

@@ -58,14 +58,26 @@ NUMBERS = PiNumbers()
 
 @dataclass(frozen=True, slots=True)
 class RecordedRules:
-    """pi's compaction for ``fidelity`` (compaction.ts at @83378aad): after an answer, the last call's
-    ``totalTokens`` (input, output, cache read and write) over the window less ``reserveTokens`` compacts;
-    the new context is the overhead, what pi counted for the entries it kept, and the summary."""
+    """pi's compaction for ``fidelity`` (compaction.ts at @83378aad, the same rule at 66ba6305 of December
+    2025): after an answer, the last call's ``totalTokens`` (input, output, cache read and write) over the
+    window less ``reserveTokens`` compacts; the new context is the overhead, what pi counted for the entries
+    it kept, and the summary. pi's log does not say whether a compaction was typed (``/compact``): one
+    whose ``tokensBefore`` is not over that line cannot be automatic, so it was typed."""
 
     numbers: PiNumbers
 
     def compacts(self, session: RecordedSession, size: int, call: RecordedCall) -> bool:
-        return size + call.output > session.window - self.numbers.reserve
+        return size + call.output > self.limit(session)
+
+    def limit(self, session: RecordedSession) -> int:
+        return session.window - self.numbers.reserve
+
+    def typed(self, session: RecordedSession, compaction: RecordedCompaction) -> bool | None:
+        if compaction.manual is not None:
+            return compaction.manual
+        if compaction.pre_tokens is None:
+            return None
+        return True if compaction.pre_tokens <= self.limit(session) else None
 
     def size_after(self, session: RecordedSession, compaction: RecordedCompaction | None) -> int:
         if compaction is not None and compaction.kept is not None:

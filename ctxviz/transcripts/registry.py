@@ -5,7 +5,7 @@ Adding an agent's reader is its package under ``transcripts/`` and one line in `
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from ctxviz.errors import FOLDER_GIVEN, InputError
@@ -103,3 +103,22 @@ def discover_under(roots: Iterable[Path], agents: Iterable[str] | None = None) -
                 files_of[owner.name].append(found)
     refs = {(ref.path, ref.session): ref for reader in chosen for ref in reader.sessions_in(files_of[reader.name])}
     return sorted(refs.values(), key=lambda r: (r.agent, str(r.path)))
+
+
+def recorded_reader(agent: str) -> Callable[[Path], object] | None:
+    """The function that reads the agent's session for ``fidelity``'s replay of its recorded calls: the
+    ``read_recorded`` of its reader package's ``recorded`` module (None: the package has none)."""
+    from importlib import import_module
+
+    try:
+        package = type(reader_named(agent)).__module__.rpartition(".")[0]
+        module = import_module(f"{package}.recorded")
+    except (InputError, ModuleNotFoundError):
+        return None
+    found: Callable[[Path], object] | None = getattr(module, "read_recorded", None)
+    return found
+
+
+def recorded_agents() -> list[str]:
+    """The agents whose sessions ``fidelity`` replays as recorded, in the readers' order."""
+    return [str(reader.name) for reader in READERS if recorded_reader(reader.name) is not None]

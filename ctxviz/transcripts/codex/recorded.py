@@ -1,5 +1,6 @@
 """A Codex rollout as ``fidelity`` replays it: each call's measured input and output, what Codex could count
-between calls (tool outputs as its history keeps them, user messages), and each compaction with the size
+between calls (tool outputs as its history keeps them, user and developer messages; each item as its
+serialised bytes / 4, as codex-rs's estimate_item_token_count counts it), and each compaction with the size
 Codex itself recorded for the new context (the token_count written right after it, input 0)."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from ctxviz.kinds import AgentName
 from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
-from ctxviz.transcripts.jsonl import Record, count, each_record, part_texts, text_size
+from ctxviz.transcripts.jsonl import Record, count, each_record, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED
 
 _OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
@@ -43,6 +44,12 @@ class _Calls:
 
     def estimate(self, value: object) -> int:
         return -(-text_size(value) // 4)
+
+    @staticmethod
+    def serialised(item: Mapping[str, Any]) -> int:
+        """Codex's estimate of an item it keeps: its serialised bytes / 4, rounded up."""
+        size = len(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode())
+        return -(-size // 4)
 
     def add(self, call: int, tokens: int) -> None:
         if call < 0:
@@ -86,10 +93,9 @@ class _Calls:
             # Codex counts an item it added as its serialised bytes / 4, the output cut to the history's limit
             call = self.owner.get(str(payload.get("call_id")), last)
             item = {"type": kind, "call_id": payload.get("call_id"), "output": payload.get("output")}
-            size = len(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode())
-            self.add(call, min(self.max_output_tokens, -(-size // 4)))
+            self.add(call, min(self.max_output_tokens, self.serialised(item)))
         elif kind == "message" and payload.get("role") in ("user", "developer"):
-            self.add(last, self.estimate(part_texts(payload.get("content"))))
+            self.add(last, self.serialised(payload))
             self.user_messages += payload.get("role") == "user"
 
     def earlier_reasoning(self) -> list[int]:

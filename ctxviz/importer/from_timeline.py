@@ -1,0 +1,209 @@
+"""``ctxviz import`` for a session of any agent whose reader makes a timeline (Codex, pi, …): what entered
+the window before each API call becomes scenario events that any profile can replay.
+
+Agent-neutral: the reader has already sized every block (from the measured usage where its log allows);
+this module only maps block kinds onto event kinds. Adding an agent is its reader, nothing here. Claude
+Code's sessions keep their own, richer importer (``importer.imported``).
+
+Sizes: a prompt, a reply, a tool's call and output take the tokens the reader gave their blocks; the
+profile's per-call envelope (``tool_call``), which the replay adds to every tool call, is taken off the
+sizes that follow, so that the replay's total stays the measured one.
+What the log records at start-up beyond the profile's own start-up (instructions, AGENTS.md, tool
+schemas) is one hidden input at the start. A typed compaction is an event; an automatic one is left to
+the rules of the profile that replays the scenario.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from ctxviz.importer.imported import MeasuredCall
+from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
+from ctxviz.scenario.model import Scenario
+from ctxviz.scenario_file import parse_scenario
+from ctxviz.timeline import Block, Category, Step, Timeline
+from ctxviz.tokens import CharsPerToken
+
+HEADER_WIDTH = 100
+PROMPT_TEXT_MAX = 200  # a prompt's text is its label only: its size is given
+UNRECORDED = "start-up recorded in the log beyond the profile's own"
+
+
+@dataclass(frozen=True)
+class TimelineImport:
+    scenario: Scenario
+    yaml: str
+    measured: tuple[MeasuredCall, ...]  # each API call that measured something, and the event it came after
+    automatic: int  # compactions not marked as typed: left to the replaying profile's rules
+
+    @property
+    def calls(self) -> int:
+        return len(self.measured)
+
+
+@dataclass
+class _Events:
+    """The events being built, and the tool calls of the current call still waiting for their output."""
+
+    tool_call_overhead: int
+    events: list[dict[str, Any]]
+    waiting: deque[dict[str, Any]]
+    unrecorded: int = 0  # the first call's start-up blocks
+    cleared: int = 0  # tokens the log shows leaving the window with no compaction, in all
+    pending_clear: int = 0  # of those, what the next event has not said yet
+    owed: int = 0  # tokens the replay adds on its own (tool-call envelopes) not yet taken off a size
+
+    def clear(self, tokens: int) -> None:
+        """Tokens that left before the next event with no compaction (an agent's pruning, or the API
+        dropping old reasoning): on that event as ``cleared``, which profiles that clear old results honour."""
+        self.cleared += tokens
+        self.pending_clear += tokens
+
+    def block(self, block: Block, first_call: bool) -> None:
+        if block.category != Category.MESSAGES:
+            if first_call:
+                self.unrecorded += block.tokens
+            else:  # context put back by the agent after a compaction, or a system message
+                self.hidden(block.label, block.tokens)
+            return
+        if block.kind == BlockKind.PROMPT:
+            text = block.label[:PROMPT_TEXT_MAX] or "…"
+            self.append({"prompt": {"text": text, "size": self.pay(block.tokens)}})
+        elif block.kind in (BlockKind.TOOL_CALL, BlockKind.EDIT):
+            # the replay adds the profile's envelope to every call: what a small call cannot give back is owed
+            self.owed += self.tool_call_overhead
+            tool = {"name": _tool_name(block.label), "call": self.pay(block.tokens)}
+            self.append({"tool": tool})
+            if block.kind == BlockKind.TOOL_CALL:
+                self.waiting.append(tool)
+        elif block.kind == BlockKind.TOOL_OUTPUT and self.waiting:
+            self.waiting.popleft()["output"] = self.pay(block.tokens)
+        elif block.kind == BlockKind.REPLY:
+            self.append({"reply": self.pay(block.tokens)})
+        else:  # an output whose call the log does not show, or a block of no event's kind: its size only
+            self.hidden(block.label, block.tokens)
+
+    def pay(self, tokens: int) -> int:
+        """``tokens`` less what the replay adds on its own and is still owed (tool-call envelopes)."""
+        paid = min(tokens, self.owed)
+        self.owed -= paid
+        return tokens - paid
+
+    def append(self, event: dict[str, Any]) -> None:
+        if self.pending_clear:
+            event["cleared"] = self.pending_clear
+            self.pending_clear = 0
+        self.events.append(event)
+
+    def hidden(self, label: str, tokens: int) -> None:
+        if tokens:
+            text = label[:PROMPT_TEXT_MAX] or "…"
+            self.append({"prompt": {"text": text, "size": self.pay(tokens), "visibility": "hidden"}})
+
+
+def _tool_name(label: str) -> str:
+    """A tool block's label starts with the tool's name (``exec_command git status``)."""
+    return (label.split(maxsplit=1) or ["tool"])[0][:60]
+
+
+def _compaction_event(step: Step, blocks: dict[int, Block]) -> dict[str, Any]:
+    summary = sum(blocks[i].tokens for i in step.added if blocks[i].kind == BlockKind.SUMMARY)
+    return {"compact": {"summary": summary}} if summary else {"compact": None}
+
+
+def _profile_startup(agent: str, model: str) -> tuple[int, int]:
+    """What the agent's profile sends at start-up with no event, and its per-tool-call envelope."""
+    from ctxviz.engine import simulate
+    from ctxviz.profiles import get_profile
+
+    bare = parse_scenario(yaml.safe_dump({"name": "start-up", "agent": agent, "model": model, "events": []}),
+                          "start-up.yaml", counter=CharsPerToken())  # fmt: skip
+    timeline = simulate(bare)
+    return timeline.steps[-1].used if timeline.steps else 0, get_profile(agent).tool_call
+
+
+def timeline_to_scenario(timeline: Timeline, name: str) -> TimelineImport:
+    """Pure but for the profile's start-up: ``timeline`` (a reader's) → a scenario under its agent's profile.
+    Raises ``InputError`` only if the result does not validate (a defect)."""
+    blocks = {block.id: block for block in timeline.blocks}
+    agent, model = str(timeline.agent), str(timeline.model)
+    startup, overhead = _profile_startup(agent, model)
+    built = _Events(overhead, [], deque())
+    measured: list[tuple[int, int]] = []  # (size, events before it)
+    automatic = 0
+    compacted = False  # the step before was a compaction: what the next call drops is part of it
+    for step in timeline.steps:
+        if step.kind == StepKind.API_CALL:
+            built.waiting.clear()
+            if step.removed and not compacted:
+                built.clear(sum(blocks[i].tokens for i in step.removed))
+            compacted = False
+            for block_id in step.added:
+                built.block(blocks[block_id], first_call=len(measured) == 0)
+            if step.used > 0:  # a call of size 0 measured nothing (a log's own figure, an aborted call)
+                measured.append((step.used, len(built.events)))
+        elif step.trigger is not None:
+            compacted = True
+            if step.trigger == CompactionTrigger.MANUAL:
+                built.append(_compaction_event(step, blocks))
+            else:
+                automatic += 1
+    beyond = max(0, built.unrecorded - startup)
+    events = built.events
+    if beyond:
+        events.insert(0, {"prompt": {"text": UNRECORDED, "size": beyond, "visibility": "hidden"}})
+    shift = 1 if beyond else 0
+    calls = tuple(
+        MeasuredCall(n, used, before + shift - 1 if before + shift else None)
+        for n, (used, before) in enumerate(measured, start=1)
+    )
+    document = {
+        "name": name,
+        "summary": f"Imported from a {agent} session: {len(calls)} API calls",
+        "agent": agent,
+        "model": model,
+        "events": events,
+    }
+    header = _header(timeline, name, len(calls), automatic, built.unrecorded, startup, built.cleared)
+    text = "\n".join(f"# {line}" if line else "#" for line in header) + "\n"
+    text += yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110)
+    return TimelineImport(parse_scenario(text, f"{name}.yaml", counter=CharsPerToken()), text, calls, automatic)
+
+
+def _header(
+    timeline: Timeline, name: str, calls: int, automatic: int, recorded: int, startup: int, cleared: int
+) -> list[str]:
+    paragraphs = [
+        f"Imported by `ctxviz import` from {timeline.agent} session {name}: {calls} API calls.",
+        "Sizes are the reader's: the usage difference between two calls shared among what entered between "
+        "them, or the text at 4 chars a token where no call measures it. The envelope the replay adds to "
+        "each tool call (the profile's tool_call) is taken off the sizes that follow.",
+        f"Start-up: the log records {recorded:,} tokens before the first call's messages; the {timeline.agent} "
+        f"profile sends {startup:,} of its own, so "
+        + (
+            f"{recorded - startup:,} more are one hidden input at the start."
+            if recorded >= startup
+            else f"the replay starts {startup - recorded:,} over."
+        ),
+    ]
+    if automatic:
+        paragraphs.append(
+            f"The session compacted {automatic} time(s) that the log does not mark as typed. Those are not "
+            "events: the profile that replays the scenario decides when to compact (`ctxviz fidelity` scores "
+            "the agent's own rules)."
+        )
+    if cleared:
+        paragraphs.append(
+            f"{cleared:,} tokens left the window with no compaction (the measured usage fell): each event "
+            "after such a fall says how many (cleared). Only a profile that clears old results replays "
+            f"that; under the {timeline.agent} profile the replay keeps them and runs that much over."
+        )
+    lines: list[str] = []
+    for paragraph in paragraphs:
+        lines += [*textwrap.wrap(paragraph, HEADER_WIDTH, break_on_hyphens=False), ""]
+    return lines[:-1]
