@@ -17,6 +17,10 @@ median and 90th percentile over sessions of each session's median error.
 Rules are fitted on one half of a corpus and scored on the other: a session belongs to the *fit* half
 when the first byte of the SHA-256 of its path inside the corpus is even, else to the *held-out* half.
 Totals are given for each half; the figures that count are the held-out half's.
+
+Then every automatic compaction the replay does not make at the session's call (and every one only the
+replay makes), with the call, how far the replay's size was off there and a cause (``Cause``), so the
+next person sees where the rules fail.
 """
 
 from __future__ import annotations
@@ -29,11 +33,13 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from ctxviz.importer import fidelity
-from ctxviz.importer.fidelity import FidelityReport, percentile
+from ctxviz.importer import session_to_scenario
+from ctxviz.importer.draft import Draft
+from ctxviz.importer.fidelity import FidelityReport, fidelity_of, percentile
 
 sys.path.insert(0, str(Path(__file__).parent))
 import fidelity_agents  # noqa: E402  (Codex and pi sessions of the same corpus)
@@ -48,6 +54,93 @@ def half(name: str) -> str:
     return FIT if hashlib.sha256(key.encode()).digest()[0] % 2 == 0 else HELD_OUT
 
 
+class Cause(StrEnum):
+    """Why the replay compacted at another call than the session (or where the session did not)."""
+
+    THRESHOLD = "threshold"  # the session compacted with its count (preTokens) under the replay's line
+    OWN_COUNT = "own count"  # at the measured sizes, Claude Code's count as rebuilt crosses the line elsewhere
+    CARRIED = "size after the compaction before"  # the replay's size was off from the call after it on
+    DRIFT = "growth since the compaction before"  # the replay grew otherwise than the session since it
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Miss:
+    """One automatic compaction not at the session's call. ``measured``/``simulated``: the call it came
+    after in the session and in the replay (None: not on that side); ``off``: the replay's size minus the
+    measured one at the earlier of the two calls, where they part; ``carried``: the same at the first call
+    after the compaction before (the later of the session's and the replay's)."""
+
+    measured: int | None
+    simulated: int | None
+    off: int | None
+    carried: int | None
+    cause: Cause
+
+    def to_json(self) -> dict[str, Any]:
+        return {"measured_after_call": self.measured, "simulated_after_call": self.simulated, "off": self.off,
+                "carried": self.carried, "cause": self.cause.value}  # fmt: skip
+
+
+def _after_call(segment: int, calls: set[int]) -> int:
+    return max((c for c in calls if c <= segment), default=0)
+
+
+def misses(draft: Draft, report: FidelityReport) -> tuple[Miss, ...]:
+    """Each automatic compaction the replay makes at another call, or only on one side, with its cause."""
+    sizes = {c.call: c for c in report.calls}
+    line = report.threshold
+    # the session's compactions: (call it came after, stretch it sits in, preTokens, trigger)
+    recorded = [(_after_call(seg, set(sizes)), seg, pre, trigger) for seg, trigger, pre in draft.compactions]
+    replayed = [c.simulated_after_call for c in report.compactions if c.simulated_after_call is not None]
+    found = []
+    for fit in report.compactions:
+        if fit.trigger != "auto" or fit.offset == 0:
+            continue
+        sides = [c for c in (fit.measured_after_call, fit.simulated_after_call) if c is not None]
+        if not sides:
+            continue
+        at = min(sides)
+        off = sizes[at].simulated - sizes[at].measured if at in sizes else None
+        earlier = [r for r in recorded if r[0] < at]
+        before = max([r[0] for r in earlier] + [s for s in replayed if s < at], default=None)
+        carried = None
+        if before is not None and before + 1 in sizes:
+            carried = sizes[before + 1].simulated - sizes[before + 1].measured
+        own = next((r for r in recorded if r[0] == fit.measured_after_call), None)
+        found.append(Miss(fit.measured_after_call, fit.simulated_after_call, off, carried,
+                          _cause(draft, line, own, earlier[-1][1] if earlier else -1, off, carried)))  # fmt: skip
+    return tuple(found)
+
+
+def _cause(
+    draft: Draft,
+    line: int | None,
+    own: tuple[int, int, int | None, str] | None,
+    since: int,
+    off: int | None,
+    carried: int | None,
+) -> Cause:
+    """The session's count (preTokens) under the line; else whichever is larger: how far Claude Code's
+    count as rebuilt at the measured sizes is on the wrong side of the line (over it at a call the session
+    sent, or under it where it compacted), or how far the replay's size was off."""
+    if line is None:
+        return Cause.OTHER
+    wrong_side = 0
+    if own is not None:
+        _, segment, pre, _ = own
+        if pre is not None and pre < line:
+            return Cause.THRESHOLD
+        over = [draft.counts.get(s, 0) - line + 1 for s in range(since + 1, segment)]
+        counted = draft.counts.get(segment)
+        wrong_side = max([*over, line - counted if counted is not None else 0, 0])
+    if wrong_side and wrong_side >= abs(off or 0):
+        return Cause.OWN_COUNT
+    if carried is None or off is None:
+        return Cause.OTHER
+    return Cause.CARRIED if abs(carried) >= abs(off - carried) else Cause.DRIFT
+
+
 @dataclass(frozen=True)
 class Row:
     name: str
@@ -55,6 +148,7 @@ class Row:
     seconds: float
     report: FidelityReport | None = None
     error: str | None = None
+    misses: tuple[Miss, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"session": self.name, "half": self.half, "seconds": round(self.seconds, 3)}
@@ -77,6 +171,7 @@ class Row:
             "p90_error": r.p90_error,
             "fitted_calls": r.fitted.calls,
             "replay_compactions": sum(1 for c in r.compactions if c.simulated_after_call is not None),
+            "misses": [m.to_json() for m in self.misses],
         }
 
 
@@ -156,10 +251,34 @@ def sessions(folder: Path, scratch: Path) -> list[tuple[str, Path]]:
 def measure(name: str, path: Path) -> Row:
     start = time.perf_counter()
     try:
-        report = fidelity(path)
+        result = session_to_scenario(path)
+        report = fidelity_of(result, result.draft.session.session_id or path.stem)
     except Exception as error:  # noqa: BLE001 - one bad file must not stop the table
         return Row(name, half(name), time.perf_counter() - start, error=f"{type(error).__name__}: {error}")
-    return Row(name, half(name), time.perf_counter() - start, report)
+    return Row(name, half(name), time.perf_counter() - start, report, misses=misses(result.draft, report))
+
+
+def _signed(value: int | None) -> str:
+    return "—" if value is None else f"{value:+,}"
+
+
+def print_misses(rows: list[Row]) -> dict[str, dict[str, int]]:
+    """One line per miss; returns the count of each cause in each half."""
+    print("\n| session | half | compaction after call (measured → replay) | replay − measured there "
+          "| of it, right after the compaction before | cause |")  # fmt: skip
+    print("|---|---|---|---|---|---|")
+    causes: dict[str, dict[str, int]] = {FIT: {}, HELD_OUT: {}}
+    for row in rows:
+        for miss in row.misses:
+            where = f"{miss.measured if miss.measured is not None else '—'} → "
+            where += f"{miss.simulated if miss.simulated is not None else 'none'}"
+            print(f"| `{row.name}` | {row.half} | {where} | {_signed(miss.off)} | {_signed(miss.carried)} "
+                  f"| {miss.cause.value} |")  # fmt: skip
+            causes[row.half][miss.cause.value] = causes[row.half].get(miss.cause.value, 0) + 1
+    for label in (FIT, HELD_OUT):
+        counted = ", ".join(f"{cause} {n}" for cause, n in sorted(causes[label].items())) or "none"
+        print(f"misses, {label}: {counted}")
+    return causes
 
 
 def main() -> None:
@@ -187,6 +306,7 @@ def main() -> None:
     print()
     for label in ("all", FIT, HELD_OUT):
         print(totals_line(label, summary[label]))
+    causes = print_misses(rows)
     agents: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as scratch:
         for folder in folders:
@@ -194,7 +314,7 @@ def main() -> None:
                 print()
                 agents |= fidelity_agents.print_reports(fidelity_agents.reports(folder, Path(scratch)))
     if args.json is not None:
-        document = {"sessions": [r.to_json() for r in rows], "totals": summary, "agents": agents}
+        document = {"sessions": [r.to_json() for r in rows], "totals": summary, "misses": causes, "agents": agents}
         args.json.write_text(json.dumps(document, indent=1))
 
 

@@ -61,3 +61,17 @@ def test_with_autocompact_off_a_request_over_the_limit_is_refused_not_summed() -
     kinds = [s.kind for s in tl.steps if s.event is not None]
     assert kinds[2] == StepKind.NOTE and kinds[3] == StepKind.COMPACT
     assert used[4] == used[3] + 1_000  # after the /compact, requests go through again
+
+
+def test_no_check_where_more_input_comes_before_the_call() -> None:
+    """168,000 ≥ 167,000 after b, but b is followed by more input (c), not by a call: the check waits for
+    the call after c, and the compaction summarises c too."""
+    first = 150_000 - STARTUP_200K
+    tl = timeline(
+        "model: claude-sonnet-4-6\nevents:\n"
+        f"  - prompt: {{text: a, size: {first}}}\n"
+        "  - prompt: {text: b, size: 18000}\n    call_follows: false\n"
+        "  - prompt: {text: c, size: 1000}\n"
+    )
+    kinds = [s.kind for s in tl.steps if s.kind != StepKind.STARTUP]
+    assert kinds == [StepKind.PROMPT, StepKind.PROMPT, StepKind.PROMPT, StepKind.AUTO_COMPACT]

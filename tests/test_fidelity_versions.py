@@ -1,4 +1,4 @@
-"""``ctxviz fidelity`` on three real sessions of Claude Code 2.0.76, 2.1.5 and 2.1.29 (vendored shrunk in
+"""``ctxviz fidelity`` on four real sessions of Claude Code 2.0.76, 2.1.5 and 2.1.29 (vendored shrunk in
 tests/fixtures/claude-code/entireio-shrunk/). The figures pinned here are the sessions' own: each call's
 measured usage, each compaction boundary's preTokens and the call after it, read straight from the file
 and matching the corpus index that was measured without ctxviz."""
@@ -96,3 +96,20 @@ def test_set_version_replays_a_session_as_another_version_would(files: dict[str,
     result = CliRunner().invoke(main, ["run", "--json", "--set", "version=2.1.29", str(files["34-c37819391d"])])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["thresholds"]["autocompact"] == 167_000
+
+
+def test_between_compactions_the_replay_grows_as_the_session_measured(tmp_path: Path) -> None:
+    """fc-99c919b212 (2.1.29): after its compaction (after call 112), call 114 reads two files whole
+    again that were read before it. Before the compaction a re-read is Claude Code's short 'unchanged'
+    answer, after it the whole file: sized against a replay with no compaction, the re-read file came in
+    twice. Each call after the first one after the compaction must grow by what the session measured."""
+    path = tmp_path / "fc.jsonl"
+    path.write_bytes(gzip.decompress((FOLDER / "fc-99c919b212.jsonl.gz").read_bytes()))
+    calls, ((trigger, pre, before),) = recorded(path)
+    assert (trigger, pre, before, len(calls)) == ("auto", 167_174, 112, 134)
+    report = fidelity(path)
+    (compaction,) = report.compactions
+    assert compaction.offset == 0
+    simulated = {c.call: c.simulated for c in report.calls}
+    for call in range(before + 2, len(calls) + 1):
+        assert simulated[call] - simulated[call - 1] == calls[call - 1] - calls[call - 2], call

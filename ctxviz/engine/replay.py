@@ -42,9 +42,11 @@ def replay(session: EngineSession, events: tuple[Event, ...] | None = None) -> T
     return session.finish()
 
 
-def run_event(session: EngineSession, event: Event, spilled: bool = False, last: bool = True) -> None:
+def run_event(
+    session: EngineSession, event: Event, spilled: bool = False, last: bool = True, group_call_follows: bool = True
+) -> None:
     """One event as one step; ``last`` is False inside a parallel group, whose results all arrive before
-    the next model call (so auto-compaction is checked once, after the group)."""
+    the next model call (so auto-compaction is checked once, after the group, if a call follows it)."""
     if session.blocked is not None and event.kind not in _UNBLOCKING:
         session.note(f"not replayed: {session.blocked}")
         session.close_step(StepKind.NOTE, f"blocked: {event.kind}", note=narration(session, event.note))
@@ -62,7 +64,8 @@ def run_event(session: EngineSession, event: Event, spilled: bool = False, last:
     if last:
         # a gap recorded for the agent whose own count it is; other rules compare the exact size
         own_count = getattr(session.profile.thresholds, "checks_own_count", False)
-        after_event(session, getattr(event, "count_gap", 0) if own_count else 0)
+        gap = getattr(event, "count_gap", 0) if own_count else 0
+        after_event(session, gap, group_call_follows and getattr(event, "call_follows", True))
 
 
 # what clearing takes: results and the messages around them, never the summary or re-injected content
@@ -105,13 +108,14 @@ def _refuse_over_window(session: EngineSession) -> None:
     session.note(f"blocked: {session.blocked}")
 
 
-def after_event(session: EngineSession, count_gap: int = 0) -> None:
+def after_event(session: EngineSession, count_gap: int = 0, call_follows: bool = True) -> None:
     """Before the next model call: auto-compaction when the agent's count (the exact size, off by
-    ``count_gap`` where the agent estimates) reaches the threshold."""
+    ``count_gap`` where the agent estimates) reaches the threshold. Where more input comes in before the
+    call (``call_follows`` False), nothing is checked yet."""
     if session.state.background:
         session.finish_background()
     limit = session.thresholds.autocompact
-    if limit is not None and session.used + count_gap >= limit:
+    if call_follows and limit is not None and session.used + count_gap >= limit:
         compact(session, manual=False, focus=None, summary=None, note=None, count_gap=count_gap)
 
 
@@ -217,7 +221,7 @@ def parallel(session: EngineSession, event: ParallelEvent, spilled: bool = False
         forced.add(n)
         total -= sizes[n]
     for n, inner in enumerate(event.parallel):
-        run_event(session, inner, n in forced, last=n == len(event.parallel) - 1)
+        run_event(session, inner, n in forced, last=n == len(event.parallel) - 1, group_call_follows=event.call_follows)
 
 
 def _result_of(session: EngineSession, event: Event) -> tuple[str, Measure | None]:

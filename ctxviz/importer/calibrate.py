@@ -17,7 +17,7 @@ from ctxviz.importer.draft import Draft, EventDraft
 from ctxviz.importer.render import scenario_document
 from ctxviz.importer.replay import build_scenario, replay
 from ctxviz.importer.rules import profile_of, spill_limit_chars, tool_call_tokens, unchecked
-from ctxviz.kinds import EventKind
+from ctxviz.kinds import EventKind, StepKind
 from ctxviz.scenario.model import Scenario
 from ctxviz.tokens import CHARS_PER_TOKEN
 
@@ -95,6 +95,8 @@ def _add_fillers(draft: Draft, leftovers: dict[int, int]) -> None:
         last = max(n for n, e in enumerate(draft.events) if e.segment == segment)
         filler = _filler(segment, tokens)
         filler.count_gap = draft.events[last].count_gap
+        # it ends the stretch now: the call (or the check) follows it, not the event before
+        filler.call_follows, draft.events[last].call_follows = draft.events[last].call_follows, False
         draft.events.insert(last + 1, filler)
 
 
@@ -113,18 +115,29 @@ def calibrate(draft: Draft, name: str) -> Calibrated:
     scenario = build_scenario(unchecked(scenario_document(draft, name, {"system_prompt": 0})))
     _prepare(draft, scenario)
     startup_rest = unplaced = 0
+    startup: dict[str, int] = {"system_prompt": 0}
     for round_ in range(ROUNDS):
         flat = _flat(draft)
         by_segment: dict[int, list[EventDraft]] = defaultdict(list)
         for event in flat:
             by_segment[event.segment].append(event)
-        document = unchecked(scenario_document(draft, name, {"system_prompt": 0}))
-        run = replay(build_scenario(document), len(flat))
-        startup_rest = previous = run.startup_used
+        document = scenario_document(draft, name, startup)
+        # the first round sees what each event adds with nothing decided on the size; the later ones with
+        # the start-up fitted and the agent's compactions, as the replay will run (after a compaction a
+        # file read earlier is read whole again, where before it the agent answered with a stub)
+        run = replay(build_scenario(unchecked(document) if round_ == 0 else document), len(flat))
+        if round_ == 0:
+            startup_rest = run.startup_used
+            startup = fit_startup(draft, name, startup_rest)
+        previous = run.startup_used
         pools: dict[int, int] = defaultdict(int)
         steps = run.timeline.steps
+        last_step = 0
         for event, step in zip(flat, run.event_steps, strict=True):
-            used = steps[step].used
+            compacted = [s for s in steps[last_step + 1 : step] if s.kind == StepKind.AUTO_COMPACT]
+            if compacted:  # what the compaction took or put back is not this event's
+                previous = compacted[-1].used
+            used, last_step = steps[step].used, step
             added, previous = used - previous + event.cleared, used
             if event.kind == EventKind.COMPACT:
                 continue
@@ -137,7 +150,6 @@ def calibrate(draft: Draft, name: str) -> Calibrated:
         unplaced = sum(abs(v) for v in leftovers.values())
         if round_ < ROUNDS - 1:
             _add_fillers(draft, {segment: tokens for segment, tokens in leftovers.items() if tokens > 0})
-    startup = fit_startup(draft, name, startup_rest)
     document = scenario_document(draft, name, startup)
     return Calibrated(document, build_scenario(document), startup, startup_rest, unplaced)
 

@@ -18,6 +18,7 @@ from ctxviz.importer.rules import media_estimate_tokens
 from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
 from ctxviz.kinds import AgentName, EventKind
 from ctxviz.layout import share_cells
+from ctxviz.profiles.limits import rounded_tokens
 from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS
 
@@ -50,6 +51,7 @@ class EventDraft:
     agent: str | None = None  # a subagent's id (its file holds its own reads)
     cleared: int = 0  # earlier results cleared before it (the measured usage fell without a compaction)
     count_gap: int = 0  # Claude Code's own count before the next call minus the exact size (see count_gap)
+    call_follows: bool = True  # False: more of the stretch comes in before the next call (or compaction)
 
     def flat(self) -> list[EventDraft]:
         return self.inner if self.kind == EventKind.PARALLEL else [self]
@@ -66,6 +68,9 @@ class Draft:
     summaries: list[int]  # tokens of each recorded compaction summary, in order
     compactions: list[tuple[int, str, int | None]]  # (call after it, trigger, preTokens)
     session: Session
+    # segment → Claude Code's own count before the call that ends it (before its compaction, if any): the
+    # last call's usage and output plus chars/4 of what came after (a compaction's preTokens is this count)
+    counts: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -107,7 +112,7 @@ def _search_fields(use: ToolUse, style: PathStyle) -> dict[str, Any]:
 class _Drafter:
     def __init__(self, session: Session, style: PathStyle) -> None:
         # Claude Code's count takes an image or a document at a fixed size, not its encoded length
-        self.media_chars = media_estimate_tokens(AgentName.CLAUDE_CODE) * CHARS_PER_TOKEN
+        self.media_tokens = media_estimate_tokens(AgentName.CLAUDE_CODE)
         self.session = session
         self.style = style
         self.files: dict[str, int] = {}
@@ -117,6 +122,7 @@ class _Drafter:
         self.summaries: list[int] = []
         self.compactions: list[tuple[int, str, int | None]] = []
         self.originals: dict[str, int] = {}  # path → tokens of the file before an edit (Edit's result)
+        self.counts: dict[int, int] = {}
 
     def tool_event(self, use: ToolUse, segment: int, extra_chars: int) -> tuple[EventDraft, list[_Unit]]:
         """The scenario event for one tool call; its units are the call's text and the result's."""
@@ -169,7 +175,7 @@ class _Drafter:
     ) -> None:
         """Draft the events of one segment and give each its target size."""
         start = len(self.events)
-        sent_chars = 0  # what the person, the tools and the hooks sent: Claude Code estimates it at chars/4
+        sent = 0  # what the person, the tools and the hooks sent, as Claude Code counts it (chars/4)
         pre: list[_Unit] = []
         post: list[_Unit] = []
         units = pre
@@ -177,6 +183,7 @@ class _Drafter:
         items: list[Item] = seg.items
         skip: set[int] = set()
         parallels: list[EventDraft] = []
+        boundary: int | None = None  # where the events after a compaction start
         for n, item in enumerate(items):
             if n in skip:
                 continue
@@ -192,7 +199,7 @@ class _Drafter:
                 event = EventDraft(EventKind.PROMPT, fields, {"size": 0}, ("size",), 0, k, False, comment)
                 self.events.append(event)
                 units.append(_Unit(item.chars, event, "size"))
-                sent_chars += self.media_chars if item.media else item.chars
+                sent += self.media_tokens if item.media else rounded_tokens(item.chars)
             elif isinstance(item, Tools):
                 group: list[EventDraft] = []
                 for use in item.calls:
@@ -208,7 +215,7 @@ class _Drafter:
                     event, tool_units = self.tool_event(use, k, extra)
                     group.append(event)
                     units.extend(tool_units)
-                    sent_chars += use.result_text_chars + extra
+                    sent += use.result_counted + use.result_media * self.media_tokens + rounded_tokens(extra)
                 if len(group) == 1:
                     self.events.append(group[0])
                 else:
@@ -216,6 +223,9 @@ class _Drafter:
                     parallels.append(self.events[-1])
             elif isinstance(item, Compaction):
                 compaction = item
+                boundary = len(self.events)
+                if before is not None:
+                    self.counts[k] = before + (output or 0) + sent
                 self.summaries.append(estimate(item.summary_chars))
                 self.compactions.append((k, item.trigger, item.pre_tokens))
                 if item.trigger == "manual":
@@ -237,12 +247,26 @@ class _Drafter:
         if compaction is None and measured_total is not None and before is not None:
             # before sending, Claude Code counts the last call's usage, its output and chars/4 of what came
             # after (tokens.ts tokenCountWithEstimation): all known then, unlike the call's own size
-            gap = before + (output or 0) + estimate(sent_chars) - measured_total
+            self.counts[k] = before + (output or 0) + sent
+            gap = self.counts[k] - measured_total
             for top in self.events[start:]:
                 for event in (top, *top.inner):
                     event.count_gap = gap
         for group_event in parallels:
             group_event.measured = any(e.measured for e in group_event.inner)
+        self._mark_calls(start, boundary, compaction)
+
+    def _mark_calls(self, start: int, boundary: int | None, compaction: Compaction | None) -> None:
+        """A model call follows only the last event of a stretch; an automatic compaction replaced the
+        call after the events before it, a typed /compact came with no call before it."""
+        stretches = (
+            [(start, len(self.events))] if boundary is None else [(start, boundary), (boundary, len(self.events))]
+        )
+        for first, end in stretches:
+            for event in self.events[first:end]:
+                event.call_follows = False
+            if end > first and (end == len(self.events) or compaction is None or compaction.trigger != "manual"):
+                self.events[end - 1].call_follows = True
 
     def _size(
         self,
@@ -338,6 +362,7 @@ def carry_over(draft: Draft, over: int, startup: int) -> int:
         EventKind.PROMPT, {"text": CONTINUED, "visibility": "hidden"}, {"size": carried}, (), carried, 0, True,
         f"the first call measured {first:,}: over {over:,}, the session continued an earlier one",
     )  # fmt: skip
+    event.call_follows = False  # the first stretch's own events follow it
     draft.events.insert(0, event)
     draft.overhead -= carried
     draft.first_messages += carried
@@ -362,5 +387,5 @@ def draft_session(session: Session, style: PathStyle, subagents: Mapping[str, Se
     overhead = max(0, (segments[0].used or 0) - first_messages)
     return Draft(
         drafter.events, drafter.files, drafter.file_lines, drafter.skills, overhead, first_messages,
-        drafter.summaries, drafter.compactions, session,
+        drafter.summaries, drafter.compactions, session, drafter.counts,
     )  # fmt: skip

@@ -100,6 +100,7 @@ class FidelityReport:
     predicted: Score  # the calls after the session's first compaction
     fitted: Score  # the calls up to it, reproduced by construction
     sources: tuple[ErrorSource, ...]
+    threshold: int | None = None  # the auto-compaction line the replay used
 
     @property
     def median_error(self) -> float | None:
@@ -275,7 +276,7 @@ def fidelity_of(result: ImportResult, name: str) -> FidelityReport:
     fitted = [c for c in calls if first is None or c.call <= first]
     return FidelityReport(
         name, result.draft.session.version, tuple(calls), tuple(compactions), Score.of(predicted), Score.of(fitted),
-        tuple(_sources(calls, compactions)),
+        tuple(_sources(calls, compactions)), run.timeline.thresholds.autocompact,
     )  # fmt: skip
 
 

@@ -93,7 +93,8 @@ def _header(draft: Draft, calibrated: Calibrated, name: str, stand_ins: list[str
             f"Rules: those of Claude Code {session.version}, the version the session recorded (profile.version; "
             "`--set version=X` replays it as another). count_gap on an event: how far Claude Code's own count "
             "before its next call (the last usage and output plus chars/4 of what came after) is from the exact "
-            "size; it decides the automatic compactions. cleared: tokens of earlier results the usage shows "
+            "size; it decides the automatic compactions, checked only before a call (call_follows: false on "
+            "each event between two calls but the last). cleared: tokens of earlier results the usage shows "
             "were cleared before that event, with no compaction."
         )
     autos = [pre for _, trigger, pre in draft.compactions if trigger == "auto"]

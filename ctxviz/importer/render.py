@@ -21,6 +21,8 @@ def event_document(event: EventDraft) -> dict[str, Any]:
         document["cleared"] = event.cleared
     if event.count_gap:
         document["count_gap"] = event.count_gap
+    if not event.call_follows:
+        document["call_follows"] = False
     return document
 
 

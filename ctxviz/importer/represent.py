@@ -37,11 +37,14 @@ def _stand_in(event: EventDraft, why: str) -> EventDraft:
     members = event.flat()
     size = sum(sum(e.sizes.values()) for e in members)
     what = ", ".join(dict.fromkeys(e.kind for e in members))
-    return EventDraft(
+    stand_in = EventDraft(
         EventKind.PROMPT, {"text": f"{what} the scenario format cannot hold", "visibility": "hidden"},
         {"size": size}, ("size",), sum(e.target for e in members), event.segment, event.measured,
         f"a {what} kept as hidden input of its size: {why}",
     )  # fmt: skip
+    # where it stands, the count and the check are the event's own
+    stand_in.count_gap, stand_in.cleared, stand_in.call_follows = event.count_gap, event.cleared, event.call_follows
+    return stand_in
 
 
 def make_representable(draft: Draft, name: str) -> list[str]:

@@ -2,7 +2,9 @@
 calls, what entered the conversation (replies, tool calls with their results, prompts, compactions).
 
 Pure: the chain's entries (from the transcript reader) and the raw lines in, ``Session`` out. Sizes here
-are characters of the recorded text; turning them into tokens is the builder's job.
+are characters of the recorded text; turning them into tokens is the builder's job. One exception: a
+tool result also carries Claude Code's own count of it (each of its text blocks at length / 4, rounded),
+which only its blocks tell.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 import msgspec
 from msgspec import Raw, Struct
 
+from ctxviz.profiles.limits import rounded_tokens, utf16_length
 from ctxviz.transcripts.claude_code.parse import Entry
 from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS, Content, DecodeError, Record, decode_record
 
@@ -112,7 +115,8 @@ class ToolUse:
     args: ToolArgs
     call_chars: int
     result_chars: int | None = None
-    result_text_chars: int = 0  # the result's text as sent, unescaped: what Claude Code's chars/4 counts
+    result_counted: int = 0  # Claude Code's own count of the result's text blocks (tokens)
+    result_media: int = 0  # its image or document blocks, which that count takes at a fixed size
     result_head: str = ""  # the result's first characters: an error or a "file unchanged" stub
     error: bool = False
     partial_read: bool = False  # a Read of a line range (offset/limit, or a file cut at its line limit)
@@ -189,13 +193,26 @@ def _call_facts(raw: bytes) -> _CallFacts:
         return _CallFacts()
 
 
-def _text_chars(raw: Raw) -> int:
-    """The characters of a tool result's text: a JSON string's length less its quotes and escapes (one
-    extra character each), or the text of its blocks."""
-    data = bytes(raw)
-    if data[:1] == b'"':
-        return len(data) - 2 - data.count(b"\\")
-    return len(_raw_text(raw))
+def _counted(raw: Raw) -> tuple[int, int]:
+    """Claude Code's own count of a tool result (tokens.ts roughTokenCountEstimationForBlock): a string, or
+    each text block, at its length in UTF-16 units / 4, rounded; another block at its JSON's length. Also
+    the image and document blocks, which it counts at a fixed size."""
+    try:
+        value = msgspec.json.decode(raw) if raw else ""
+    except msgspec.DecodeError:
+        return 0, 0
+    if isinstance(value, str):
+        return rounded_tokens(utf16_length(value)), 0
+    tokens = media = 0
+    for block in value if isinstance(value, list) else ():
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind in ("image", "document"):
+            media += 1
+        elif kind == "text":
+            tokens += rounded_tokens(utf16_length(str(block.get("text", ""))))
+        else:
+            tokens += rounded_tokens(utf16_length(msgspec.json.encode(block).decode()))
+    return tokens, media
 
 
 def _raw_text(raw: Raw) -> str:
@@ -216,7 +233,7 @@ class _Builder:
         self.segments: list[Segment] = [Segment()]
         self.tools: dict[str, ToolUse] = {}
         self.message_group: dict[str, tuple[int, Tools]] = {}
-        self.seen_calls: set[str] = set()
+        self.call_segments: dict[str, Segment] = {}  # message id → the segment its call ends
         self.model: str | None = None
         self.version: str | None = None
         self.failed: set[str] = set()  # tool_use ids whose result the current user record marks as an error
@@ -226,15 +243,20 @@ class _Builder:
         return self.segments[-1]
 
     def assistant(self, entry: Entry, record: Record, raw: bytes) -> None:
-        if entry.used is not None and entry.message_id not in self.seen_calls:
-            self.seen_calls.add(entry.message_id or "")
+        if entry.used is not None:
             facts = _call_facts(raw)
             usage = facts.message.usage if facts.message is not None else None
-            self.current.used, self.current.line = entry.used, entry.line
-            self.current.output = usage.output_tokens if usage is not None else None
-            self.segments.append(Segment())
-            self.model = entry.model or self.model
-            self.version = facts.version or self.version
+            output = usage.output_tokens if usage is not None else None
+            called = self.call_segments.get(entry.message_id or "")
+            if called is not None:
+                # one response, several records: Claude Code's count takes the output of the last one
+                called.output = output if output is not None else called.output
+            else:
+                self.call_segments[entry.message_id or ""] = self.current
+                self.current.used, self.current.line, self.current.output = entry.used, entry.line, output
+                self.segments.append(Segment())
+                self.model = entry.model or self.model
+                self.version = facts.version or self.version
         message = record.message
         content = message.content if message is not None else None
         if isinstance(content, str):
@@ -297,7 +319,7 @@ class _Builder:
         kind = (
             "hook" if stripped.startswith("<system-reminder>") else "meta" if meta or stripped.startswith("<") else ""
         )
-        self.current.items.append(Prompt(text, len(text), kind or "prompt"))
+        self.current.items.append(Prompt(text, utf16_length(text), kind or "prompt"))
 
     def _result(self, block: Content, record: Record) -> None:
         use = self.tools.get(block.tool_use_id or "")
@@ -306,7 +328,9 @@ class _Builder:
             return
         use.result_chars = (use.result_chars or 0) + len(block.content)
         use.digest = hashlib.sha256((use.digest or "").encode() + bytes(block.content)).hexdigest()
-        use.result_text_chars += _text_chars(block.content)
+        counted, media = _counted(block.content)
+        use.result_counted += counted
+        use.result_media += media
         use.result_head = _raw_text(block.content)[:200] if len(block.content) < 400 else use.result_head
         use.error = block.tool_use_id in self.failed or use.result_head.lstrip().startswith("<tool_use_error>")
         info = _result_info(record.toolUseResult)

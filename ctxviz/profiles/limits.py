@@ -18,6 +18,18 @@ def chars_tokens(chars: int, chars_per_token: int = CHARS_PER_TOKEN) -> int:
     return math.ceil(chars / chars_per_token)
 
 
+def utf16_length(text: str) -> int:
+    """A text's length as JavaScript counts it (UTF-16 code units), which is what Claude Code divides by 4:
+    a character past U+FFFF counts twice."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
+def rounded_tokens(length: int, chars_per_token: int = CHARS_PER_TOKEN) -> int:
+    """``length`` characters as Claude Code's own rough count takes them: length / 4 rounded, halves up
+    (tokens.ts roughTokenCountEstimation, Math.round), one text block at a time."""
+    return (2 * length + chars_per_token) // (2 * chars_per_token)
+
+
 def numbering_bytes(first: int, last: int, marker_bytes: int) -> int:
     """Bytes that ``N<marker>`` prefixes add to lines ``first``–``last``: the digits of each N plus the marker."""
     total = 0

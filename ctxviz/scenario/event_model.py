@@ -49,6 +49,9 @@ class EventBase(Strict):
     # Tokens of earlier results the agent cleared before this event (Claude Code clears old tool results
     # between calls; a session records it as usage that falls without a compaction).
     cleared: int = Field(default=0, ge=0)
+    # Whether a model call follows this event. The agent checks auto-compaction only before a call; in an
+    # imported session the events between two calls all come in first (a written scenario: after each).
+    call_follows: bool = True
 
 
 class PromptSpec(Strict):
