@@ -15,6 +15,7 @@ that runs the command, so each figure is that command's own) are printed against
 
 Commands: ``statusline`` cold (no cache) and warm (the cache of the run before, nothing new),
 ``context --json`` (the last call), ``context --at 1 --json``, ``sessions --json --no-cache``,
+``sessions --json`` warm (the summary index of an unmeasured run just before),
 ``watch``'s first screen and ``play``'s first paint (the app built headless, up to its first screen).
 Files are written into ``--folder`` (a temporary folder by default) and kept there when it is given,
 so a second run reuses them.
@@ -40,6 +41,26 @@ time and 2,069 MB reading the whole file; 0.29 s and 25 MB from the last compact
 runs: 0.24 s cpu median, 24.5 MiB); warm 1.26x a bare ``python -c pass`` (10 paired runs). sessions
 --json --no-cache: 331.6 MB and 8.18 s cpu with the chain keyed by uuid strings, 268.8 MB and 7.50 s
 keyed by their hashes (output identical).
+
+Then (the summary lets go of the uuids before counting, keeps no set of every call's id and decodes 1 MB
+chunks; Codex rows counted without a timeline; watch's first read parsed chunk by chunk), 2026-12-02,
+load 8-12, wall seconds inflated 5-10x, processor seconds and peak MiB (``--only`` these commands):
+
+| agent | MB | calls | sessions --no-cache | sessions warm | watch first screen | play first paint | context --json |
+|---|---|---|---|---|---|---|---|
+| Claude Code | 20 | 8,932 | 0.41 s / 36 | 0.20 s / 18 | 2.86 s / 98 | 2.44 s / 78 | |
+| Claude Code | 152 | 66,994 | 1.53 s / 45 | 0.21 s / 18 | 9.29 s / 258 | 7.97 s / 212 | |
+| Claude Code | 1,004 | 446,627 | 9.9 s / 165 | | | | |
+| Codex | 20 | 8,932 | 0.52 s / 47 | 0.20 s / 17 | 3.30 s / 69 | 2.79 s / 72 | 1.45 s / 50 |
+| Codex | 151 | 66,994 | 2.72 s / 73 | 0.21 s / 17 | 10.17 s / 179 | 9.89 s / 205 | 10.18 s / 178 |
+
+Where the cost follows the file: every command here but ``sessions warm`` (served from the summary index:
+flat, a bare start-up plus 0.15 s). Peak memory of ``sessions`` now grows ~0.3 MB per 1,000 calls (the
+uuid tree's index: one entry a record), 272 -> 165 MiB on the 1 GB session; watch's first screen and
+play's first paint still read the whole file and keep a step per call (Claude Code 152 MB: watch
+421 -> 258-271 MB, play unchanged). Side by side with the code before (farm-bench, median of the pairs):
+Claude Code 152 MB ``sessions --no-cache`` cpu A/B 1.04 (0.95-1.16, 7 pairs), warm 1.01 (10 pairs);
+Codex 151 MB ``sessions --no-cache`` cpu 6.66 -> 2.96 s (A/B 0.44, 3 pairs), peak 148 -> 66 MiB.
 """
 
 from __future__ import annotations
@@ -215,6 +236,7 @@ def commands(ctxviz: list[str], python: str, path: Path, agent: str, root: Path)
     found["context --json"] = ([*ctxviz, "context", str(path), "--json"], b"")
     found["context --at 1"] = ([*ctxviz, "context", str(path), "--at", "1", "--json"], b"")
     found["sessions --no-cache"] = ([*ctxviz, "sessions", "--json", "--no-cache", "--root", str(root)], b"")
+    found["sessions warm"] = ([*ctxviz, "sessions", "--json", "--root", str(root)], b"")  # after a first run
     found["watch first screen"] = ([python, "-c", _FIRST_SCREEN, "watch", str(path)], b"")
     found["play first paint"] = ([python, "-c", _FIRST_SCREEN, "play", str(path)], b"")
     return found
@@ -249,6 +271,8 @@ def main() -> None:
             for name, (command, stdin) in commands(ctxviz, args.python, path, args.agent, root).items():
                 if args.only and name not in args.only.split(","):
                     continue
+                if name == "sessions warm":  # the run before writes the summary index this one reads
+                    measure(command, env, stdin)
                 wall, cpu, peak, problem = measure(command, env, stdin)
                 print(f"{name:<22}{size:>7.0f}{calls:>9,}{wall:>9.2f}{cpu:>9.2f}{peak:>9,}{problem}", flush=True)
     finally:

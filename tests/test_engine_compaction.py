@@ -125,6 +125,21 @@ def test_recency_is_the_last_read_or_edit() -> None:
     assert restored == [100, 40, 600, 500, 300]
 
 
+def test_a_file_read_in_part_is_re_read_whole_in_its_turn() -> None:
+    # Claude Code keeps a file read by line range among the files read lately; the compaction re-reads it
+    # whole (its 2,000 tokens, not the 100 of the part that was sent)
+    tl = timeline(
+        "files: {a.py: 1000, b.py: 2000}\nevents:\n  - read: a.py\n"
+        "  - tool: {name: Read, output: 100, reads: b.py}\n  - tool: {name: Read, output: 100, reads: c.py}\n"
+        "  - compact:\n"
+    )
+    c = compaction(tl)
+    restored = [(b.label, b.tokens) for b in added(tl, c.index) if b.kind == "restored-file"]
+    # b.py most recent, then a.py; c.py is no project file: nothing to re-read
+    assert restored == [("Restored b.py", 2_000), ("Restored a.py", 1_000)]
+    assert c.used == STARTUP_200K + SUMMARY + 2_000 + 1_000
+
+
 def test_restored_total_capped() -> None:
     # the 50,000 total cannot bind with 5 × 5,000; lower it to see the rule: a file that would exceed it is
     # dropped, a later smaller one may still fit
@@ -404,3 +419,37 @@ def test_auto_compaction_restores_without_landing_over_threshold() -> None:
     assert c.kind == "auto-compact"
     assert c.used < 27_000
     assert [s.kind for s in tl.steps if s.kind != "startup"] == ["read", "reply", "auto-compact", "reply"]
+
+
+def test_each_automatic_compaction_takes_its_own_summary_then_the_default() -> None:
+    # 17,980 + 150,000 ≥ 167,000 compacts; each reply of 150,000 after it compacts again
+    tl = timeline(
+        "profile: {summary_tokens_each: [3000, 7000]}\nevents:\n"
+        "  - reply: 150000\n  - reply: 5\n  - reply: 150000\n  - reply: 5\n  - reply: 150000\n  - reply: 5\n"
+    )
+    autos = steps_of_kind(tl, "auto-compact")
+    assert [added_tokens(tl, s.index, "summary") for s in autos] == [3_000, 7_000, SUMMARY]
+    assert [s.used for s in autos] == [STARTUP_200K + 3_000, STARTUP_200K + 7_000, STARTUP_200K + SUMMARY]
+
+
+def test_a_typed_compact_keeps_its_own_summary_and_does_not_take_an_automatic_ones_turn() -> None:
+    tl = timeline(
+        "profile: {summary_tokens_each: [3000]}\nevents:\n"
+        "  - reply: 700\n  - compact: {summary: 6k}\n  - reply: 150000\n  - reply: 5\n"
+    )
+    assert added_tokens(tl, compaction(tl, 0).index, "summary") == 6_000
+    assert added_tokens(tl, compaction(tl, 1).index, "summary") == 3_000
+
+
+def test_the_per_file_limit_counts_content_not_the_line_numbers_a_read_adds() -> None:
+    # 5,600 tokens as read over 300 lines: with 3 tokens of line numbers a line, 5,600 - 900 = 4,700 of
+    # content ≤ 5,000, so it is re-read whole (5,600); 5,600 over 100 lines is 5,300 of content: a reference
+    tl = timeline(
+        "profile: {restore_line_number_tokens: 3}\nfiles: {a: {tokens: 5600, lines: 300}, b: {tokens: 5600, "
+        "lines: 100}}\nevents:\n  - read: a\n  - read: b\n  - compact:\n"
+    )
+    c = compaction(tl)
+    assert sorted((b.kind, b.tokens) for b in added(tl, c.index) if b.kind != "summary") == [
+        ("file-reference", 40),
+        ("restored-file", 5_600),
+    ]

@@ -54,6 +54,28 @@ def test_tail_numbers_lines_as_a_whole_file_read_does(tmp_path: Path) -> None:
     assert got == whole
 
 
+def test_a_first_read_is_parsed_chunk_by_chunk_and_equals_the_whole_file(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the first read hands its lines over a chunk at a time (never all of a big file's lines at once)
+    from ctxviz.live import tail as tail_module
+
+    monkeypatch.setattr(tail_module, "READ_BYTES", 64 * 1024)
+    batches: list[int] = []
+    real_read = Tail.read
+
+    def read(self: Tail, take=None) -> Read:  # type: ignore[no-untyped-def]
+        counted = None if take is None else (lambda lines: (batches.append(len(lines)), take(lines)))
+        return real_read(self, counted)
+
+    monkeypatch.setattr(Tail, "read", read)
+    live = LiveSession(BIG)
+    live.poll()
+    timeline, whole = live.timeline(), read_transcript(BIG).timeline
+    assert timeline is not None
+    assert len(batches) == -(-BIG.stat().st_size // (64 * 1024))  # one hand-over per chunk read
+    assert [(s.used, s.kind, s.label) for s in timeline.steps] == [(s.used, s.kind, s.label) for s in whole.steps]
+    assert [(b.label, b.tokens) for b in timeline.blocks] == [(b.label, b.tokens) for b in whole.blocks]
+
+
 def test_tail_survives_truncation_replacement_and_deletion(tmp_path: Path) -> None:
     file = tmp_path / "s.jsonl"
     file.write_bytes(b'{"a":1}\n{"b":2}\n')

@@ -349,3 +349,44 @@ def test_pi_and_opencode_take_the_window_from_their_profile(monkeypatch: pytest.
         monkeypatch.setitem(PROFILES, agent, replace(PROFILES[agent], models={**PROFILES[agent].models, **bigger}))
     assert _open(PI / "synthetic-branch-compaction.jsonl")[1].window == 1_000_000
     assert _open(OPENCODE / "session" / "proj_test" / "ses_s_stage0_large.json")[1].window == 128_000
+
+
+def test_codex_row_is_counted_without_the_timeline_and_matches_it(tmp_path: Path) -> None:
+    # sessions counts a rollout's calls and compactions without sizing what entered: same row as the
+    # timeline's steps give, and the figures written below
+    def usage(total: int, last: int) -> dict[str, object]:
+        counts = {"input_tokens": last, "cached_input_tokens": 0, "output_tokens": 10, "total_tokens": last + 10}
+        return {"total_token_usage": {**counts, "input_tokens": total}, "last_token_usage": counts}
+
+    lines = [
+        {"type": "session_meta", "payload": {"id": "s", "cwd": "/w"}},
+        {"type": "response_item", "payload": {"type": "function_call", "name": "spawn_agent", "call_id": "c1",
+                                              "arguments": "{}"}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1",
+                                              "output": '{"agent_id": "a1"}'}},
+        {"type": "response_item", "payload": {"type": "hologram"}},
+        {"type": "event_msg", "payload": {"type": "token_count", "info": usage(9_000, 9_000)}},
+        {"type": "compacted", "payload": {"message": "summary"}},
+        {"type": "event_msg", "payload": {"type": "context_compacted"}},
+        {"type": "event_msg", "payload": {"type": "token_count", "info": usage(13_000, 4_000)}},
+    ]  # fmt: skip
+    path = tmp_path / "rollout.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    for sample in [path, *sorted(CODEX.glob("*.jsonl"))]:
+        reader, ref = reader_named("codex"), ref_for("codex", sample)
+        try:
+            row = reader.summarise(ref, Reads())
+        except NoUsage:
+            with pytest.raises(NoUsage):
+                reader.timeline(ref)
+            continue
+        timeline = reader.timeline(ref)
+        assert row.calls == len(_calls(timeline)) and row.last == _calls(timeline)[-1], sample
+        steps = timeline.steps
+        assert [c.at_call for c in row.compactions] == [
+            sum(1 for s in steps[:i] if s.kind == "api-call") for i in timeline.compaction_indices()
+        ], sample
+    row = reader_named("codex").summarise(ref_for("codex", path), Reads())
+    assert (row.calls, row.first, row.peak, row.last, row.subagents) == (2, 9_000, 9_000, 4_000, 1)
+    assert [tuple(c) for c in row.compactions] == [("unknown", None, 1)]
+    assert row.problems == (f"{path}:4: response item 'hologram' not known to ctxviz, skipped",)

@@ -9,6 +9,7 @@ import pytest
 
 from ctxviz.errors import InputError
 from ctxviz.transcripts import lines as lines_module
+from ctxviz.transcripts.claude_code import summary as summary_module
 from ctxviz.transcripts.claude_code.load import read_transcript
 from ctxviz.transcripts.claude_code.summary import summarize
 from ctxviz.transcripts.lines import numbered_lines
@@ -166,6 +167,7 @@ def test_the_summary_reads_any_chunking_as_line_by_line(tmp_path: Path, monkeypa
     lines = [*_good()[:2], b"\n", b"{bad\n", huge, b"  \r\n", *_good()[2:], b'{"type":"user","mess']
     path = _session(tmp_path, lines)
     monkeypatch.setattr(lines_module, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(summary_module, "DECODED_CHUNK_BYTES", chunk)
     row = summarize(path)
     problems: list[str] = []
     careful = summarize_lines(numbered_lines(path, problems), str(path))

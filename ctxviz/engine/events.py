@@ -168,6 +168,8 @@ def tool(session: EngineSession, event: ToolEvent, spilled: bool) -> Outcome:
             )
     session.tool_call(spec.name, spec.name, spec.call.tokens)
     session.output(spec.name, spec.name, spec.output, spilled, digest=spec.digest)
+    if spec.reads is not None and session.exists(spec.reads):
+        session.touch(spec.reads)
     session.post_tool_hooks(spec.name)
     return StepKind.TOOL, spec.name
 

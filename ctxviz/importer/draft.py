@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxviz.importer.paths import PathStyle
-from ctxviz.importer.rules import media_estimate_tokens
+from ctxviz.importer.rules import media_estimate_tokens, read_tokens_of_file
 from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
 from ctxviz.kinds import AgentName, EventKind
 from ctxviz.layout import share_cells
@@ -48,6 +48,7 @@ class EventDraft:
     inner: list[EventDraft] = field(default_factory=list)
     caps: dict[str, int] = field(default_factory=dict)  # the most a free size may hold
     lines: int | None = None  # a Read's line count
+    total_lines: int | None = None  # the whole file's, where a Read of part of it recorded them
     agent: str | None = None  # a subagent's id (its file holds its own reads)
     cleared: int = 0  # earlier results cleared before it (the measured usage fell without a compaction)
     count_gap: int = 0  # Claude Code's own count before the next call minus the exact size (see count_gap)
@@ -140,7 +141,8 @@ class _Drafter:
         elif name in EDIT_TOOLS and path and not use.error:
             kind, fields, free = EventKind.EDIT, {"path": style.path(path)}, ("change",)
             if use.file_chars is not None:
-                self.originals.setdefault(style.path(path), estimate(use.file_chars))
+                whole = read_tokens_of_file(AgentName.CLAUDE_CODE, use.file_chars)
+                self.originals.setdefault(style.path(path), whole or estimate(use.file_chars))
         elif name == "Write" and path and PLANS_FOLDER in path and not use.error:
             kind, fields, free = EventKind.PLAN, {}, ("plan",)
             comment = "the plan file written in plan mode: re-injected after a compaction"
@@ -162,10 +164,12 @@ class _Drafter:
             kind, fields, free = EventKind.TOOL, {"name": name}, ("call", "output")
             if name == "Read":
                 comment = "a Read of part of a file, or one that failed: sized as a plain tool result"
+                if path and not use.error and use.partial_read:
+                    fields["reads"] = style.path(path)  # Claude Code re-reads it whole after a compaction
         if kind in (EventKind.TOOL, EventKind.BASH) and use.digest is not None:
             fields["digest"] = use.digest  # only the dedup what-if reads it
         event = EventDraft(kind, fields, dict.fromkeys(free, 0), free, 0, segment, False, comment)
-        event.lines, event.agent = use.lines, use.agent
+        event.lines, event.agent, event.total_lines = use.lines, use.agent, use.total_lines
         if kind == EventKind.EDIT:
             event.sizes["result"] = 0  # the whole measured size goes to the change
         return event, [_Unit(use.call_chars, event, _CALL_KEY.get(kind)), _Unit(result, event, _RESULT_KEY.get(kind))]
@@ -331,6 +335,19 @@ class _Drafter:
         for event in (e for top in self.events for e in top.flat()):
             if event.kind == EventKind.READ and event.fields["path"] not in self.files:
                 self.files[event.fields["path"]] = event.target  # only stubs seen: the stub's size
+            elif "reads" in event.fields and event.fields["reads"] not in self.files:
+                self._whole_from_part(event)
+
+    def _whole_from_part(self, event: EventDraft) -> None:
+        """A file only read in part: its whole size is the part's, per line, times the lines the Read said
+        the file has (what a compaction re-reads, if the file is among the latest)."""
+        path, part, total = event.fields["reads"], event.lines, event.total_lines
+        if part and total and part < total:
+            self.files[path] = max(1, event.sizes["output"] * total // part)
+            self.file_lines[path] = total
+        elif part:
+            self.files[path] = max(1, event.sizes["output"])
+            self.file_lines[path] = part
 
 
 def _subagent_reads(drafter: _Drafter, subagents: Mapping[str, Session]) -> None:

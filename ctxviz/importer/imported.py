@@ -102,7 +102,7 @@ def _header(draft: Draft, calibrated: Calibrated, name: str, stand_ins: list[str
         paragraphs.append(
             f"The session compacted automatically {len(autos)} time(s). Those are not events: the engine "
             "decides when to compact (`ctxviz fidelity` compares). profile.summary_tokens is the first "
-            "recorded summary (its text at 4 chars a token)."
+            "recorded summary (its text at 4 chars a token), profile.summary_tokens_each each one's in turn."
         )
     if stand_ins:
         paragraphs.append(

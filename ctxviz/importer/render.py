@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from ctxviz.importer.draft import Draft, EventDraft
-from ctxviz.importer.rules import builtin_subagent_types
+from ctxviz.importer.rules import builtin_subagent_types, read_line_number_tokens
 from ctxviz.kinds import AgentName, EventKind
 from ctxviz.short_forms import undated
 
@@ -61,6 +61,11 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
         profile["version"] = session.version  # the rules of the version that wrote the session
     if auto_summaries:
         profile["summary_tokens"] = auto_summaries[0]
+    if len(auto_summaries) > 1:
+        profile["summary_tokens_each"] = auto_summaries  # each automatic compaction its own recorded summary
+    line_numbers = read_line_number_tokens(AgentName.CLAUDE_CODE)
+    if line_numbers and draft.files:
+        profile["restore_line_number_tokens"] = line_numbers  # the files' sizes are Reads, line numbers included
     if profile:
         document["profile"] = profile
     setup: dict[str, Any] = dict(startup)

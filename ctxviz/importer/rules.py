@@ -48,6 +48,18 @@ def unchecked(document: dict[str, Any]) -> dict[str, Any]:
     return {**document, "autocompact": False, "profile": profile}
 
 
+def read_tokens_of_file(agent: str, chars: int) -> int | None:
+    """What a Read of a whole file of ``chars`` characters sends, by the profile's measured density
+    (None: the profile does not say)."""
+    density = getattr(get_profile(agent).numbers, "file_chars_per_read_token", None)
+    return round(chars / density) if density else None
+
+
+def read_line_number_tokens(agent: str) -> int:
+    """What a Read adds per line (its line numbers), where the profile measured it (0: it did not)."""
+    return int(getattr(get_profile(agent).numbers, "read_line_number_tokens", 0))
+
+
 def media_estimate_tokens(agent: str) -> int:
     """What the agent's own count takes an image or a document for (0: the profile does not say)."""
     return int(getattr(get_profile(agent).numbers, "media_estimate_tokens", 0))

@@ -122,6 +122,7 @@ class ToolUse:
     partial_read: bool = False  # a Read of a line range (offset/limit, or a file cut at its line limit)
     file_chars: int | None = None  # the whole file, when the transcript shows it (an Edit's original)
     lines: int | None = None  # the lines a Read returned
+    total_lines: int | None = None  # the lines of the whole file, as a Read recorded them
     agent: str | None = None  # a subagent's id
     # sha256 of the result as the transcript records it: the same content sent again has the same digest
     digest: str | None = None
@@ -340,6 +341,7 @@ class _Builder:
             whole = info.file.totalLines is None or (info.file.numLines or 0) >= info.file.totalLines
             use.partial_read = not whole or bool(use.args.offset or use.args.limit)
             use.lines = info.file.numLines
+            use.total_lines = info.file.totalLines
         if info.originalFile is not None:
             use.file_chars = len(info.originalFile)
         if use.name in SUBAGENT_TOOLS:

@@ -77,16 +77,34 @@ class LiveSession:
         """Read what was appended since the last poll and take it in (one ``stat`` when nothing was)."""
         if self.from_end and self.follower.mode is None and self.tail.offset == 0 and self._start_from_end():
             return Update(Change.GREW, rebuilt=True, reason="the first read")
-        read = self.tail.read()
+        # Before the first conversational record everything read is built from again: parsed as it is
+        # read (the first read of a 150 MB session held all its lines beside their entries).
+        anew = self.follower.mode is None
+        entries: list[Entry] = []
+        batches = 0
+
+        def take(lines: list[Line]) -> None:
+            nonlocal batches
+            if not batches:
+                self._reset()
+            batches += 1
+            entries.extend(self._parse(lines))
+
+        read = self.tail.read(take if anew else None)
         if read.change is Change.GONE:
             self.gone = read.reason
             return Update(Change.GONE, reason=read.reason)
         self.gone = ""
         if read.change is Change.SAME:
             return Update(Change.SAME)
-        if read.change is Change.RESTARTED or self.follower.mode is None:
-            self._restart(read.lines)
+        if anew:
+            if not batches:
+                self._reset()
+            self._build(entries)
             return Update(read.change, rebuilt=True, reason=read.reason or "the first read")
+        if read.change is Change.RESTARTED:
+            self._restart(read.lines)
+            return Update(read.change, rebuilt=True, reason=read.reason)
         entries = self._parse(read.lines)
         if self.children is not None:
             self.children.add(entries)
@@ -102,13 +120,20 @@ class LiveSession:
             self.gone = ""
             return
         self.tail = Tail(self.path)
-        read = self.tail.read()
+        self._reset()
+        entries: list[Entry] = []
+        read = self.tail.read(lambda lines: entries.extend(self._parse(lines)))
         self.gone = read.reason if read.change is Change.GONE else ""
-        self._restart(read.lines)
+        self._build(entries)
 
     def _restart(self, lines: list[Line]) -> None:
+        self._reset()
+        self._build(self._parse(lines))
+
+    def _reset(self) -> None:
         self.tools, self.session, self.problems, self.other_session = ParseState(), None, 0, None
-        entries = self._parse(lines)
+
+    def _build(self, entries: list[Entry]) -> None:
         self.follower = Follower.from_entries(entries, **self._settings(entries))
 
     def _start_from_end(self) -> bool:

@@ -10,6 +10,7 @@ caller decides what to keep.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -51,7 +52,10 @@ class Tail:
     boundary: bytes = b""  # the last bytes read (up to BOUNDARY_BYTES): still there unless the file was rewritten
     problems: list[str] = field(default_factory=list)
 
-    def read(self) -> Read:
+    def read(self, take: Callable[[list[Line]], object] | None = None) -> Read:
+        """What changed, and the complete lines appended. ``take``: each chunk's lines are handed to it
+        as they are split instead (``Read.lines`` is then empty), so a first read of a large file never
+        holds all its lines at once."""
         try:
             stat = os.stat(self.path)
         except OSError as error:
@@ -80,7 +84,11 @@ class Tail:
                     start = self.offset == 0
                     self.offset += len(chunk)
                     self.boundary = (self.boundary + chunk[-BOUNDARY_BYTES:])[-BOUNDARY_BYTES:]
-                    lines += self._split(chunk.removeprefix(UTF8_BOM) if start else chunk)
+                    found = self._split(chunk.removeprefix(UTF8_BOM) if start else chunk)
+                    if take is None:
+                        lines += found
+                    else:
+                        take(found)
         except OSError as error:
             return Read(Change.GONE, lines, f"{self.path}: cannot read ({error.strerror or error})")
         return Read(Change.RESTARTED if reason else Change.GREW, lines, reason)

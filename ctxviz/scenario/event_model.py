@@ -152,6 +152,8 @@ class ToolSpec(Strict):
     call: Size = Measure.of_tokens(0)  # arguments, beyond the profile's tool-call overhead
     output: Size = Measure.of_tokens(0)
     digest: str | None = None  # of the output's content: the same digest is the same content sent again
+    # a file this call read part of: it joins the files read lately (what a compaction re-reads whole)
+    reads: str | None = None
 
 
 class ToolEvent(EventBase):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,6 @@ from ctxviz import __version__
 from ctxviz.cache_folder import user_cache_folder, write_atomically
 from ctxviz.errors import InputError, NoUsage, Unreadable
 from ctxviz.regular_file import read_regular
-from ctxviz.transcripts.claude_code.discover import SessionFile
 from ctxviz.transcripts.reads import Reads, Stats
 from ctxviz.transcripts.session_row import SessionSummary
 
@@ -163,28 +162,3 @@ def open_index(roots: Sequence[Path], *, use_index: bool = True) -> SummaryIndex
     ``use_index`` is False or there is no such folder."""
     folder = cache_folder(roots) if use_index else None
     return SummaryIndex(folder / INDEX_NAME if folder is not None else None)
-
-
-def summaries(files: Sequence[SessionFile], index: SummaryIndex) -> Iterator[Answer]:
-    """Each Claude Code file's summary (or why it could not be read): first the answers kept in the
-    index where nothing changed, then the others as they are summarised. The
-    caller saves the index once every agent's rows are in."""
-    todo: list[tuple[SessionFile, Reads]] = []
-    for file in files:
-        name = str(file.path)
-        index.stats.known(name, (file.size, file.mtime_ns))  # taken by discovery, before any reading
-        kept = index.get(name, name)
-        if kept is not None:
-            yield kept
-            continue
-        reads = Reads(index.stats)
-        reads.path(file.path)
-        reads.path(file.path.parent / file.path.stem / "subagents")  # a subagent added there adds a file
-        todo.append((file, reads))
-    if todo:
-        from ctxviz.transcripts.claude_code.summary import summarize_all
-
-        for (file, reads), answer in zip(todo, summarize_all([file for file, _ in todo]), strict=True):
-            if not isinstance(answer, SessionSummary) or answer.file == str(file.path):
-                index.put(str(file.path), reads, answer)
-            yield answer

@@ -38,9 +38,9 @@ def _refuse_utf16(head: bytes, path: Path) -> None:
         )
 
 
-def read_chunk(handle: BinaryIO, path: Path) -> bytes:
+def read_chunk(handle: BinaryIO, path: Path, size: int | None = None) -> bytes:
     try:
-        return handle.read(CHUNK_BYTES)
+        return handle.read(CHUNK_BYTES if size is None else size)
     except (OSError, EOFError) as error:  # EOFError: a gzip file cut short
         raise Unreadable(f"{safe_text(str(path))}: cannot read: {getattr(error, 'strerror', None) or error}") from None
 

@@ -61,21 +61,49 @@ def summary_row(
         if step.kind == StepKind.API_CALL:
             calls.append(step.used)
         elif step.kind in COMPACTION_STEP_KINDS:
-            trigger = step.trigger or CompactionTrigger.UNKNOWN
-            compactions.append(Compaction(trigger.value, step.pre_tokens, len(calls)))
-    sizes_seen = calls or [s.used for s in timeline.steps]
+            compactions.append(compaction_at(step.trigger, step.pre_tokens, len(calls)))
+    return numbers_row(ref, timeline.agent, timeline.source.name, calls or [s.used for s in timeline.steps],
+                       compactions, project=project, started=started, ended=ended, models=models,
+                       subagents=subagents, problems=problems, measured=measured, size=size,
+                       calls=len(calls))  # fmt: skip
+
+
+def compaction_at(trigger: CompactionTrigger | None, pre_tokens: int | None, calls_before: int) -> Compaction:
+    """A row's compaction: its trigger (unknown when not recorded), size before, and the calls before it."""
+    return Compaction((trigger or CompactionTrigger.UNKNOWN).value, pre_tokens, calls_before)
+
+
+def numbers_row(
+    ref: SessionRef,
+    agent: str,
+    session: str,
+    sizes: Sequence[int],
+    compactions: Sequence[Compaction],
+    *,
+    project: str,
+    started: str | None,
+    ended: str | None,
+    models: Sequence[str],
+    subagents: int = 0,
+    problems: Sequence[str] = (),
+    measured: bool = True,
+    size: int | None = None,
+    calls: int | None = None,
+) -> SessionSummary:
+    """The ``sessions`` row of a session's sizes in order (each call's, or each step's when it has no
+    call: ``calls`` then says 0) and compactions, for a reader that counts them without a timeline."""
     return SessionSummary(
-        agent=timeline.agent,
-        session=timeline.source.name,
+        agent=agent,
+        session=session,
         project=project,
         file=str(ref.path),
         started=started,
         ended=ended,
         models=tuple(models),
-        calls=len(calls),
-        first=sizes_seen[0] if sizes_seen else 0,
-        peak=max(sizes_seen, default=0),
-        last=sizes_seen[-1] if sizes_seen else 0,
+        calls=len(sizes) if calls is None else calls,
+        first=sizes[0] if sizes else 0,
+        peak=max(sizes, default=0),
+        last=sizes[-1] if sizes else 0,
         compactions=tuple(compactions),
         subagents=subagents,
         bytes=ref.size if size is None else size,

@@ -38,13 +38,23 @@ _WHY_KEPT = {
 }
 
 
+_AUTOMATIC = "compaction.automatic"  # the key of the automatic compactions' count in the session's policy memory
+
+
 @dataclass(frozen=True, slots=True)
 class SummarySize:
+    """A summary's size: the one a /compact asks for, else the n-th automatic compaction's own
+    (``each``, as a session recorded them), else ``default``."""
+
     default: int
     max: int
+    each: tuple[int, ...] = ()
 
-    def of(self, requested: Measure | None) -> tuple[int, str | None]:
-        tokens = requested.tokens if requested is not None else self.default
+    def of(self, requested: Measure | None, automatic: int = 0) -> tuple[int, str | None]:
+        if requested is not None:
+            tokens = requested.tokens
+        else:
+            tokens = self.each[automatic] if automatic < len(self.each) else self.default
         if tokens > self.max:
             return self.max, f"summary capped at {self.max:,} tokens, the compaction call's max output"
         return tokens, None
@@ -61,6 +71,8 @@ class SummaryAndRecentFiles:
     skills_total_tokens: int
     task_status: int
     skills: SkillListingRule | None
+    # tokens a Read adds per line (its line numbers): the per-file limit counts the file's content only
+    line_number_tokens: int = 0
     # Claude Code also clears old tool results between calls (microcompact): an event's ``cleared`` applies
     clears_old_results: bool = True
 
@@ -100,7 +112,11 @@ class SummaryAndRecentFiles:
         state.current.clear()
         state.crossed_warning = False
 
-        tokens, capped = self.summary.of(summary)
+        automatic = 0
+        if not manual:
+            automatic = state.policy.get(_AUTOMATIC, 0)
+            state.policy[_AUTOMATIC] = automatic + 1
+        tokens, capped = self.summary.of(summary, automatic)
         label = "Summary of the conversation" + (f" (focus: {focus})" if focus else "")
         session.add(M, BlockKind.SUMMARY, label, tokens, "brief")
         fates.append(Fate("Summary", BlockKind.SUMMARY, "new", tokens, capped or "the new start of the history"))
@@ -148,12 +164,13 @@ class SummaryAndRecentFiles:
         state.touched = {}  # the read-file cache starts over with just the files restored
         total = 0
         for n, path in enumerate(recent):
-            size = session.file_size(path).tokens
+            measure = session.file_size(path)
+            size = measure.tokens
             if n >= self.max_files:
                 why = f"only the {self.max_files} most recent files are re-read"
                 fates.append(Fate(path, BlockKind.FILE_READ, "not-restored", 0, why))
                 continue
-            referenced = size > self.max_tokens_per_file
+            referenced = size - self.line_number_tokens * measure.lines > self.max_tokens_per_file
             tokens = self.file_reference if referenced else size
             # a restored file goes through the read path: the rules and nested memory it brings count too
             brings = 0 if referenced else sum(t.tokens for t in session.triggered_by(path, Touch.READ))

@@ -94,6 +94,14 @@ class Links:
         """A parent was written after its child: file order cannot be trusted."""
         return any(p in self._position for p in self._unresolved)
 
+    def seal(self) -> bool:
+        """Forget the uuids once every record is in (most of a summary's memory: ~90 bytes a record) and
+        answer ``out_of_order``; ``kept`` still works, ``add`` and ``out_of_order`` no longer do."""
+        out_of_order = self.out_of_order
+        self._position = {}
+        self._unresolved = []
+        return out_of_order
+
     def _path(self, leaf: int) -> bytearray:
         on_path = bytearray(len(self._parent))
         walk = leaf

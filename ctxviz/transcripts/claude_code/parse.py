@@ -18,16 +18,19 @@ from ctxviz.kinds import BlockKind
 from ctxviz.timeline import Category
 from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.claude_code.records import (
+    CONVERSATIONAL_TYPES,
     IGNORED_TYPES,
     SUBAGENT_TOOLS,
-    SYNTHETIC_MODEL,
     Content,
     DecodeError,
     Record,
+    call_id,
+    compaction,
     decode_attachment,
     decode_record,
     decode_tool_input,
     subagent_id,
+    unknown_type,
 )
 from ctxviz.transcripts.safe import safe_or_none, safe_text
 
@@ -233,9 +236,9 @@ def _entry(number: int, record: Record, kind: str, tools: ParseState) -> Entry:
         pieces = _assistant_pieces(message.content if message else None, tools)
         usage = message.usage if message else None
         used = usage.context if usage is not None else None
-        if message is None or message.model == SYNTHETIC_MODEL:
+        message_id = call_id(message, number) if message is not None else None
+        if message is None or message_id is None:
             return Entry(number, uuid, parent, logical, sidechain, True, stamp, pieces, agent=agent)
-        message_id = message.id or f"line:{number}"
         if used is None:  # a call whose usage was not recorded: its pieces wait for the next call
             tools.unmeasured.add(message_id)
             return Entry(number, uuid, parent, logical, sidechain, True, stamp, pieces, agent=agent)
@@ -256,14 +259,9 @@ def _entry(number: int, record: Record, kind: str, tools: ParseState) -> Entry:
                      agent=agent)  # fmt: skip
     # system
     if record.subtype == "compact_boundary":
-        meta = record.compactMetadata
-        compact = (meta.trigger or "auto", meta.preTokens, meta.postTokens) if meta else ("auto", None, None)
-        return Entry(number, uuid, parent, logical, sidechain, True, stamp, compact=compact, agent=agent)
+        return Entry(number, uuid, parent, logical, sidechain, True, stamp, compact=compaction(record), agent=agent)
     note = "microcompaction: older tool results cleared" if record.subtype == "microcompact_boundary" else None
     return Entry(number, uuid, parent, logical, sidechain, True, stamp, note=note, agent=agent)
-
-
-_CONVERSATIONAL = frozenset({"user", "assistant", "system", "attachment"})
 
 
 def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: ParseState | None = None) -> Parsed:
@@ -297,14 +295,14 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: Par
         if cwd is None and record.cwd:
             cwd = safe_text(record.cwd)
             tools.cwd = record.cwd
-        if kind in _CONVERSATIONAL:
+        if kind in CONVERSATIONAL_TYPES:
             add(_entry(number, record, kind, tools))
         elif kind in IGNORED_TYPES:
             if record.uuid:  # progress records sit on the chain between messages
                 add(Entry(number, record.uuid, record.parentUuid, None, bool(record.isSidechain), False))
         else:
             unknown[str(kind)] += 1
-            problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
+            problems.append(unknown_type(where, number, kind))
     unmeasured = len(tools.unmeasured - tools.measured)
     return Parsed(
         tuple(entries), tuple(problems), dict(unknown), session, cwd, tools.task_prompts, count, unmeasured, other

@@ -86,8 +86,8 @@ class ClaudeCodeReader(Reader):
         from datetime import date
 
         from ctxviz.transcripts.claude_code.discover import session_files
+        from ctxviz.transcripts.claude_code.indexed import summaries
         from ctxviz.transcripts.claude_code.select import project_matches
-        from ctxviz.transcripts.index import summaries
 
         files = [f for f in session_files(roots) if project_matches(f, project)]
         if since is not None:  # a file last written before --since cannot hold a session active after it

@@ -1,9 +1,12 @@
-"""The shape of a Claude Code transcript line, as far as ctxviz needs it, and decoding one line.
+"""The shape of a Claude Code transcript line, as far as ctxviz needs it, decoding one line, and the
+rules every pass over the lines applies (which record is a call, what names it, what a compaction says).
 
 Only the fields ctxviz reads are declared: msgspec skips everything else without building Python
 objects, which is most of the cost of a transcript (see benchmarks/transcripts.py). Bulky content
 (tool results, tool inputs, thinking) is kept as ``Raw`` bytes: its length is all the size estimate
-needs, and it is never decoded into strings.
+needs, and it is never decoded into strings. One declaration serves both passes: the timeline's
+``Record`` and the sessions summary's lighter ``CountedRecord`` share ``RecordHead``'s fields and differ
+only in what they keep of a message's content (decoded blocks, or its bytes).
 """
 
 from __future__ import annotations
@@ -65,12 +68,21 @@ class Content(Struct, frozen=True):
     source: Raw = EMPTY  # image / document
 
 
-class Message(Struct, frozen=True):
+class MessageHead(Struct, frozen=True):
+    """What every pass reads of a message: its role, the call it belongs to, the model and the usage."""
+
     role: str | None = None
     id: str | None = None
     model: str | None = None
-    content: str | list[Content] | None = None
     usage: Usage | None = None
+
+
+class Message(MessageHead, frozen=True):
+    content: str | list[Content] | None = None
+
+
+class MessageBytes(MessageHead, frozen=True):
+    content: Raw = EMPTY  # searched (subagent calls, the warm-up prompt), decoded only where needed
 
 
 class CompactMetadata(Struct, frozen=True):
@@ -79,8 +91,9 @@ class CompactMetadata(Struct, frozen=True):
     postTokens: int | None = None
 
 
-class Record(Struct, frozen=True):
-    """One transcript line. ``type`` is missing in some minimal files; ``message.role`` stands in."""
+class RecordHead(Struct, frozen=True):
+    """One transcript line as every pass reads it: its type, its place in the uuid tree, its session,
+    time and message. ``type`` is missing in some minimal files; ``message.role`` stands in."""
 
     type: str | None = None
     subtype: str | None = None
@@ -88,23 +101,58 @@ class Record(Struct, frozen=True):
     parentUuid: str | None = None
     logicalParentUuid: str | None = None
     isSidechain: bool | None = False
-    isMeta: bool | None = False
-    isCompactSummary: bool | None = False
-    agentId: str | None = None
     sessionId: str | None = None
     cwd: str | None = None
     timestamp: str | None = None
-    message: Message | None = None
+    message: MessageHead | None = None
     compactMetadata: CompactMetadata | None = None
-    attachment: Raw = EMPTY
-    toolUseResult: Raw = EMPTY
-    content: Raw = EMPTY  # system records' text
 
     @property
     def kind(self) -> str | None:
         if self.type is not None:
             return self.type
         return self.message.role if self.message is not None else None
+
+
+class Record(RecordHead, frozen=True):
+    """A line as the timeline reads it: every content block, and what names a subagent or a summary."""
+
+    isMeta: bool | None = False
+    isCompactSummary: bool | None = False
+    agentId: str | None = None
+    message: Message | None = None
+    attachment: Raw = EMPTY
+    toolUseResult: Raw = EMPTY
+    content: Raw = EMPTY  # system records' text
+
+
+class CountedRecord(RecordHead, frozen=True):
+    """A line as the sessions summary reads it: the message's content left as bytes."""
+
+    message: MessageBytes | None = None
+
+
+# Record types that are part of the conversation; IGNORED_TYPES carry nothing for the window, any other
+# type is unknown (reported, skipped).
+CONVERSATIONAL_TYPES = frozenset({"user", "assistant", "system", "attachment"})
+
+
+def call_id(message: MessageHead, line: int) -> str | None:
+    """What names the API call an assistant message belongs to (its records repeat its usage), or None
+    for a record Claude Code made itself (an error shown as a reply): no call."""
+    if message.model == SYNTHETIC_MODEL:
+        return None
+    return message.id or f"line:{line}"
+
+
+def compaction(record: RecordHead) -> tuple[str, int | None, int | None]:
+    """A compaction boundary's trigger (``auto`` when not recorded), tokens before and after."""
+    meta = record.compactMetadata
+    return (meta.trigger or "auto", meta.preTokens, meta.postTokens) if meta else ("auto", None, None)
+
+
+def unknown_type(where: str, line: int, kind: str | None) -> str:
+    return f"{where}:{line}: record type {kind!r} not known to ctxviz, skipped"
 
 
 class Attachment(Struct, frozen=True):

@@ -1,9 +1,11 @@
 """One row per session for ``ctxviz sessions``: calls, peak, last, compactions, subagents, size.
 
-Every line is decoded with a struct that declares only the fields a summary reads: msgspec skips the
-rest (tool results, content) without building objects, which measured faster than any byte search
-over the same lines (benchmarks/transcripts.py). Calls are counted on the active chain, the same
-records the full reader uses (tests check the two agree on every sample).
+The timeline's parser made lighter: every line is decoded with the same declaration (``records``),
+leaving a message's content as bytes, and the same rules (``records.call_id``, ``compaction``, the
+record types) say what is a call and what a compaction holds; instead of an entry per record, only
+small numbers are kept. msgspec skips the undeclared fields without building objects, which measured
+faster than any byte search over the same lines (benchmarks/transcripts.py). Calls are counted on the
+active chain, the same records the full reader uses (tests check the two agree on every sample).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import msgspec
-from msgspec import Raw, Struct
+from msgspec import Raw
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
@@ -23,55 +25,31 @@ from ctxviz.regular_file import read_regular
 from ctxviz.transcripts.claude_code.chain import NO_PARENT, Links, active_chain
 from ctxviz.transcripts.claude_code.discover import AGENT_PREFIX, COMPACTION_PREFIX, SessionFile, decode_project
 from ctxviz.transcripts.claude_code.records import (
-    EMPTY,
+    CONVERSATIONAL_TYPES,
     IGNORED_TYPES,
     SUBAGENT_TOOLS,
-    SYNTHETIC_MODEL,
-    CompactMetadata,
-    Usage,
+    Content,
+    CountedRecord,
+    call_id,
+    compaction,
+    unknown_type,
 )
 from ctxviz.transcripts.lines import Line
 from ctxviz.transcripts.safe import safe_or_none, safe_text
 from ctxviz.transcripts.session_row import Compaction, SessionSummary
 
-
-class _Message(Struct, frozen=True):
-    role: str | None = None
-    id: str | None = None
-    model: str | None = None
-    usage: Usage | None = None
-    content: Raw = EMPTY  # searched for subagent calls and the warm-up prompt; decoded only then
-
-
-class _Record(Struct, frozen=True):
-    type: str | None = None
-    subtype: str | None = None
-    uuid: str | None = None
-    parentUuid: str | None = None
-    logicalParentUuid: str | None = None
-    isSidechain: bool | None = False
-    timestamp: str | None = None
-    sessionId: str | None = None
-    cwd: str | None = None
-    message: _Message | None = None
-    compactMetadata: CompactMetadata | None = None
-
-
-class _Tool(Struct, frozen=True):
-    type: str = ""
-    id: str | None = None
-    name: str | None = None
-
-
-_DECODE = msgspec.json.Decoder(_Record).decode
-_DECODE_LINES = msgspec.json.Decoder(_Record).decode_lines
-_DECODE_TOOLS = msgspec.json.Decoder(list[_Tool] | str | None).decode
+_DECODE = msgspec.json.Decoder(CountedRecord).decode
+_DECODE_LINES = msgspec.json.Decoder(CountedRecord).decode_lines
+_DECODE_TOOLS = msgspec.json.Decoder(list[Content] | str | None).decode
+# A chunk's decoded records sit beside the chunk: 1 MB measured as fast as 8 MB on a 150 MB session
+# and held ~25 MB less at the peak.
+DECODED_CHUNK_BYTES = 1024 * 1024
 UNLINKED = -1
 COMPACTION = -1
 # each record type ctxviz knows: conversational (True) or carrying nothing for the window (False)
 _CONVERSATIONAL: dict[str | None, bool] = {
     **dict.fromkeys(IGNORED_TYPES, False),
-    **dict.fromkeys(("user", "assistant", "system", "attachment"), True),
+    **dict.fromkeys(CONVERSATIONAL_TYPES, True),
 }
 _WARMUP = b'"Warmup"'
 # A quoted subagent tool name: the content is decoded only where one stands. One regular-expression pass
@@ -110,14 +88,17 @@ class _Chain:
         self.model = array("h")  # index into ``models``
         self.models: list[str] = []
         self.compactions: dict[int, tuple[str, int | None]] = {}
+        self.repeated_calls: set[int] = set()  # message hashes of calls on a record written twice
 
-    def add(self, uuid: str | None, record: _Record, conversational: bool, call: tuple[int, str, str | None] | None,
-            compact: tuple[str, int | None] | None) -> None:  # fmt: skip
+    def add(self, uuid: str | None, record: CountedRecord, conversational: bool,
+            call: tuple[int, str, str | None] | None, compact: tuple[str, int | None] | None) -> None:  # fmt: skip
         self.conversational = self.conversational or conversational
         at = UNLINKED
         if uuid:
             at = self.links.add(uuid, record.parentUuid, record.logicalParentUuid, conversational, call is not None)
             if at == NO_PARENT:  # written twice: read once
+                if call is not None:
+                    self.repeated_calls.add(hash(call[1]))
                 return
         if call is not None:
             used, message_id, model = call
@@ -134,7 +115,16 @@ class _Chain:
             self.message.append(0)
             self.model.append(-1)
 
-    def numbers(self) -> tuple[tuple[int, ...], tuple[str, ...], tuple[Compaction, ...]]:
+    def drop_measured(self, messages: set[int]) -> None:
+        """Take out of ``messages`` the hashes of the calls read with their usage (one pass over the
+        calls: no set of every call's hash is kept)."""
+        messages.difference_update(self.message)
+        messages.difference_update(self.repeated_calls)
+
+    def numbers(self) -> tuple[tuple[int, ...], tuple[str, ...], tuple[Compaction, ...], bool]:
+        """Each call's context, the models, the compactions, and whether the records were out of order;
+        the uuids are let go first, so the set of messages seen never sits beside them."""
+        out_of_order = self.links.seal()
         kept, _ = self.links.kept()
         seen: set[int] = set()
         usage: list[int] = []
@@ -153,7 +143,7 @@ class _Chain:
                 model = self.model[n]
                 if model >= 0 and self.models[model] not in models:
                     models.append(self.models[model])
-        return tuple(usage), tuple(models), tuple(found)
+        return tuple(usage), tuple(models), tuple(found), out_of_order
 
 
 def _subagent_calls(content: Raw, found: set[str]) -> None:
@@ -169,7 +159,7 @@ def _subagent_calls(content: Raw, found: set[str]) -> None:
         found.update(b.id for b in blocks if b.type == "tool_use" and b.name in SUBAGENT_TOOLS and b.id)
 
 
-def _decoded_lines(lines: Iterable[Line], where: str, problems: list[str]) -> Iterator[tuple[int, _Record]]:
+def _decoded_lines(lines: Iterable[Line], where: str, problems: list[str]) -> Iterator[tuple[int, CountedRecord]]:
     """Each line's record, one line at a time; a damaged line is located in ``problems`` and skipped."""
     decode = _DECODE
     for number, line, complete in lines:
@@ -191,7 +181,7 @@ def _one_line_each(chunk: bytes, end: int, records: int) -> bool:
     return at == end
 
 
-def _decoded_file(path: Path, where: str, problems: list[str]) -> Iterator[tuple[int, _Record]]:
+def _decoded_file(path: Path, where: str, problems: list[str]) -> Iterator[tuple[int, CountedRecord]]:
     """Each record of a file, decoded a chunk of whole lines at a time (one call for thousands of lines:
     the per-line work was a third of a summary). A chunk holding a damaged or blank line goes line by
     line, and so do a line longer than a chunk and a last line without its end: exact line numbers."""
@@ -216,7 +206,8 @@ def _decoded_file(path: Path, where: str, problems: list[str]) -> Iterator[tuple
             records = []  # let this chunk's records (and the chunk they point into) go before the next
             number += lines
             rest = pending[cut:]
-            chunk = read_chunk(handle, path)
+            pending = b""  # let go before the next chunk is read
+            chunk = read_chunk(handle, path, DECODED_CHUNK_BYTES)
             pending = rest + chunk if chunk else rest
             if not chunk:
                 break
@@ -230,7 +221,7 @@ def summarize_lines(lines: Iterable[Line], where: str) -> FileNumbers:
     return summarize_records(_decoded_lines(lines, where, problems), where, problems)
 
 
-def summarize_records(records: Iterable[tuple[int, _Record]], where: str, problems: list[str]) -> FileNumbers:
+def summarize_records(records: Iterable[tuple[int, CountedRecord]], where: str, problems: list[str]) -> FileNumbers:
     """The numbers of one session file's decoded records; ``problems`` already holds the lines that
     could not be decoded."""
     main, side = _Chain(), _Chain()
@@ -239,8 +230,7 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
     session = cwd = None
     side_roots = 0
     subagents: set[str] = set()
-    measured: set[int] = set()  # hashes of message ids: no string kept per call
-    unmeasured: set[int] = set()
+    unmeasured: set[int] = set()  # hashes of message ids: no string kept per call
     # hot loop (every record of every session): names bound locally. Most records are "progress"
     # records: linked into the tree, nothing else, so they take the shortest way through.
     conversational_kinds = _CONVERSATIONAL
@@ -255,7 +245,7 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
                 kind = message.role
             conversational = conversational_kinds.get(kind)  # type: ignore[assignment]
             if conversational is None:
-                problems.append(f"{where}:{number}: record type {kind!r} not known to ctxviz, skipped")
+                problems.append(unknown_type(where, number, kind))
                 continue
         if session is None or cwd is None:
             if session is None:
@@ -279,22 +269,12 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
             continue
         call = compact = None
         if kind == "assistant":
-            if message is not None and message.model != SYNTHETIC_MODEL:
-                message_id = message.id or f"line:{number}"
+            if message is not None and (message_id := call_id(message, number)) is not None:
                 usage = message.usage
-                used = None
-                if usage is not None:  # Usage.context, inline: once per call of every session
-                    fresh, written, read = (
-                        usage.input_tokens,
-                        usage.cache_creation_input_tokens,
-                        usage.cache_read_input_tokens,
-                    )
-                    if fresh is not None or written is not None or read is not None:
-                        used = (fresh or 0) + (written or 0) + (read or 0)
+                used = usage.context if usage is not None else None
                 if used is None:
                     unmeasured.add(hash(message_id))
                 else:
-                    measured.add(hash(message_id))
                     call = (used, message_id, message.model)
                 if not record.isSidechain:
                     _subagent_calls(message.content, subagents)
@@ -302,14 +282,16 @@ def summarize_records(records: Iterable[tuple[int, _Record]], where: str, proble
             if record.isSidechain and record.parentUuid is None:
                 side_roots += message is None or _WARMUP not in bytes(message.content)
         elif kind == "system" and record.subtype == "compact_boundary":
-            meta = record.compactMetadata or CompactMetadata()
-            compact = (meta.trigger or "auto", meta.preTokens)
+            compact = compaction(record)[:2]
         (side if record.isSidechain else main).add(uuid, record, True, call, compact)
     chain = main if main.conversational or not side.conversational else side
-    calls, models, found = chain.numbers()
+    calls, models, found, out_of_order = chain.numbers()
+    if unmeasured:
+        main.drop_measured(unmeasured)
+        side.drop_measured(unmeasured)
     return FileNumbers(safe_or_none(session), safe_or_none(cwd), started, ended,
                        tuple(safe_text(m) for m in models), calls, found, side_roots, tuple(problems),
-                       len(subagents), len(unmeasured - measured), chain.links.out_of_order)  # fmt: skip
+                       len(subagents), len(unmeasured), out_of_order)  # fmt: skip
 
 
 def _in_time_order(path: Path, numbers: FileNumbers) -> FileNumbers:

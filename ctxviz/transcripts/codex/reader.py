@@ -38,17 +38,17 @@ class CodexReader(Reader):
         found = session_files(roots, "sessions", lambda name: name.endswith(".jsonl"))
         return [SessionRef(self.name, file, file.stem, size, mtime) for _, file, size, mtime in found]
 
-    def _parse(self, ref: SessionRef) -> Parsed:
+    def _parse(self, ref: SessionRef, *, counting: bool = False) -> Parsed:
         from ctxviz.transcripts.codex.rollout import in_time_order, parse
         from ctxviz.transcripts.jsonl import records, spanning_records, spans_lines
 
         problems: list[str] = []
         # Codex writes one record a line; a rollout passed through a pretty-printer is read whole instead
         read = spanning_records if spans_lines(ref.path) else records
-        state = parse(read(ref.path, problems), str(ref.path))
+        state = parse(read(ref.path, problems), str(ref.path), counting=counting)
         if state.out_of_time_order:  # rare: only then are all its records held at once, to be reordered
             problems = []
-            state = parse(in_time_order(list(read(ref.path, problems))), str(ref.path))
+            state = parse(in_time_order(list(read(ref.path, problems))), str(ref.path), counting=counting)
             state.reordered = True
         state.problems[:0] = problems
         return state
@@ -60,13 +60,7 @@ class CodexReader(Reader):
         return Reading(build(state, ref.path), tuple(state.problems))
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
-        from ctxviz.transcripts.codex.rollout import build
-        from ctxviz.transcripts.rows import summary_row
+        from ctxviz.transcripts.codex.rollout import row
 
         reads.path(ref.path)  # a rollout is one file
-        state = self._parse(ref)
-        timeline = build(state, ref.path)
-        row = summary_row(ref, timeline, project=state.cwd or "", started=state.started, ended=state.ended,
-                          models=state.models, subagents=state.subagents,
-                          problems=state.problems)  # fmt: skip
-        return row._replace(parent=state.parent)
+        return row(self._parse(ref, counting=True), ref)

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger
 from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
 from ctxviz.transcripts.jsonl import Record, count, each_record, estimate, first_line, part_texts, text_size
-from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
+from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, SessionRef, SessionSummary, counted
+from ctxviz.transcripts.protocol import Compaction as SessionCompaction
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Thresholds, Timeline
@@ -33,6 +34,10 @@ if TYPE_CHECKING:
 OVERHEAD_LABEL = "instructions and tool schemas: not recorded in the rollout"
 _IGNORED_TOP = frozenset({"world_state", "inter_agent_communication_metadata"})  # bookkeeping, not context
 _NOT_SENT = frozenset({"ghost_snapshot"})  # response items kept for undo, never sent to the model
+_TOOL_CALLS = frozenset({"function_call", "custom_tool_call", "local_shell_call"})
+_TOOL_OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
+_OTHER_ITEMS = frozenset({"message", "reasoning", "web_search_call", "tool_search_call", "image_generation_call",
+                          "agent_message", "tool_search_output"})  # fmt: skip
 
 
 def _message(payload: Mapping[str, Any], origin: str) -> Item:
@@ -107,6 +112,9 @@ class Parsed:
     seen_instructions: bool = False
     out_of_time_order: bool = False  # a timestamp earlier than one on a line before it
     reordered: bool = False  # read again in time order (``in_time_order``)
+    # Only what the sessions row needs: calls, compactions, subagents, problems; what entered the
+    # conversation (the response items' sizes and labels) is not made.
+    counting: bool = False
 
     @property
     def subagents(self) -> int:
@@ -128,39 +136,48 @@ class Parsed:
             self.model = model
 
     def response_item(self, number: int, payload: Mapping[str, Any]) -> None:
+        kind = payload.get("type")
+        if kind in _TOOL_CALLS:
+            if payload.get("name") == "spawn_agent":
+                self.spawn_calls.add(str(payload.get("call_id")))
+        elif kind in _TOOL_OUTPUTS:
+            if str(payload.get("call_id")) in self.spawn_calls:
+                self.spawn_output(str(payload.get("call_id")), payload.get("output"))
+        elif kind not in _OTHER_ITEMS:
+            if kind not in _NOT_SENT:
+                self.problems.append(f"{self.where}:{number}: response item {kind!r} not known to ctxviz, skipped")
+            return
+        if not self.counting:
+            self.entered(number, kind, payload)
+
+    def entered(self, number: int, kind: str, payload: Mapping[str, Any]) -> None:
+        """The item a known response item adds to the conversation, sized and labelled."""
         from ctxviz.transcripts.assemble import Item
 
-        kind = payload.get("type")
         origin = f"line:{number}"
         if kind == "message":
             self.events.append(_message(payload, origin))
         elif kind == "reasoning":
             text = part_texts(payload.get("summary")) + part_texts(payload.get("content"))
             self.events.append(Item(BlockKind.REPLY, "reasoning", estimate(len(text)), origin=origin))
-        elif kind in ("function_call", "custom_tool_call", "local_shell_call"):
+        elif kind in _TOOL_CALLS:
             name = str(payload.get("name") or "shell")
             arguments = payload.get("arguments", payload.get("input", payload.get("action")))
             label = f"{name} {_command(arguments)}".strip()
             self.call_names[str(payload.get("call_id"))] = label
-            if name == "spawn_agent":
-                self.spawn_calls.add(str(payload.get("call_id")))
             block_kind = BlockKind.EDIT if name == "apply_patch" else BlockKind.TOOL_CALL
             self.events.append(Item(block_kind, label, estimate(text_size(arguments) + len(name)), origin=origin))
-        elif kind in ("function_call_output", "custom_tool_call_output"):
+        elif kind in _TOOL_OUTPUTS:
             label = self.call_names.get(str(payload.get("call_id")), "tool output")
-            if str(payload.get("call_id")) in self.spawn_calls:
-                self.spawn_output(str(payload.get("call_id")), payload.get("output"))
             self.events.append(
                 Item(BlockKind.TOOL_OUTPUT, label, estimate(text_size(payload.get("output"))), origin=origin)
             )
         elif kind in ("web_search_call", "tool_search_call", "image_generation_call", "agent_message"):
             self.events.append(Item(BlockKind.TOOL_CALL, str(kind).replace("_", " "), estimate(text_size(payload)),
                                     origin=origin))  # fmt: skip
-        elif kind == "tool_search_output":
+        else:  # tool_search_output
             self.events.append(Item(BlockKind.TOOL_OUTPUT, "tool search", estimate(text_size(payload.get("tools"))),
                                     origin=origin))  # fmt: skip
-        elif kind not in _NOT_SENT:
-            self.problems.append(f"{self.where}:{number}: response item {kind!r} not known to ctxviz, skipped")
 
     def token_count(self, number: int, payload: Mapping[str, Any]) -> None:
         from ctxviz.transcripts.assemble import Call
@@ -291,9 +308,9 @@ class Parsed:
         self.events.append(item)
 
 
-def parse(lines: Iterable[tuple[int, Record]], where: str) -> Parsed:
-    """Pure: a rollout's records → events and what the summary needs."""
-    state = Parsed(where)
+def parse(lines: Iterable[tuple[int, Record]], where: str, *, counting: bool = False) -> Parsed:
+    """Pure: a rollout's records → events and what the summary needs (``counting``: only that)."""
+    state = Parsed(where, counting=counting)
     each_record(lines, where, state.problems, state.record)
     return state
 
@@ -322,11 +339,10 @@ def thresholds(window: int) -> Thresholds:
     return Thresholds.from_trigger(compaction_limit(NUMBERS, window), window)
 
 
-def build(state: Parsed, path: Path) -> Timeline:
-    """Pure: the Timeline of a parsed rollout (``InputError`` when it recorded no usage)."""
-    from ctxviz.timeline import Source, Timeline
-    from ctxviz.transcripts.assemble import Call, assemble
-    from ctxviz.transcripts.rows import nothing_measured, skipped_notice
+def _refuse_unmeasured(state: Parsed, path: Path) -> None:
+    """``NoUsage`` when the rollout recorded no call's usage: nothing to show."""
+    from ctxviz.transcripts.assemble import Call
+    from ctxviz.transcripts.rows import nothing_measured
 
     if not any(isinstance(e, Call) for e in state.events):
         why = "no token_count events with usage"
@@ -335,6 +351,35 @@ def build(state: Parsed, path: Path) -> Timeline:
         if state.zero_counts:
             why += f" ({state.zero_counts} with all-zero usage)"
         raise nothing_measured(path, AgentName.CODEX, why)
+
+
+def row(state: Parsed, ref: SessionRef) -> SessionSummary:
+    """Pure: the ``sessions`` row of a rollout parsed ``counting`` (the same calls and compactions its
+    timeline's steps would be, without building it)."""
+    from ctxviz.transcripts.assemble import Call, Compaction
+    from ctxviz.transcripts.rows import compaction_at, numbers_row
+
+    _refuse_unmeasured(state, ref.path)
+    calls: list[int] = []
+    compactions: list[SessionCompaction] = []
+    for event in state.events:
+        if isinstance(event, Call):
+            calls.append(event.used)
+        elif isinstance(event, Compaction):
+            compactions.append(compaction_at(event.trigger, event.pre_tokens, len(calls)))
+    found = numbers_row(ref, AgentName.CODEX, state.session or ref.path.stem, calls, compactions,
+                        project=state.cwd or "", started=state.started, ended=state.ended, models=state.models,
+                        subagents=state.subagents, problems=state.problems)  # fmt: skip
+    return found._replace(parent=state.parent)
+
+
+def build(state: Parsed, path: Path) -> Timeline:
+    """Pure: the Timeline of a parsed rollout (``InputError`` when it recorded no usage)."""
+    from ctxviz.timeline import Source, Timeline
+    from ctxviz.transcripts.assemble import assemble
+    from ctxviz.transcripts.rows import skipped_notice
+
+    _refuse_unmeasured(state, path)
     steps, blocks = assemble(state.events, OVERHEAD_LABEL)
     notices = list(skipped_notice(state.problems))
     window = state.window
