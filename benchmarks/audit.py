@@ -7,28 +7,45 @@ scenario; the findings (one replay as recorded, then one per what-if and one per
 (issue 17): a 3 MB session audited in ≤ 2 s, whole process. For the whole command with its start-up,
 time ``ctxviz audit SESSION --json`` with paired whole-process runs (on a busy machine: quote the median).
 
-Measured 2026-12-01 on 2 shared cores under a load average of 8–10 from other work (wall times are
-inflated by the wait for a core; CPU times are the steadier figure), four real Claude Code sessions:
+Measured 2026-12-02 (this branch, one more replay than before: the dedup what-if always runs, its
+references being the repeated-content finding's items), farm-bench, whole ``ctxviz audit SESSION --json``
+process, median of 5, on 2 shared cores under a load average of 12-13 (wall times are the wait for a
+core, up to 10 s; CPU seconds are the figure to read). A is this branch, B main at a3e6d3a:
 
-    session (MB, calls)        read+cost  import  findings   whole process, median of 5
-                               (in process, CPU, median of 3)  cpu      wall     peak
-    0f_c364a22bea (3.1, 202)   0.03 s     0.10 s  0.06 s    0.75 s   2.68 s   50 MiB
-    2a_075ef186b4 (3.9, 253)   0.03 s     0.13 s  0.07 s    0.80 s   3.29 s   54 MiB
-    44_785715c3f5 (2.2, 149)   0.03 s     0.11 s  0.08 s    0.74 s   2.06 s   48 MiB
-    cd_95adddad32 (3.9, 225)   0.03 s     0.13 s  0.07 s    0.99 s   2.92 s   54 MiB
+    session (MB)           cpu A    cpu B   A/B cpu (paired)  peak A
+    44_785715c3f5 (2.2)    1.40 s   1.42 s  0.98              49 MiB
+    0f_c364a22bea (3.1)    1.40 s   1.43 s  1.00              51 MiB
+    18_4069756ffc (3.3)    1.22 s   -       -                 51 MiB
+    cd_95adddad32 (3.9)    1.13 s   -       -                 55 MiB
 
-Linear in size: the first session written 3 and 10 times over (fresh ids, one chain; 606 and 2,020
-calls, input_tokens exactly 3 and 10 times 18,185,116): 9.6 MB 1.07 s CPU, 76 MiB; 32 MB 1.99 s CPU,
-144 MiB (median of 3; in process 0.27 + 0.88 + 0.56 s). About 0.05 s and 4.5 MiB more per MB beyond
-the start-up.
+So a 3 MB session is audited in 1.1-1.4 s of CPU, within the 2 s asked (the same figures were 0.75-0.99 s
+on 2026-12-01 at a lighter load; CPU time itself grows on a machine this busy). About 0.8 s of it is
+importing the modules (the scenario models' pydantic schemas are most of that: ``python -X importtime``).
 
-The audit's own work is ~0.2 s of a 3 MB session's ~0.75 s: Python's start-up and the imports (the
-engine, the scenario models, the importer) take the rest. Of that work the import is the largest
-phase, then the findings' 11 replays; the carried cost is one pass over the blocks, a bisection each.
+Large sessions: Claude Code sessions of many small calls as benchmarks/big_session.py writes them (20
+MB, 8,932 calls; 152 MB; 1 GB, 446,583 calls), ``/usr/bin/time -v``, same load:
 
-A 312 MB session (benchmarks/audit_large.py: 0f_c364a22bea written 1, 10 and 100 times over as one
-chain, whole ``ctxviz audit --json`` process, one run each, 2026-12-01, 2 shared cores under a load
-average of 9-10 and this branch's full test suite running beside it):
+    MB      cpu s    peak MiB
+    20      5.8        239      (4.7 s, 206 MiB on main at a lighter moment)
+    152    29.3       1300      (main a3e6d3a)
+    1004   110.3*     4912*    (* killed by ``timeout 900`` after 15:05 wall, still importing)
+
+In process, by phase (152 MB, gc off as the command runs): reading the session and its carried cost
+4.2 s CPU, +139 MiB; importing it as a scenario 22.9 s, +1,098 MiB; the findings' replays (as
+recorded, one per what-if, one per other profile) 14.9 s, +136 MiB.
+Memory grows with the import: about 7.3 MiB per MB of session (its pydantic event models are about 40%
+of what it holds, then the calibration replays' timelines, the draft, and the YAML text it writes and
+parses back), against about 1.2 MiB per MB for the audit's own reading. So a 1 GB session of small
+calls needs about 8.3 GiB, most of it the import's; a real session of larger calls grows less (below).
+The 1 GB run, capped at 900 s of wall time under a load average of 12, got 110 s of CPU: by the 152 MB
+phases scaled up (read and cost ~28 s, import ~150 s, findings ~100 s) it was in the import, whose
+memory had reached 4.8 GiB. Linear scaling of those phases puts the whole audit near 280 s of CPU and
+8.3 GiB: far over 1 GB, and what grows is the import (an audit that needs no replay, or one that
+replays from a leaner import, would stay near the reading's 1.2 MiB per MB).
+
+Earlier (2026-12-01), a 312 MB session (benchmarks/audit_large.py: 0f_c364a22bea written 1, 10 and 100
+times over as one chain, whole ``ctxviz audit --json`` process, one run each, 2 shared cores under a
+load average of 9-10 and a full test suite running beside it):
 
     MB      calls   input_tokens (= N x 18,185,116)   cpu s   wall s   peak MiB
     3.1       202      18,185,116                      1.24     4.72       51

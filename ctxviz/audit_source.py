@@ -63,9 +63,10 @@ def audit_scenario(file: Path | str | None, tokenizer: str = "cl100k", shown: Ti
 def audit_session(target: Path | SessionRef, shown: Timeline | None = None) -> Audited:
     """A recorded session's audit (``shown``: its timeline already read). Raises ``InputError``."""
     from ctxviz.errors import InputError
-    from ctxviz.importer import session_to_scenario
+    from ctxviz.importer.imported import measured_per_event
     from ctxviz.report.audit import carried_cost
     from ctxviz.report.audit_findings import findings
+    from ctxviz.sources import imported_session
     from ctxviz.transcripts.registry import read_target
 
     timeline = shown or read_target(target).timeline
@@ -74,12 +75,12 @@ def audit_session(target: Path | SessionRef, shown: Timeline | None = None) -> A
         raise InputError(f"{timeline.source.path or timeline.source.name}: no API call records its usage; "
                          "there is nothing measured to audit")  # fmt: skip
     try:
-        imported = session_to_scenario(target if isinstance(target, Path) else target.path)
+        scenario, calls = imported_session(target if isinstance(target, Path) else target.path, timeline)
     except InputError as error:
         return Audited(timeline, cost, None, f"the findings replay an imported session: {error.message}")
-    call_events = [call.after_event for call in imported.calls]
-    found = findings(imported.scenario, cost, call_events=call_events, window=timeline.window)
-    return Audited(timeline, cost, found, None, imported.scenario, tuple(imported.measured_per_event()))
+    call_events = [call.after_event for call in calls]
+    found = findings(scenario, cost, call_events=call_events, window=timeline.window)
+    return Audited(timeline, cost, found, None, scenario, tuple(measured_per_event(calls, len(scenario.events))))
 
 
 def audit_of(timeline: Timeline) -> Audited:

@@ -22,6 +22,7 @@ _NOUNS: dict[str, tuple[str, str]] = {
     K.SUMMARY: ("earlier summary", "earlier summaries"),
     K.RESTORED_FILE: ("restored file", "restored files"),
     K.FILE_REFERENCE: ("file reference", "file references"),
+    K.REPEAT_REFERENCE: ("repeat reference", "repeat references"),
     K.NOTIFICATION: ("notification", "notifications"),
     K.NESTED_MEMORY: ("nested memory file", "nested memory files"),
     K.SKILL_LISTING: ("skill listing", "skill listings"),

@@ -95,6 +95,8 @@ BLOCK_KINDS: Mapping[B, str] = {
     B.SUMMARY: "The compaction summary: it replaces the conversation before it.",
     B.RESTORED_FILE: "A file read again right after a compaction.",
     B.FILE_REFERENCE: "A one-line note that a file exists, without its contents (it was too big to restore).",
+    B.REPEAT_REFERENCE: "Only under the dedup=sha256 what-if: content the window still holds, sent again as a short "
+    "reference (path, sha256) instead of in full.",
     B.MENTION: "What an @-mention of a file sent: its contents, a short stub, or only its path.",
     B.NOTIFICATION: "A note that a background command or subagent finished.",
     B.OVERHEAD: "What a real transcript does not record: system prompt, tools and memory, sent each request.",

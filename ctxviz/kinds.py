@@ -108,6 +108,7 @@ class BlockKind(StrEnum):
     EDIT = "edit"
     TOOL_OUTPUT = "tool-output"
     SPILLED_OUTPUT = "spilled-output"
+    REPEAT_REFERENCE = "repeat-reference"  # the dedup what-if: content still in the window, sent as a reference
     HOOK_OUTPUT = "hook-output"
     SKILL_BODY = "skill-body"
     SUBAGENT_RESULT = "subagent-result"

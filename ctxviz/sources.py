@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ctxviz.timeline import Timeline
 
 if TYPE_CHECKING:
+    from ctxviz.importer import MeasuredCall
     from ctxviz.scenario.model import Scenario
 
 DEFAULT_SCENARIO = "explore-context-window"
@@ -63,15 +64,37 @@ class Replayable:
 
 
 def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: bool = False) -> Replayable:
-    """A scenario file, a built-in scenario's name (None: the default scenario), or a Claude Code session
-    (.jsonl) turned into a scenario. Raises ``InputError``."""
+    """A scenario file, a built-in scenario's name (None: the default scenario), or an agent's session
+    (.jsonl) turned into a scenario (``imported_session``). Raises ``InputError``."""
     file, display = _given(path)
     if is_transcript_name(file):
-        from ctxviz.importer import session_to_scenario
+        from ctxviz.importer.imported import measured_per_event
 
-        imported = session_to_scenario(file)
-        return Replayable(imported.scenario, display, lambda timeline: timeline, tuple(imported.measured_per_event()))
+        scenario, calls = imported_session(file)
+        measured = tuple(measured_per_event(calls, len(scenario.events)))
+        return Replayable(scenario, display, lambda timeline: timeline, measured)
     return _scenario(*_builtin_if_missing(file, display), tokenizer, allow_outside)
+
+
+def imported_session(file: Path, timeline: Timeline | None = None) -> tuple[Scenario, tuple[MeasuredCall, ...]]:
+    """A session as a scenario that replays it, and its measured calls: a Claude Code session through its
+    importer, another agent's from what its reader read (``timeline``, when already read). Raises
+    ``InputError``."""
+    from ctxviz.importer import IMPORTED_AGENT, session_to_scenario
+    from ctxviz.transcripts.registry import read_target, reader_for
+
+    if timeline is None:
+        reader = reader_for(file)
+        agent = IMPORTED_AGENT if reader is None else reader.name
+    else:
+        agent = timeline.agent
+    if agent == IMPORTED_AGENT:
+        imported = session_to_scenario(file)
+        return imported.scenario, imported.calls
+    from ctxviz.importer.from_timeline import timeline_to_scenario
+
+    other = timeline_to_scenario(timeline or read_target(file).timeline, file.name.split(".")[0])
+    return other.scenario, other.measured
 
 
 def _scenario(path: Path, display: str, tokenizer: str, allow_outside: bool) -> Replayable:

@@ -105,8 +105,9 @@ def test_autocompact_below_the_window_compacts_earlier() -> None:
     document = run_json("autocompact=150k")
     # the trigger from a 150,000 window: less 20,000 for the reply and the 13,000 buffer
     assert document["thresholds"]["autocompact"] == 150_000 - 20_000 - 13_000 == 117_000
-    # event 79 (a 9,801-token read) crosses it; the second compaction comes 81 events later
-    assert compactions(document["steps"]) == [(79, 124_851, 42_580), (160, 118_404, 45_555)]
+    # event 79 (a 9,801-token read) crosses it; the second compaction comes 79 events later, at the
+    # first call whose window is over 117,000 (checked only before a call, as Claude Code does)
+    assert compactions(document["steps"]) == [(79, 124_851, 42_580), (158, 117_538, 45_555)]
     assert document["notices"] == ["what-if: autocompact=150k"]  # said in the JSON: not the session as it ran
 
 

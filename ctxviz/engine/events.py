@@ -110,7 +110,7 @@ def _search(session: EngineSession, tool: str, kind: StepKind, spec: SearchSpec,
         _, why = capped_search(session, kind, spec.matches)
         if why:
             session.note(why)
-    session.output(tool, label, search_size(session, kind, spec), spilled)
+    session.output(tool, label, search_size(session, kind, spec), spilled, digest=spec.digest)
     session.post_tool_hooks(tool)
     return kind, spec.pattern
 

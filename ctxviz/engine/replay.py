@@ -275,7 +275,8 @@ def subagent(session: EngineSession, event: SubagentEvent, spilled: bool) -> han
             Background(f"{label} finished", spec.finishes_after + 1, p.notification + result, why)
         )
     else:
-        session.output(tool, f"{label} result", Measure.of_tokens(result), spilled, kind=BlockKind.SUBAGENT_RESULT)
+        session.output(tool, f"{label} result", Measure.of_tokens(result), spilled, kind=BlockKind.SUBAGENT_RESULT,
+                       digest=spec.digest)  # fmt: skip
         session.note(why)
     session.post_tool_hooks(tool)
     session.child = child

@@ -143,12 +143,18 @@ class EngineSession(Recorder):
         lines: tuple[int, int] | None = None,
     ) -> int | None:
         reads = self.profile.reads
-        stub = reads.unchanged_stub
-        if stub is not None and path in self.state.current and not mention and kind is _FILE_READ:
-            self.add(M, BlockKind.TOOL_OUTPUT, f"{path} (unchanged)", stub, "brief")
-            self.note(f"{path} unchanged since the last read: a {stub}-token stub instead of the content")
-            self.touch(path)
-            return stub
+        stub, reference = reads.unchanged_stub, self.profile.repeat_reference
+        if path in self.state.current and not mention and kind is _FILE_READ:
+            if reference is not None and (stub is None or reference < stub):
+                self.add(M, BlockKind.REPEAT_REFERENCE, f"{path} (same content)", reference, "brief")
+                self.note(f"{path} unchanged and still in the window: a {reference}-token reference instead")
+                self.touch(path)
+                return reference
+            if stub is not None:
+                self.add(M, BlockKind.TOOL_OUTPUT, f"{path} (unchanged)", stub, "brief")
+                self.note(f"{path} unchanged since the last read: a {stub}-token stub instead of the content")
+                self.touch(path)
+                return stub
         outcome = reads.read(path, self.file_size(path), lines)
         if outcome.kind == "error":
             self.add(M, BlockKind.TOOL_OUTPUT, f"{path} (too large)", outcome.tokens, "brief")
@@ -246,7 +252,7 @@ class EngineSession(Recorder):
         held = digest is not None and digest in sent and self.is_live(sent[digest])
         # an output smaller than the reference is sent as it is
         if reference is not None and held and reference < outcome.tokens:
-            self.add(M, BlockKind.TOOL_OUTPUT, f"{label} (same content)", reference, "brief")
+            self.add(M, BlockKind.REPEAT_REFERENCE, f"{label} (same content)", reference, "brief")
             self.note(f"the same content is still in the window: a {reference}-token reference instead")
             return
         if outcome.spilled:

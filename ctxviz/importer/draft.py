@@ -26,6 +26,8 @@ EDIT_TOOLS = ("Edit", "MultiEdit")
 PRE_TOKENS_NOTE = "shares the count Claude Code compacted at (preTokens) minus the call before"
 UNRECORDED = "input the transcript does not record"
 PLANS_FOLDER = "/.claude/plans/"  # where plan mode writes its plan file
+# the events whose result is a tool output the dedup what-if matches by its content
+_DIGESTED = frozenset({EventKind.TOOL, EventKind.BASH, EventKind.GREP, EventKind.GLOB, EventKind.SUBAGENT})
 
 
 def estimate(chars: int) -> int:
@@ -166,7 +168,7 @@ class _Drafter:
                 comment = "a Read of part of a file, or one that failed: sized as a plain tool result"
                 if path and not use.error and use.partial_read:
                     fields["reads"] = style.path(path)  # Claude Code re-reads it whole after a compaction
-        if kind in (EventKind.TOOL, EventKind.BASH) and use.digest is not None:
+        if kind in _DIGESTED and use.digest is not None:
             fields["digest"] = use.digest  # only the dedup what-if reads it
         event = EventDraft(kind, fields, dict.fromkeys(free, 0), free, 0, segment, False, comment)
         event.lines, event.agent, event.total_lines = use.lines, use.agent, use.total_lines

@@ -305,8 +305,8 @@ class Profile:
     # the stale_reads=drop what-if (no agent does it): an edit or write of a file takes its earlier reads,
     # now out of date, out of the window
     drops_stale_reads: bool = False
-    # the dedup=sha256 what-if: a tool output whose content (its digest) is still in the window is sent as
-    # a reference of this many tokens instead; None: sent again in full, as every agent does
+    # the dedup=sha256 what-if: a tool output whose content (its digest) is still in the window, or a file
+    # read again unchanged, is sent as a reference of this many tokens instead; None: as the agent sends it
     repeat_reference: int | None = None
     # Read from ``numbers`` (see __post_init__), so a profile states each number once and an override of
     # the number reaches the engine. Plain fields, not properties: the engine reads them on every event.

@@ -3,20 +3,24 @@ replays of the same calls (as recorded, and under a what-if), never a formula. P
 
 Both sides are replayed by the engine, so the engine's own error cancels out of the difference: the
 saving is what the what-if changes, as input tokens sent by the same calls (each call placed after the
-event it followed in the session) and as compactions.
+event it followed in the session) and as compactions. A what-if can send more: a smaller window
+compacts later, and the calls until then send more than the compacted window would have. Such a finding
+is kept, its saving negative, with the call each replay compacted before (``compaction_calls``), so the
+reader is told why rather than shown only what helps.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ctxviz.kinds import ANSWERED_STEP_KINDS, BlockKind, CostKind, FindingKind
+from ctxviz.kinds import ANSWERED_STEP_KINDS, COMPACTION_STEP_KINDS, BlockKind, CostKind, FindingKind
 from ctxviz.profiles import AGENT_NAMES
-from ctxviz.report.audit import CarriedCost, Item
+from ctxviz.report.audit import CarriedCost, Item, carried_cost
 from ctxviz.report.compare_runs import WHAT_IF, Comparison, Run, RunSpec, compactions_of, compare, run_one
 from ctxviz.scenario.model import Scenario
-from ctxviz.timeline import Category
+from ctxviz.timeline import Block, Category
 from ctxviz.whatif import Settings, parse_settings
 
 # A tool output this large, carried this many calls, is worth capping; the cap the what-if tries.
@@ -39,6 +43,8 @@ class Finding:
     agents: tuple[str, str]  # the agent as recorded, and the one the what-if runs (the same but for other-agent)
     input_tokens_saved: int  # as replayed minus what-if replayed (negative: the what-if sends more)
     compactions_saved: int
+    # the call (from 1) that first sent each compaction's window, as replayed and under the what-if
+    compaction_calls: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
     @property
     def what_if(self) -> tuple[str, ...]:
@@ -54,15 +60,24 @@ class Sent:
 
     input_tokens: int
     compactions: int
+    # for each compaction, the call (from 1) that first sent the window it left (calls + 1: none did)
+    compaction_calls: tuple[int, ...] = ()
+
+
+def _call_steps(run: Run, call_events: Sequence[int | None]) -> list[int]:
+    """The step whose window each call sends (a call after event ``e`` sends the window as ``e`` and any
+    compaction it set off left it; None: right after start-up)."""
+    startup = run.groups[0][-1] if run.groups[0] else 0
+    return [startup if event is None else run.step_after(event) for event in call_events]
 
 
 def sent_by(run: Run, call_events: Sequence[int | None]) -> Sent:
-    """What ``run`` sends at each call (a call after event ``e`` sends the window as ``e`` and any
-    compaction it set off left it; None: right after start-up)."""
-    startup = run.groups[0][-1] if run.groups[0] else 0
+    """What ``run`` sends at each call of ``call_events`` (the event each call followed)."""
     steps = run.timeline.steps
-    total = sum(steps[startup if event is None else run.step_after(event)].used for event in call_events)
-    return Sent(total, len(compactions_of(run)))
+    total = sum(steps[step].used for step in _call_steps(run, call_events))
+    after = [-1 if event is None else event for event in call_events]
+    compactions = compactions_of(run)
+    return Sent(total, len(compactions), tuple(bisect_left(after, c.event) + 1 for c in compactions))
 
 
 def answered_events(run: Run) -> list[int | None]:
@@ -75,24 +90,41 @@ def answered_events(run: Run) -> list[int | None]:
     ]
 
 
-def _repeated(cost: CarriedCost) -> list[Item]:
-    """Reads of a file while an earlier read of it of the same size, with no edit in between, was still in
-    the window."""
-    reads = sorted((i for i in cost.items if i.kind == BlockKind.FILE_READ), key=lambda i: (i.first_call, i.block))
-    repeated: list[Item] = []
-    held: dict[str, list[Item]] = {}  # every earlier copy of each file, first read first
-    for read in reads:
-        for earlier in held.get(read.label, ()):
-            # the same size within 10%: the same content again, not the agent's own "unchanged" stub nor
-            # another part of the file (a transcript's read is named by its path alone, whatever it read)
-            same = abs(read.tokens - earlier.tokens) * 10 <= earlier.tokens
-            edited = any(earlier.first_call <= at <= read.first_call for at in cost.edits.get(read.label, ()))
-            if same and earlier.last_call >= read.first_call and not edited:
-                repeated.append(read)
-                break
-        else:
-            held.setdefault(read.label, []).append(read)
-    return repeated
+# what a tool or a read leaves in the window: its content, or under dedup a reference to an earlier copy
+_RESULT_KINDS = frozenset({BlockKind.FILE_READ, BlockKind.TOOL_OUTPUT, BlockKind.SPILLED_OUTPUT,
+                           BlockKind.SUBAGENT_RESULT, BlockKind.REPEAT_REFERENCE})  # fmt: skip
+
+
+def _results(run: Run, event: int) -> list[Block]:
+    """The results ``event`` put into the window, in order (a compaction's restored content left out)."""
+    steps, timeline = run.timeline.steps, run.timeline
+    return [
+        block
+        for i in run.steps_of(event)
+        if steps[i].kind not in COMPACTION_STEP_KINDS
+        for block in map(timeline.block, steps[i].added)
+        if block.kind in _RESULT_KINDS
+    ]
+
+
+def _sent_again(as_recorded: Run, deduplicated: Run, call_events: Sequence[int | None]) -> list[Item]:
+    """What the dedup what-if sent as a reference, as the as-recorded replay sent it: the result of the
+    same event at the same place, with what it carried over the same calls."""
+    replaced: list[tuple[int, int]] = []  # (event, as-recorded block)
+    for event in range(len(deduplicated.groups) - 1):
+        references = [n for n, b in enumerate(_results(deduplicated, event)) if b.kind == BlockKind.REPEAT_REFERENCE]
+        if references:
+            recorded = _results(as_recorded, event)
+            replaced += [(event, recorded[n].id) for n in references if n < len(recorded)]
+    if not replaced:
+        return []
+    cost = carried_cost(as_recorded.timeline, _call_steps(as_recorded, call_events))
+    by_block = {item.block: item for item in cost.items}
+    return [
+        replace(by_block[block], label=f"{by_block[block].label} (event {event})")
+        for event, block in replaced
+        if block in by_block  # sent by no call: it left before the next one
+    ]
 
 
 def _stale(cost: CarriedCost) -> list[Item]:
@@ -126,17 +158,31 @@ class _Replays:
         self.call_events = list(answered_events(self.as_recorded_run) if call_events is None else call_events)
         self.as_recorded = sent_by(self.as_recorded_run, self.call_events)
 
-    def under(self, settings: Sequence[str] = (), agent: str | None = None) -> Sent:
+    def run(self, settings: Sequence[str] = (), agent: str | None = None) -> Run:
         agent = agent or self.agent
-        run = run_one(self.scenario, RunSpec(agent, agent), parse_settings(settings))
-        return sent_by(run, self.call_events)
+        return run_one(self.scenario, RunSpec(agent, agent), parse_settings(settings))
 
-    def finding(self, kind: FindingKind, title: str, items: Sequence[Item], settings: Sequence[str]) -> Finding:
-        what_if = self.under(settings)
+    def under(self, settings: Sequence[str] = (), agent: str | None = None) -> Sent:
+        return sent_by(self.run(settings, agent), self.call_events)
+
+    def finding(
+        self,
+        kind: FindingKind,
+        title: str,
+        items: Sequence[Item],
+        settings: Sequence[str],
+        what_if: Sent | None = None,
+        agent: str | None = None,
+    ) -> Finding:
+        """A finding whose saving is the as-recorded replay less ``what_if`` (default: replayed now under
+        ``settings``, by ``agent``)."""
+        agent = agent or self.agent
+        sent = self.under(settings, agent) if what_if is None else what_if
         return Finding(
-            kind, title, _named(items), sum(i.carried for i in items), tuple(settings), (self.agent, self.agent),
-            self.as_recorded.input_tokens - what_if.input_tokens,
-            self.as_recorded.compactions - what_if.compactions,
+            kind, title, _named(items), sum(i.carried for i in items), tuple(settings), (self.agent, agent),
+            self.as_recorded.input_tokens - sent.input_tokens,
+            self.as_recorded.compactions - sent.compactions,
+            (self.as_recorded.compaction_calls, sent.compaction_calls),
         )  # fmt: skip
 
 
@@ -153,13 +199,16 @@ def findings(
     events the replay answers); ``window``: the session's own window (default: the replay's)."""
     replays = _Replays(scenario, agent or scenario.agent, call_events)
     found: list[Finding] = []
-    if repeated := _repeated(cost):
+    deduplicated = replays.run(["dedup=sha256"])
+    if repeated := _sent_again(replays.as_recorded_run, deduplicated, replays.call_events):
         found.append(
             replays.finding(
                 FindingKind.REPEATED_CONTENT,
-                f"{len(repeated)} file read(s) sent again while an unchanged copy was still in the window",
+                f"{len(repeated)} tool output(s) or file read(s) sent again while the same content was still "
+                "in the window",
                 repeated,
                 ["dedup=sha256"],
+                sent_by(deduplicated, replays.call_events),
             )
         )
     if stale := _stale(cost):
@@ -222,16 +271,8 @@ def _other_agent(replays: _Replays) -> Finding | None:
     if not tried:
         return None
     sent, name = min(tried, key=lambda pair: pair[0].input_tokens)
-    return Finding(
-        FindingKind.OTHER_AGENT,
-        f"the same calls under {name}'s rules (the profile that sends least)",
-        (),
-        0,
-        (),
-        (replays.agent, name),
-        replays.as_recorded.input_tokens - sent.input_tokens,
-        replays.as_recorded.compactions - sent.compactions,
-    )
+    title = f"the same calls under {name}'s rules (the profile that sends least)"
+    return replays.finding(FindingKind.OTHER_AGENT, title, (), (), sent, name)
 
 
 AS_RECORDED = "as-recorded"

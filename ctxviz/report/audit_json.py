@@ -72,6 +72,7 @@ def audit_dict(
                 "what_if": list(f.what_if),
                 "input_tokens_saved": f.input_tokens_saved,
                 "compactions_saved": f.compactions_saved,
+                "compaction_calls": dict(zip(("as_recorded", "what_if"), map(list, f.compaction_calls), strict=True)),
             }
             for f in findings
         ],

@@ -53,22 +53,7 @@ def audit_renderable(document: dict[str, Any], top: int) -> Group:
     if document["findings"] is None:
         parts.append(Text(f"No findings: {document['not_replayed']}", style="yellow"))
     else:
-        parts.append(Text("Findings, by input tokens saved (as recorded and what-if, both replayed):", style="bold"))
-        for n, finding in enumerate(document["findings"], 1):
-            saved = finding["input_tokens_saved"]
-            line = Text.assemble(
-                f"{n}. ", (finding["kind"], "bold"), f": {finding['title']}. Saved: ",
-                (f"{saved:,}", "bold green" if saved > 0 else "bold red"),
-                f" input tokens ({_share(saved, sent)}), {finding['compactions_saved']:+d} compaction(s). "
-                f"Replay it: ctxviz compare {document['file'] or document['session']} {' '.join(finding['what_if'])}",
-            )  # fmt: skip
-            if saved == 0:  # found in what the session sent, yet both replays send the same
-                line.append(" (the two replays send the same)", style="dim")
-            parts.append(line)
-            if finding["items"]:
-                parts.append(
-                    Text("   " + "; ".join(finding["items"][:5]), style="dim", no_wrap=True, overflow="ellipsis")
-                )
+        parts += _findings(document, sent)
     cost = document["cost"]
     if cost["known"]:
         parts.append(Text(f"Input at {cost['model']}'s prices: ~${cost['input_dollars']:,.2f} ({cost['note']}; "
@@ -76,6 +61,59 @@ def audit_renderable(document: dict[str, Any], top: int) -> Group:
     else:
         parts.append(Text(f"Cost: no price known for {cost['model']} (prices: {cost['prices']})."))
     return Group(*parts)
+
+
+def _compacts(calls: list[int], last: int) -> str:
+    """When a replay compacts, by the first call that sends each compaction's window."""
+    before = [f"call {call:,}" for call in calls if call <= last]
+    if not before:
+        return "does not compact"
+    return "compacts before " + ", ".join(before) + (" and after the last call" if len(before) < len(calls) else "")
+
+
+def _outcome(finding: dict[str, Any], sent: int, calls: int) -> Text:
+    """What the what-if's replay changes, said plainly: a saving, nothing, or more sent (and why, when its
+    compactions moved)."""
+    saved, compactions = finding["input_tokens_saved"], finding["compactions_saved"]
+    if saved > 0:
+        text = Text.assemble("Saves ", (f"{saved:,}", "bold green"), f" input tokens ({_share(saved, sent)})")
+    elif saved == 0:
+        text = Text("Saves no input tokens: both replays send the same")
+    else:
+        text = Text.assemble("Saves no input tokens: the what-if sends ", (f"{-saved:,}", "bold red"),
+                             f" more ({_share(-saved, sent)})")  # fmt: skip
+    if compactions:
+        fewer = f", {compactions} compaction(s) fewer"
+        text.append(fewer if compactions > 0 else f", {-compactions} more compaction(s)")
+    recorded, what_if = finding["compaction_calls"]["as_recorded"], finding["compaction_calls"]["what_if"]
+    if saved <= 0 and recorded != what_if:
+        text.append(f"; the what-if {_compacts(what_if, calls)}, the as-recorded replay {_compacts(recorded, calls)}")
+    return text
+
+
+def _findings(document: dict[str, Any], sent: int) -> list[Any]:
+    """The findings that save input tokens, most first, then those whose replay sends as much or more."""
+    saving = [f for f in document["findings"] if f["input_tokens_saved"] > 0]
+    not_saving = [f for f in document["findings"] if f["input_tokens_saved"] <= 0]
+    target = document["file"] or document["session"]
+    parts: list[Any] = []
+    for heading, group in (
+        ("Findings, by input tokens saved (as recorded and what-if, both replayed):", saving),
+        ("Replayed, and they would not have sent fewer input tokens:", not_saving),
+    ):
+        if not group:
+            continue
+        parts.append(Text(heading, style="bold"))
+        for n, finding in enumerate(group, 1):
+            line = Text.assemble(f"{n}. ", (finding["kind"], "bold"), f": {finding['title']}. ")
+            line.append_text(_outcome(finding, sent, document["calls"]))
+            line.append(f". Replay it: ctxviz compare {target} {' '.join(finding['what_if'])}")
+            parts.append(line)
+            if finding["items"]:
+                parts.append(
+                    Text("   " + "; ".join(finding["items"][:5]), style="dim", no_wrap=True, overflow="ellipsis")
+                )
+    return parts
 
 
 def carried_renderable(cost: CarriedCost, count: int) -> Table:

@@ -116,6 +116,7 @@ class SearchSpec(Strict):
     pattern: str
     matches: int | None = Field(default=None, ge=0)  # results before the tool's cap
     output: Size | None = None  # the result's size, if given directly
+    digest: str | None = None  # of the output's content: the same digest is the same content sent again
 
     @model_validator(mode="after")
     def _one(self) -> SearchSpec:
@@ -170,6 +171,7 @@ class SubagentSpec(Strict):
     model: str | None = None
     background: bool = False
     finishes_after: int = Field(default=1, ge=0)
+    digest: str | None = None  # of what it returns: the same digest is the same content sent again
 
 
 class SubagentEvent(EventBase):

@@ -54,6 +54,9 @@ class Compaction:
     summary: Item | None = None
     restored: tuple[Item, ...] = ()  # what the new context starts with beside the summary
     keep: frozenset[str] = frozenset()  # origins of items kept verbatim
+    # origins of items outside the conversation that the new context replaces (an agent whose
+    # instructions are part of the history it rebuilds sends them again among ``restored``)
+    replaces: frozenset[str] = frozenset()
     notes: tuple[str, ...] = ()
 
 
@@ -173,7 +176,8 @@ def _call(state: _State, call: Call) -> None:
 def _compact(state: _State, event: Compaction) -> None:
     kept = event.keep
     gone = [b for b in state.live.values()
-            if b.category in _CONVERSATION and b.id != state.overhead and state.origins[b.id] not in kept]  # fmt: skip
+            if (b.category in _CONVERSATION and b.id != state.overhead and state.origins[b.id] not in kept)
+            or state.origins[b.id] in event.replaces]  # fmt: skip
     why = "replaced by the compaction summary"
     fates = summarised_by_kind(((b.kind, b.tokens) for b in gone), lambda _kind: why)
     fates += summarised_by_kind(((i.kind, i.estimate) for i in state.pending if i.origin not in event.keep),

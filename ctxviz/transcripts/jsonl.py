@@ -4,6 +4,7 @@ records one line at a time, a whole JSON document. Damage is reported into ``pro
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -16,6 +17,7 @@ from ctxviz.transcripts.lines import numbered_lines
 from ctxviz.transcripts.protocol import DETECT_BYTES
 
 _BOM = b"\xef\xbb\xbf"
+_GZIP, _GZIP_WBITS = b"\x1f\x8b", 16 + zlib.MAX_WBITS  # a gzip header and trailer around deflate
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # Whole-document sessions (gemini-cli's older .json chats, opencode's files) are small; a larger one is
 # not a session file.
@@ -35,11 +37,17 @@ def _decoder() -> msgspec.json.Decoder[Any]:
 
 
 def head(path: Path, size: int = DETECT_BYTES) -> bytes:
-    """The first bytes of a file without its UTF-8 BOM (empty when it cannot be read)."""
+    """The first bytes of a file without its UTF-8 BOM (empty when it cannot be read); of a gzip file
+    (a session kept as ``.jsonl.gz``, which every reader reads as is), the first bytes it unpacks to."""
     try:
         data = read_regular(path, size)
     except OSError:
         return b""
+    if data.startswith(_GZIP):
+        try:
+            data = zlib.decompressobj(_GZIP_WBITS).decompress(data, size)
+        except zlib.error:
+            return b""
     return data.removeprefix(_BOM)
 
 

@@ -40,7 +40,7 @@ SEGMENTS: tuple[Segment, ...] = (
     # path-scoped rules and nested CLAUDE.md alike: what they share is loading when a matching file is touched
     _messages("rules", "Loaded by path", K.RULE, K.NESTED_MEMORY),
     _messages("hooks", "Hooks", K.HOOK_OUTPUT),
-    _messages("tool-output", "Tool output", K.TOOL_OUTPUT, K.SPILLED_OUTPUT),
+    _messages("tool-output", "Tool output", K.TOOL_OUTPUT, K.SPILLED_OUTPUT, K.REPEAT_REFERENCE),
     _messages("subagents", "Subagent results", K.SUBAGENT_RESULT),
     _messages("skill-bodies", "Skill bodies", K.SKILL_BODY),
     _messages("summary", "Summary", K.SUMMARY),

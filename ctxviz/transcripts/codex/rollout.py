@@ -110,6 +110,9 @@ class Parsed:
     # The compaction not yet followed by a call: (its index in events, whether it came from the event).
     open_compaction: tuple[int, bool] | None = None
     seen_instructions: bool = False
+    # origins of the instructions, AGENTS.md and environment messages in the history: a compaction's
+    # replacement history holds them again, so it replaces these copies
+    history_context: set[str] = field(default_factory=set)
     out_of_time_order: bool = False  # a timestamp earlier than one on a line before it
     reordered: bool = False  # read again in time order (``in_time_order``)
     # Only what the sessions row needs: calls, compactions, subagents, problems; what entered the
@@ -156,7 +159,7 @@ class Parsed:
 
         origin = f"line:{number}"
         if kind == "message":
-            self.events.append(_message(payload, origin))
+            self.events.append(self._context(_message(payload, origin)))
         elif kind == "reasoning":
             text = part_texts(payload.get("summary")) + part_texts(payload.get("content"))
             self.events.append(Item(BlockKind.REPLY, "reasoning", estimate(len(text)), origin=origin))
@@ -229,7 +232,10 @@ class Parsed:
         summary = None
         if summary_text and not any(i.kind == BlockKind.SUMMARY and i.label == "compaction summary" for i in restored):
             summary = Item(BlockKind.SUMMARY, "compaction summary", estimate(len(summary_text)), origin=origin)
-        compaction = Compaction(CompactionTrigger.UNKNOWN, summary=summary, restored=tuple(restored))
+        replaced = frozenset(self.history_context) if restored else frozenset()
+        for item in restored:
+            self._context(item)
+        compaction = Compaction(CompactionTrigger.UNKNOWN, summary=summary, restored=tuple(restored), replaces=replaced)
         if self.open_compaction is not None and self.open_compaction[1]:
             at = self.open_compaction[0]
             self.events[at] = compaction  # its event came first: the same compaction
@@ -237,6 +243,14 @@ class Parsed:
             self.events.append(compaction)
             at = len(self.events) - 1
         self.open_compaction = (at, False)
+
+    def _context(self, item: Item) -> Item:
+        """``item``, its origin noted when it is history outside the conversation (instructions, memory)."""
+        from ctxviz.timeline import Category
+
+        if item.category != Category.MESSAGES and item.origin is not None:
+            self.history_context.add(item.origin)
+        return item
 
     def event_msg(self, number: int, payload: Mapping[str, Any]) -> None:
         from ctxviz.transcripts.assemble import Compaction
