@@ -20,10 +20,7 @@ import resource
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
@@ -35,16 +32,7 @@ from ctxviz.tokens import CharsPerToken
 from ctxviz.whatif import Settings
 
 sys.path.insert(0, str(Path(__file__).parent))
-from engine import scenario_text  # noqa: E402  (the engine benchmark's generated session)
-
-
-def best(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
-    times, result = [], None
-    for _ in range(repeat):
-        started = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - started)
-    return min(times), result
+from engine import best, scenario_text  # noqa: E402  (the engine benchmark's timing and generated session)
 
 
 def children_cpu() -> float:

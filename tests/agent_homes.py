@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,19 @@ def every_agent(home: Path) -> dict[str, Path]:
 
 def newest(path: Path, seconds: float = 0.0) -> None:
     os.utime(path, (T0 + seconds,) * 2)
+
+
+def count_summaries(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """How many sessions each reader summarises from now on (clear it to count again)."""
+    from ctxviz.transcripts.registry import READERS
+
+    counted: Counter[str] = Counter()
+    for reader in READERS:
+        summarise = type(reader).summarise
+
+        def counting(self, ref, reads, summarise=summarise):  # type: ignore[no-untyped-def]
+            counted[self.name] += 1
+            return summarise(self, ref, reads)
+
+        monkeypatch.setattr(type(reader), "summarise", counting)
+    return counted

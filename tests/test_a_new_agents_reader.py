@@ -4,7 +4,6 @@ open screen with no other change. The expected figures are the ones the toy sess
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from pathlib import Path
@@ -74,33 +73,38 @@ def test_watch_follows_the_new_agents_session(toy_home: tuple[Path, Path]) -> No
 
 
 def test_the_open_screen_lists_and_opens_the_new_agents_session(toy_home: tuple[Path, Path]) -> None:
-    from textual.widgets import OptionList
+    from textual.pilot import Pilot
+    from tui_driving import drive, press_and_settle, recent_sessions_listed
 
     from ctxviz.sources import open_timeline
     from ctxviz.tui.app import CtxvizApp
-    from ctxviz.tui.screens.open_screen import OpenScreen
     from ctxviz.tui.screens.timeline_screen import TimelineScreen
 
-    async def run() -> None:
-        app = CtxvizApp(open_timeline(None))
-        async with app.run_test(size=(120, 36)) as pilot:
-            await pilot.press("o")
-            assert isinstance(app.screen, OpenScreen)
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            sessions = app.screen.query_one("#open-sessions", OptionList)
-            listed = str(sessions.get_option_at_index(0).prompt)
-            # the project is not told without reading the session: the agent's name stands for it
-            assert listed.startswith("toy  toy · ") and listed.endswith(" · toy-0001")
-            sessions.focus()
-            sessions.highlighted = 0
-            await pilot.press("enter")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            assert isinstance(app.screen, TimelineScreen)
-            assert (app.screen.timeline.agent, app.screen.timeline.steps[app.screen.timeline.last].used) == (
-                "toy",
-                12_500,
-            )
+    async def script(pilot: Pilot[None], app: CtxvizApp) -> None:
+        sessions = await recent_sessions_listed(pilot, app)
+        listed = str(sessions.get_option_at_index(0).prompt)
+        # the project is not told without reading the session: the agent's name stands for it
+        assert listed.startswith("toy  toy · ") and listed.endswith(" · toy-0001")
+        sessions.focus()
+        sessions.highlighted = 0
+        screen = await press_and_settle(pilot, app, "enter")
+        assert isinstance(screen, TimelineScreen)
+        assert (screen.timeline.agent, screen.timeline.steps[screen.timeline.last].used) == ("toy", 12_500)
 
-    asyncio.run(run())
+    drive(open_timeline(None), script)
+
+
+def test_the_readmes_worked_example_is_this_reader() -> None:
+    """Every line of the README's example reader, but those it elides (``...``), stands in the toy reader
+    this test adds, comments aside: the README shows what is tested here."""
+    import toy_agent.reader
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    example = readme.split("`ctxviz/transcripts/toy/reader.py`")[1].split("```python")[1].split("```")[0]
+
+    def statement(line: str) -> str:
+        return line.split("  #")[0].strip()
+
+    reader = {statement(line) for line in Path(toy_agent.reader.__file__).read_text(encoding="utf-8").splitlines()}
+    shown = [statement(line) for line in example.splitlines() if statement(line) and "..." not in line]
+    assert len(shown) >= 15 and [line for line in shown if line not in reader] == []

@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 from textual.widgets import Label
+from tui_driving import press_and_settle
 
 from ctxviz.cli import main
 from ctxviz.cli.compare_commands import build_comparison, open_what_if
@@ -176,15 +177,10 @@ def test_c_from_a_sessions_what_if_compares_with_the_measurements() -> None:
         app = WhatIfApp(window_1m(), ("window=1m",))
         async with app.run_test(size=(160, 50)) as pilot:
             await pilot.pause()
-            await pilot.press("c")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            screen = app.screen
+            screen = await press_and_settle(pilot, app, "c")
             assert isinstance(screen, CompareScreen)
-            assert [(r.label, r.settings) for r in screen.comparison.runs] == [
-                ("as-written", {}),
-                ("what-if", {"window": 1_000_000}),
-            ]
+            runs = [(r.label, r.settings) for r in screen.comparison.runs]
+            assert runs == [("as-written", {}), ("what-if", {"window": 1_000_000})]
             assert screen.comparison.measured == tuple(measured_after_each_event())
             assert screen.heading == f"compare · session 4d5611e5 · {DOT} measured"
 

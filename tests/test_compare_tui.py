@@ -11,6 +11,7 @@ from typing import Any
 import click
 import pytest
 from textual.pilot import Pilot
+from tui_driving import press_and_settle
 
 from ctxviz.cli import main
 from ctxviz.cli.compare_commands import open_what_if
@@ -167,10 +168,7 @@ def test_c_from_a_scenario_opens_every_agent_and_escape_returns() -> None:
         app = CtxvizApp(timeline)
         async with app.run_test(size=(120, 36)) as pilot:
             first = app.screen
-            await pilot.press("c")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            screen = app.screen
+            screen = await press_and_settle(pilot, app, "c")
             assert isinstance(screen, CompareScreen) and screen.is_child
             assert [run.agent for run in screen.comparison.runs] == list(AGENT_NAMES)
             assert screen.comparison.runs[0].timeline.used_at(
@@ -200,10 +198,7 @@ def test_c_opens_compare_at_the_event_of_the_current_step() -> None:
         app = CtxvizApp(timeline)
         async with app.run_test(size=(120, 36)) as pilot:
             app.screen.index = step  # type: ignore[attr-defined]
-            await pilot.press("c")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            screen = app.screen
+            screen = await press_and_settle(pilot, app, "c")
             assert isinstance(screen, CompareScreen) and screen.position == 5 + 1
 
     asyncio.run(run())
@@ -217,10 +212,7 @@ def test_c_on_a_claude_code_session_replays_it_through_the_importer_at_the_curre
         app = CtxvizApp(timeline)
         async with app.run_test(size=(120, 36)) as pilot:
             app.screen.index = call  # type: ignore[attr-defined]
-            await pilot.press("c")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            screen = app.screen
+            screen = await press_and_settle(pilot, app, "c")
             assert isinstance(screen, CompareScreen) and screen.comparison.measured is not None
             # the event it opens at is the one after which the session measured that call's size
             measured = screen.comparison.measured
@@ -273,15 +265,10 @@ def test_play_set_shows_the_what_if_over_the_scenario_as_written() -> None:
             chart = app.screen.query_one(ReferenceChartWidget)
             assert chart.border_title is not None and chart.border_title.startswith("▇ simulated · • as written")
             assert "what-if window=1m" in str(app.screen.title)
-            await pilot.press("c")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            screen = app.screen
+            screen = await press_and_settle(pilot, app, "c")
             assert isinstance(screen, CompareScreen)
-            assert [(r.label, r.settings) for r in screen.comparison.runs] == [
-                ("as-written", {}),
-                ("what-if", {"window": 1_000_000}),
-            ]
+            runs = [(r.label, r.settings) for r in screen.comparison.runs]
+            assert runs == [("as-written", {}), ("what-if", {"window": 1_000_000})]
 
     asyncio.run(run())
 

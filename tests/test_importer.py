@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -277,6 +278,30 @@ def test_session_by_id_from_the_config_folder(tmp_path: Path, monkeypatch: pytes
     latest = CliRunner().invoke(main, ["import", "--latest"])
     assert latest.exit_code == 0, latest.output
     assert latest.output.startswith("# Imported by `ctxviz import`")
+
+
+def test_import_finds_its_session_as_every_command_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--latest and --session look where ``context`` looks: none found is a message, not a traceback; a
+    newer session of another agent is not taken for import's."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    for command in (["import", "--latest"], ["fidelity", "--session", "0f0f"]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # a message, no traceback
+        assert "no claude-code session" in result.output, result.output
+    claude = home / ".config" / "claude" / "projects" / "-work-app" / "0f0f0f0f-1111-2222-3333-444455556666.jsonl"
+    claude.parent.mkdir(parents=True)
+    claude.write_bytes(SMALL[1].read_bytes())
+    pi = home / ".pi" / "agent" / "sessions" / "--work-app--" / "2026-01-01T00-00-00-000Z_abc.jsonl"
+    pi.parent.mkdir(parents=True)
+    pi.write_bytes((FIXTURES.parent / "other-agents" / "pi" / "agent-sessions_small.jsonl").read_bytes())
+    os.utime(claude, (1e9, 1e9))
+    os.utime(pi, (2e9, 2e9))  # written later
+    latest = CliRunner().invoke(main, ["import", "--latest"])
+    assert latest.exit_code == 0, latest.output
+    assert latest.output.startswith("# Imported by `ctxviz import` from Claude Code session d6e0bada-")
 
 
 def test_recorded_attachments_become_hidden_items(tmp_path: Path) -> None:

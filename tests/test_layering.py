@@ -1,9 +1,10 @@
-"""The layering the project keeps (the README's Development section): the engine, the scenario model, the
-timeline and the profiles import no Textual and no Rich; ``ctxviz --help`` never imports Textual. Each
-check runs in a fresh interpreter."""
+"""The layering the project keeps (the README's Development section): no package imports one above it; the
+engine, the scenario model, the timeline and the profiles import no Textual and no Rich; ``ctxviz --help``
+never imports Textual. Each import check runs in a fresh interpreter."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -11,6 +12,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# ctxviz's packages from the bottom up: each may import those before it (and the modules beside them at the
+# top of ctxviz/), never one after it.
+LAYERS = ("scenario", "profiles", "engine", "transcripts", "importer", "report", "tui", "live", "cli")
 PURE_PACKAGES = ("ctxviz.engine", "ctxviz.scenario", "ctxviz.profiles")
 PURE_MODULES = ("ctxviz.timeline",)
 
@@ -61,3 +65,32 @@ def test_cli_module_does_not_import_textual() -> None:
     result = run("-c", "import sys, ctxviz.cli; print(sorted(m for m in sys.modules if m.startswith('textual')))")
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def upward_imports(package_root: Path) -> list[str]:
+    """Every import, at any depth of a module (typing-only ones too), of a package above the importer's."""
+    found = []
+    for file in sorted(package_root.rglob("*.py")):
+        parts = file.relative_to(package_root.parent).with_suffix("").parts
+        if len(parts) < 3 or parts[1] not in LAYERS:
+            continue
+        above = LAYERS[LAYERS.index(parts[1]) + 1 :]
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            names = [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+            names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                target = name.split(".")
+                if target[0] == "ctxviz" and len(target) > 1 and target[1] in above:
+                    found.append(f"{file.relative_to(package_root.parent)}:{node.lineno}: {name}")
+    return found
+
+
+def test_no_package_imports_one_above_it() -> None:
+    assert upward_imports(ROOT / "ctxviz") == []
+
+
+def test_the_check_finds_an_import_from_above(tmp_path: Path) -> None:
+    module = tmp_path / "ctxviz" / "profiles" / "policy.py"
+    module.parent.mkdir(parents=True)
+    module.write_text("def f():\n    from ctxviz.cli.main import run\n\nimport ctxviz.scenario.model\n")
+    assert upward_imports(tmp_path / "ctxviz") == ["ctxviz/profiles/policy.py:2: ctxviz.cli.main"]

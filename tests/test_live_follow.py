@@ -225,15 +225,7 @@ def test_damaged_sessions_followed_equal_them_read_whole(damage, tmp_path: Path)
 
 def test_a_followed_session_opens_its_subagents_and_compactions(tmp_path: Path) -> None:
     shutil.copytree(BIG.parent / "subagents", tmp_path / "subagents")
-    file = tmp_path / BIG.name
-    lines = BIG.read_bytes().splitlines(keepends=True)
-    file.write_bytes(b"")
-    live = LiveSession(file)
-    for start in range(0, len(lines), 100):
-        _append_lines(file, lines[start : start + 100])
-        live.poll()
-    followed, whole = live.timeline(), read_transcript(BIG).timeline
-    assert followed is not None
+    followed, whole = _followed_in_pieces(BIG, tmp_path, 100), read_transcript(BIG).timeline
 
     def shown(timeline: Timeline) -> list[tuple[int, str, tuple[str, ...], str | None]]:
         return [(s.used, s.label, s.notes, s.child.source.name if s.child else None) for s in timeline.steps]
@@ -243,9 +235,20 @@ def test_a_followed_session_opens_its_subagents_and_compactions(tmp_path: Path) 
     assert children == [(4, "agent-a2898e3"), (61, "agent-acompact-e1f845")]
 
 
-def _append_lines(file: Path, lines: list[bytes]) -> None:
-    with file.open("ab") as out:
-        out.write(b"".join(lines))
+def _followed_in_pieces(source: Path, tmp_path: Path, lines_a_piece: int) -> Timeline:
+    """``source`` written again in ``tmp_path``, ``lines_a_piece`` lines at a time, and followed as it
+    grows: the timeline followed at the end."""
+    file = tmp_path / source.name
+    lines = source.read_bytes().splitlines(keepends=True)
+    file.write_bytes(b"")
+    live = LiveSession(file)
+    for start in range(0, len(lines), lines_a_piece):
+        with file.open("ab") as out:
+            out.write(b"".join(lines[start : start + lines_a_piece]))
+        live.poll()
+    followed = live.timeline()
+    assert followed is not None
+    return followed
 
 
 def test_a_session_deleted_keeps_its_last_figures(tmp_path: Path) -> None:
@@ -298,15 +301,7 @@ def test_a_statusline_cache_notices_the_rewrite_too(tmp_path: Path) -> None:
 def test_sidechains_inside_the_session_file_open_as_in_a_whole_read(tmp_path: Path) -> None:
     """The older layout: subagents' records in the main file (five parallel Task calls, two measured)."""
     source = FIXTURES / "claude-code-viewer" / "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"
-    file = tmp_path / source.name
-    lines = source.read_bytes().splitlines(keepends=True)
-    file.write_bytes(b"")
-    live = LiveSession(file)
-    for start in range(0, len(lines), 7):
-        _append_lines(file, lines[start : start + 7])
-        live.poll()
-    followed, whole = live.timeline(), read_transcript(source).timeline
-    assert followed is not None
+    followed, whole = _followed_in_pieces(source, tmp_path, 7), read_transcript(source).timeline
 
     def shown(timeline: Timeline) -> list[tuple[int, str, tuple[str, ...], int | None]]:
         return [(s.used, s.label, s.notes, s.child.peak if s.child else None) for s in timeline.steps]

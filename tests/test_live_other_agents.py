@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from textual.widgets import Label
-from watching import watching
+from watching import poll_until_switched, watching
 
 from ctxviz.cli import main
 from ctxviz.live import reread
@@ -51,13 +51,15 @@ def _used(timeline: Timeline | None) -> list[int]:
     return [s.used for s in timeline.steps]
 
 
-def _copy(fixture: Path, tmp_path: Path) -> Path:
-    """A copy of the fixture's folder (grok-build's session is a folder), its file emptied."""
+def _copy(fixture: Path, tmp_path: Path, first: int | None = None) -> tuple[Path, list[bytes]]:
+    """A copy of the fixture's folder (grok-build's session is a folder), its file cut to its first
+    ``first`` lines (None: whole); and the fixture's lines."""
     folder = tmp_path / fixture.parent.name
     shutil.copytree(fixture.parent, folder)
     copy = folder / fixture.name
-    copy.write_bytes(b"")
-    return copy
+    lines = fixture.read_bytes().splitlines(keepends=True)
+    copy.write_bytes(b"".join(lines[:first]))
+    return copy, lines
 
 
 @pytest.mark.parametrize(("agent", "name", "first", "steps"), GROWING, ids=[g[0] for g in GROWING])
@@ -65,9 +67,7 @@ def test_a_growing_session_of_another_agent_is_followed(
     agent: str, name: str, first: int, steps: int, tmp_path: Path
 ) -> None:
     fixture = OTHERS / name
-    lines = fixture.read_bytes().splitlines(keepends=True)
-    file = _copy(fixture, tmp_path)
-    file.write_bytes(b"".join(lines[:first]))
+    file, lines = _copy(fixture, tmp_path, first)
     watch = Watch(file)
     assert isinstance(watch.session, RereadSession) and watch.session.reader.name == agent
     seen = watch.poll()
@@ -86,9 +86,7 @@ def test_a_growing_session_of_another_agent_is_followed(
 
 def test_a_truncated_codex_session_is_said_and_read_again(tmp_path: Path) -> None:
     fixture = OTHERS / "codex" / "agent-sessions_stage0_small.jsonl"
-    lines = fixture.read_bytes().splitlines(keepends=True)
-    file = _copy(fixture, tmp_path)
-    file.write_bytes(b"".join(lines))
+    file, lines = _copy(fixture, tmp_path)
     watch = Watch(file)
     assert watch.poll() is not None
     file.write_bytes(b"".join(lines[:30]))
@@ -106,9 +104,7 @@ def test_lines_appended_show_up_in_the_app_within_seconds(
     agent: str, name: str, first: int, steps: int, tmp_path: Path
 ) -> None:
     fixture = OTHERS / name
-    lines = fixture.read_bytes().splitlines(keepends=True)
-    file = _copy(fixture, tmp_path)
-    file.write_bytes(b"".join(lines[:first]))
+    file, lines = _copy(fixture, tmp_path, first)
     whole = reader_named(agent).timeline(ref_for(agent, fixture))
 
     async def run() -> None:
@@ -229,12 +225,8 @@ def test_the_newest_session_of_any_agent_is_followed_and_a_newer_one_switched_to
     pi = home / ".pi" / "agent" / "sessions" / "--home-me-app--" / "session.jsonl"
     pi.parent.mkdir(parents=True)
     shutil.copy(OTHERS / "pi" / "synthetic-branch-compaction.jsonl", pi)
-    switched = None
-    for _ in range(25):
-        switched = watch.poll() or switched
-        if switched is not None and switched.switched:
-            break
-    assert switched is not None and switched.switched and watch.path == pi
+    switched = poll_until_switched(watch)
+    assert watch.path == pi
     assert switched.timeline is not None and switched.timeline.agent == "pi"
     assert switched.status.startswith("switched to the newer pi session ")
 
@@ -242,9 +234,7 @@ def test_the_newest_session_of_any_agent_is_followed_and_a_newer_one_switched_to
 def test_after_a_slow_read_the_next_waits_a_few_times_as_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reread, "SLOW_READ_SECONDS", 0.0)  # every read counts as slow
     fixture = OTHERS / "codex" / "agent-sessions_stage0_small.jsonl"
-    lines = fixture.read_bytes().splitlines(keepends=True)
-    file = _copy(fixture, tmp_path)
-    file.write_bytes(b"".join(lines[:22]))
+    file, lines = _copy(fixture, tmp_path, 22)
     session = RereadSession(reader_named("codex"), ref_for("codex", file))
     session.poll()
     assert session.rest_until > time.monotonic()

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from textual.widgets import Label
-from watching import watching
+from watching import poll_until_switched, watching
 
 from ctxviz.layout import humanize
 from ctxviz.live.watch import Watch
@@ -157,12 +157,8 @@ def test_following_the_newest_session_switches_when_one_starts(tmp_path: Path) -
     assert first is not None and first.timeline is not None
     new = project / "22222222-new.jsonl"
     new.write_bytes(b"".join(LINES[:200]))
-    switched = None
-    for _ in range(20):
-        switched = watch.poll() or switched
-        if switched is not None and switched.switched:
-            break
-    assert switched is not None and switched.switched and watch.path == new
+    switched = poll_until_switched(watch)
+    assert watch.path == new
     assert switched.status == "switched to the newer claude-code session 4d5611e5"
 
 

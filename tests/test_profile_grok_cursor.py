@@ -4,6 +4,7 @@ every number an assumption that the why-notes must call one."""
 
 from __future__ import annotations
 
+import pytest
 from agent_helpers import added, added_tokens, chars4, notes, run, startup_used, step_of
 
 from ctxviz.profiles.limits import numbering_bytes
@@ -27,9 +28,13 @@ def test_line_numbers_cost_their_digits_and_an_arrow():
     assert numbering_bytes(1, 1240, 3) == 9 * 4 + 90 * 5 + 900 * 6 + 241 * 7 == 7_573
 
 
-def test_grok_threshold_85_percent_of_256k():
-    tl = run("grok-build", "events: []")
-    assert (tl.window, tl.thresholds.autocompact) == (256_000, 217_600)
+@pytest.mark.parametrize(
+    ("agent", "window", "trigger"),
+    [("grok-build", 256_000, 256_000 * 85 // 100), ("cursor", 200_000, 200_000 * 90 // 100)],  # cursor's: assumed
+)
+def test_the_trigger_is_a_share_of_the_window(agent: str, window: int, trigger: int) -> None:
+    tl = run(agent, "events: []")
+    assert (tl.window, tl.thresholds.autocompact) == (window, trigger)
 
 
 def test_grok_startup_git_status_and_every_instruction_file_and_rule():
@@ -188,11 +193,6 @@ def test_grok_subagent_has_its_own_prompt():
 
 
 # --- cursor --------------------------------------------------------------------------------------------
-def test_cursor_summarises_at_an_assumed_90_percent():
-    tl = run("cursor", "events: []")
-    assert (tl.window, tl.thresholds.autocompact) == (200_000, 180_000)
-
-
 def test_cursor_startup_index_agents_md_and_always_rules():
     tl = run(
         "cursor",

@@ -98,34 +98,36 @@ def test_opencode_big_output_saved_with_its_head_and_a_hint():
     assert "saved to a file" in notes(tl, 0)
 
 
+# three turns of 11,000, 7,000 and 5,000 tokens, then a /compact (its summary's size follows)
+THREE_TURNS = """
+events:
+  - prompt: {text: a, size: 2000}
+  - reply: 9000
+  - prompt: {text: b, size: 1000}
+  - reply: 6000
+  - prompt: {text: c, size: 1000}
+  - reply: 4000
+  - compact: """
+
+
 def test_opencode_compaction_keeps_the_recent_turns_within_15000():
-    tl = run(
-        "opencode",
-        """
-        events:
-          - prompt: {text: a, size: 2000}
-          - reply: 9000
-          - prompt: {text: b, size: 1000}
-          - reply: 6000
-          - prompt: {text: c, size: 1000}
-          - reply: 4000
-          - compact: null
-        """,
-    )
+    tl = run("opencode", THREE_TURNS + "null")
     step = step_of(tl, 6)
     # budget clamp(25% of 148,000, 2,000, 15,000) = 15,000: turns c (5,000) and b (7,000) fit, a (11,000) not
     assert step.used == OPENCODE + 12_000 + 4_000 + 10  # + anchored summary, auto-continue (both assumed)
     assert "2 recent turn(s) kept (12,000 of at most 15,000 tokens" in "\n".join(step.notes)
 
 
+# a turn of five 48,000-char (12,000-token) bash outputs, then two short turns
+_BASHES = "\n".join(f"  - bash: {{command: run{n}, output: {{chars: 48000}}}}" for n in range(5))
+BIG_OUTPUTS_THEN_TWO_TURNS = (
+    f"events:\n  - prompt: {{text: a, size: 100}}\n{_BASHES}\n"
+    "  - prompt: {text: b, size: 100}\n  - reply: 100\n  - prompt: {text: c, size: 100}\n  - reply: 100\n"
+)
+
+
 def test_opencode_prune_clears_old_tool_output_beyond_the_newest_40000():
-    bashes = "\n".join(f"  - bash: {{command: run{n}, output: {{chars: 48000}}}}" for n in range(5))
-    tl = run(
-        "opencode",
-        f"events:\n  - prompt: {{text: a, size: 100}}\n{bashes}\n"
-        "  - prompt: {text: b, size: 100}\n  - reply: 100\n  - prompt: {text: c, size: 100}\n  - reply: 100\n"
-        "  - compact: null\n",
-    )
+    tl = run("opencode", BIG_OUTPUTS_THEN_TWO_TURNS + "  - compact: null\n")
     step = step_of(tl, 10)
     marker = chars4("[Old tool result content cleared]")  # 33 chars → 9
     # newest first 12,000 each: the fourth passes 40,000 → the two oldest go: 24,000 − 2 × 9 freed
@@ -135,13 +137,7 @@ def test_opencode_prune_clears_old_tool_output_beyond_the_newest_40000():
 
 
 def test_opencode_prunes_when_a_turn_ends():
-    bashes = "\n".join(f"  - bash: {{command: run{n}, output: {{chars: 48000}}}}" for n in range(5))
-    tl = run(
-        "opencode",
-        f"events:\n  - prompt: {{text: a, size: 100}}\n{bashes}\n"
-        "  - prompt: {text: b, size: 100}\n  - reply: 100\n  - prompt: {text: c, size: 100}\n  - reply: 100\n"
-        "  - prompt: {text: d, size: 100}\n",
-    )
+    tl = run("opencode", BIG_OUTPUTS_THEN_TWO_TURNS + "  - prompt: {text: d, size: 100}\n")
     # at prompt c turn a is not yet two turns back; at prompt d it is: its two oldest outputs go
     assert step_of(tl, 8).removed == ()
     step = step_of(tl, 10)
@@ -246,19 +242,7 @@ def test_opencode_compaction_with_every_turn_in_its_tail_summarises_nothing_and_
 
 
 def test_opencode_summary_note_names_the_size_the_scenario_gave():
-    tl = run(
-        "opencode",
-        """
-        events:
-          - prompt: {text: a, size: 2000}
-          - reply: 9000
-          - prompt: {text: b, size: 1000}
-          - reply: 6000
-          - prompt: {text: c, size: 1000}
-          - reply: 4000
-          - compact: {summary: 1725}
-        """,
-    )
+    tl = run("opencode", THREE_TURNS + "{summary: 1725}")
     step = step_of(tl, 6)
     # turn a (11,000) is older than the 15,000 tail (c 5,000 + b 7,000): it alone is summarised, in 1,725
     assert step.used == OPENCODE + 12_000 + 1_725 + 10

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from agent_homes import empty_home
 from click.testing import CliRunner
 
 from ctxviz.cli import main
@@ -18,13 +19,7 @@ FIXTURES = Path(__file__).parent / "fixtures" / "other-agents"
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty home: no agent's own folder exists, so only what a test points at is found."""
-    folder = tmp_path / "home"
-    folder.mkdir()
-    monkeypatch.setenv("HOME", str(folder))
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_DATA_HOME", "PI_CODING_AGENT_DIR",
-                 "GROK_HOME"):  # fmt: skip
-        monkeypatch.delenv(name, raising=False)
-    return folder
+    return empty_home(tmp_path, monkeypatch)
 
 
 def _sessions(*args: str) -> tuple[list[dict[str, object]], str]:

@@ -120,6 +120,16 @@ def _wait_for_port(port: int, seconds: float) -> None:
     raise AssertionError(f"ctxviz serve did not listen on port {port} within {seconds:.0f} s")
 
 
+def _stop_group(process: subprocess.Popen[bytes]) -> None:
+    """End a process started in its own group, and what it started: politely, then for good."""
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 async def _render_in_chromium(url: str, profile: Path, screenshot: Path) -> tuple[dict[str, int], bytes]:
     """What the page's canvas shows once drawn (or after a minute), and every byte the app sent it."""
     import aiohttp  # textual-serve's own dependency
@@ -174,12 +184,7 @@ async def _render_in_chromium(url: str, profile: Path, screenshot: Path) -> tupl
                 screenshot.write_bytes(base64.b64decode(shot["data"]))
                 return drawn, bytes(app_bytes)
     finally:
-        os.killpg(chrome.pid, signal.SIGTERM)
-        try:
-            chrome.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(chrome.pid, signal.SIGKILL)
-            chrome.wait()
+        _stop_group(chrome)
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (Debian: apt-get install chromium)")
@@ -213,12 +218,7 @@ def test_serve_started_in_a_clone_renders_the_app_in_headless_chromium(tmp_path:
         assert drawn["lit"] >= MIN_LIT and drawn["colours"] >= MIN_COLOURS, (drawn, server_said)
         assert (tmp_path / "page.png").read_bytes().startswith(b"\x89PNG")
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        _stop_group(server)
         log.close()
 
 

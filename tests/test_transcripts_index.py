@@ -127,11 +127,8 @@ def test_another_agent_s_row_is_kept_while_what_it_read_is_unchanged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import os
-    from collections import Counter
 
-    from agent_homes import empty_home, every_agent
-
-    from ctxviz.transcripts.registry import READERS
+    from agent_homes import count_summaries, empty_home, every_agent
 
     files = every_agent(empty_home(tmp_path, monkeypatch))
 
@@ -142,15 +139,7 @@ def test_another_agent_s_row_is_kept_while_what_it_read_is_unchanged(
 
     first = rows()
     assert len(first) == 6
-    read: Counter[str] = Counter()
-    for reader in READERS:
-        summarise = type(reader).summarise
-
-        def counting(self, ref, reads, summarise=summarise):  # type: ignore[no-untyped-def]
-            read[self.name] += 1
-            return summarise(self, ref, reads)
-
-        monkeypatch.setattr(type(reader), "summarise", counting)
+    read = count_summaries(monkeypatch)
     assert rows() == first
     assert read == {}  # every agent's row kept: nothing its reader read changed
     codex = files["codex"]

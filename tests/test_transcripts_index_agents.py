@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from agent_homes import GROK_ID, OTHERS, T0, copy_to, empty_home
+from agent_homes import GROK_ID, OTHERS, T0, copy_to, count_summaries, empty_home
 from click.testing import CliRunner
 
 from ctxviz.cli import main
@@ -35,16 +35,7 @@ def _run(*extra: str) -> tuple[list[Row], str, int]:
 @pytest.fixture
 def read(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """How many sessions each reader summarised since the counter was last cleared."""
-    counted: Counter[str] = Counter()
-    for reader in READERS:
-        summarise = type(reader).summarise
-
-        def counting(self, ref, reads, summarise=summarise):  # type: ignore[no-untyped-def]
-            counted[self.name] += 1
-            return summarise(self, ref, reads)
-
-        monkeypatch.setattr(type(reader), "summarise", counting)
-    return counted
+    return count_summaries(monkeypatch)
 
 
 def _served_from_the_index(monkeypatch: pytest.MonkeyPatch) -> None:

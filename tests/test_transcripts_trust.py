@@ -29,7 +29,7 @@ SPOTTER = SAMPLES / "spotter-4d5611e5/4d5611e5-241a-462a-8d15-5122611a9569.jsonl
 COMPACTION_CALL = SAMPLES / "spotter-4d5611e5/subagents/agent-acompact-e1f845.jsonl"
 SHORT = SAMPLES / "spotter-misc/short.jsonl"
 SESSION = "4d5611e5-241a-462a-8d15-5122611a9569"
-SPOTTER_CALLS = (139, 26_450, 164_831, 106_060)  # count, first, peak, last (test_transcripts.py)
+SPOTTER_CALLS = (139, 26_450, 164_831, 106_060)  # count, first, peak, last (test_claude_code_reader.py)
 
 
 def _records(path: Path) -> list[dict[str, object]]:

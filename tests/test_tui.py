@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, DataTable, Static
+from tui_driving import drive
 from tui_timelines import demo_timeline, long_timeline
 
 from ctxviz.sources import open_timeline
@@ -23,17 +22,6 @@ from ctxviz.tui.screens.timeline_screen import SPEEDS, TimelineScreen
 from ctxviz.tui.widgets.detail_pane import DetailPane
 from ctxviz.tui.widgets.timeline_view import TimelineView
 from ctxviz.tui.widgets.token_bar import TokenBarWidget
-
-Script = Callable[[Pilot[None], CtxvizApp], Awaitable[None]]
-
-
-def drive(timeline: Timeline, script: Script, size: tuple[int, int] = (120, 36)) -> None:
-    async def run() -> None:
-        app = CtxvizApp(timeline)
-        async with app.run_test(size=size) as pilot:
-            await script(pilot, app)
-
-    asyncio.run(run())
 
 
 def screen_of(app: CtxvizApp) -> TimelineScreen:

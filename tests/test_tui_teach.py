@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,7 @@ from click.testing import CliRunner
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, OptionList
+from tui_driving import drive
 
 from ctxviz import glossary
 from ctxviz.cli import main
@@ -33,21 +32,10 @@ from ctxviz.tui.widgets.timeline_view import TimelineView
 from ctxviz.tui.widgets.token_bar import TokenBarWidget
 from ctxviz.tui.widgets.usage_chart import UsageChartWidget
 
-Script = Callable[[Pilot[None], CtxvizApp], Awaitable[None]]
-
 
 @pytest.fixture(scope="module")
 def default() -> Timeline:
     return open_timeline(None)
-
-
-def drive(timeline: Timeline, script: Script, size: tuple[int, int] = (120, 36)) -> None:
-    async def run() -> None:
-        app = CtxvizApp(timeline)
-        async with app.run_test(size=size) as pilot:
-            await script(pilot, app)
-
-    asyncio.run(run())
 
 
 def plain(renderable: object, width: int) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,17 +17,17 @@ if TYPE_CHECKING:
 
 
 def _session_file(file: Path | None, latest: bool, session_id: str | None) -> Path:
-    from ctxviz.transcripts.claude_code.discover import config_roots, session_files
-    from ctxviz.transcripts.claude_code.select import by_session
-    from ctxviz.transcripts.claude_code.select import latest as newest
+    """The session file a command was pointed at; --latest and --session look among the sessions it
+    imports (found as every command finds them)."""
+    from ctxviz.cli.transcript_commands import choose_session
+    from ctxviz.errors import InputError
+    from ctxviz.importer import IMPORTED_AGENT
 
-    if sum((file is not None, latest, session_id is not None)) != 1:
-        raise click.UsageError("give one of SESSION (a .jsonl file), --latest or --session ID")
-    if file is not None:
-        return file
-    files = session_files(config_roots())
-    chosen = by_session(files, session_id) if session_id else newest(files, os.getcwd())
-    return chosen.path
+    try:
+        target = choose_session(file, latest, session_id, None, among=(IMPORTED_AGENT,))
+    except InputError as error:
+        fail(error.message)
+    return target if isinstance(target, Path) else target.path
 
 
 _SESSION_OPTIONS = (

@@ -19,18 +19,25 @@ if TYPE_CHECKING:
 
 
 def choose_session(
-    file: Path | None, latest: bool, session_id: str | None, project: str | None, agents: tuple[str, ...] = ()
+    file: Path | None,
+    latest: bool,
+    session_id: str | None,
+    project: str | None,
+    agents: tuple[str, ...] = (),
+    among: tuple[str, ...] = (),
 ) -> Path | SessionRef:
-    """The transcript a command was pointed at: a FILE, the --latest session of any agent, or --session ID
-    (all but FILE narrowed by --project and --agent). Raises ``InputError`` when none matches."""
+    """The transcript a command was pointed at: a FILE, the --latest session, or --session ID (both among
+    ``agents``, the --agent given, else ``among``, the agents the command reads, else any; and narrowed by
+    --project). Raises ``InputError`` when none matches."""
     from ctxviz.transcripts.find import latest_session, session_by_id
 
     if sum((file is not None, latest, session_id is not None)) != 1:
-        raise click.UsageError("give one of FILE, --latest or --session ID")
+        raise click.UsageError("give one of: a session file, --latest, --session ID")
     if file is not None:
         if agents:
             raise click.UsageError("--agent chooses among the sessions found: give it with --latest or --session")
         return file
+    agents = agents or among
     if latest:
         return latest_session(os.environ, Path.home(), agents=agents, project=project, cwd=os.getcwd())
     assert session_id is not None

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from ctxviz.errors import InputError
-from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
+from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
 
 FORMAT = "ctxviz.fidelity/1"
 

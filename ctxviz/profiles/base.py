@@ -13,6 +13,9 @@ How a profile module is written (see claude_code.py):
   leaves them out;
 - ``PROFILE = build(NUMBERS)``, registered in ``ctxviz/profiles/__init__.py``.
 
+Every agent but claude-code builds on ``profiles/skeleton.py``: its numbers extend the sizes it borrows
+from claude-code, and ``build`` hands its models, startup, policies and teaching to ``agent_profile``.
+
 Plain dataclasses and protocols, no pydantic: the transcript readers use the window arithmetic and must
 not pay for importing pydantic. Overrides are validated where a scenario is opened (profiles/scenario_fit.py).
 """

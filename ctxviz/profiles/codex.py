@@ -4,35 +4,30 @@ each number. What nobody publishes is assumed and says so."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName, BlockKind
-from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, ModelSpec, Profile, ReadOutcome, Session, ToolNames, number
+from ctxviz.profiles.base import Profile, ReadOutcome, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    AssumedStartupNoted,
-    ClearsHistory,
+    FoldsHistory,
     NamedInstructions,
     add_summary,
     drop,
-    history,
-    reset_reads,
     shown,
-    startup_kept,
 )
 from ctxviz.profiles.policies.mentions import PathOnly
 from ctxviz.profiles.policies.output import HeadAndTail
 from ctxviz.profiles.policies.reads import line_range
-from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.profiles.skeleton import McpSizesAsClaudeCode, agent_profile, noted_startup, own_window
 from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
-from ctxviz.timeline import Category, Fate
-from ctxviz.tokens import CHARS_PER_TOKEN
+from ctxviz.timeline import Block, Category, Fate
 
 if TYPE_CHECKING:
-    from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
+    from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
     from ctxviz.scenario.model import RuleEntry
 
 _REPO = "openai/codex"
@@ -40,7 +35,7 @@ _MODELS = f"{_REPO} codex-rs/models-manager/models.json @0dcb02e0"
 
 
 @dataclass(frozen=True, slots=True)
-class CodexNumbers:
+class CodexNumbers(McpSizesAsClaudeCode):
     default_model: str = number("gpt-5.4", "source", f"{_MODELS} (its first entry)")
     window: int = number(272_000, "source", f"{_MODELS} (gpt-5.4 context_window)")
     max_output: int = number(128_000, "assumed", "not read; it does not move Codex's trigger")
@@ -71,10 +66,6 @@ class CodexNumbers:
         20_000, "source", f"{_REPO} codex-rs/core/src/compact.rs @0100b103 COMPACT_USER_MESSAGE_MAX_TOKENS"
     )
     summary: int = number(4_000, "assumed", "the handoff summary's length is not fixed")
-    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
     # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on the five
     # rollouts of the fit half, checked on the five others (benchmarks/fidelity_agents.py). The rule itself is
     # read in source.
@@ -182,17 +173,16 @@ class ReadThenTruncate:
 
 
 @dataclass(frozen=True, slots=True)
-class KeepUserMessages(ClearsHistory):
+class KeepUserMessages(FoldsHistory):
     """Local compaction (compact.rs): the initial context stays; of the history only the newest user
     messages up to 20,000 tokens survive (the oldest kept one cut), then the summary. Every tool call,
     tool output and reply goes."""
 
     numbers: CodexNumbers
 
-    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+    def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
-        fates = startup_kept(session)
-        blocks = history(session)
+        fates: list[Fate] = []
         prompts = [b for b in blocks if b.kind == BlockKind.PROMPT]
         left = n.kept_user_tokens
         keep: dict[int, int] = {}
@@ -223,51 +213,27 @@ class KeepUserMessages(ClearsHistory):
         tokens = summary.tokens if summary is not None else n.summary
         summary_why = "a handoff summary" + ("" if summary is not None else f" ({shown(n, 'summary')})")
         fates.append(add_summary(session, tokens, "Summary (handoff)", summary_why))
-        reset_reads(session)
-        return fates
+        return fates, True
 
 
 def build(n: CodexNumbers) -> Profile:
-    model = ModelSpec(window=n.window, max_output=n.max_output)
-    return Profile(
+    models = own_window(n, ("gpt-5.4",), prefixes=("gpt-", "o3", "o4"))  # other GPT models: gpt-5.4's, a guess
+    seen = {"gpt-5.5": n.gpt_5_5_window, "gpt-5.3-codex-spark": n.spark_window}
+    models = replace(models, table={**models.table, **{m: replace(models.unknown, window=w) for m, w in seen.items()}})
+    return agent_profile(
+        n,
+        build,
+        models,
         name=AgentName.CODEX,
         title="Codex CLI",
         reply_label="Codex's reply",
-        teaching=teaching(n),
-        numbers=n,
-        build=build,
-        models={
-            "gpt-5.4": model,
-            "gpt-5.5": ModelSpec(window=n.gpt_5_5_window, max_output=n.max_output),
-            "gpt-5.3-codex-spark": ModelSpec(window=n.spark_window, max_output=n.max_output),
-        },  # other GPT models get gpt-5.4's window, marked as a guess
-        model_prefixes=("gpt-", "o3", "o4"),
-        unknown_model=model,
         tools=ToolNames(
-            read="read_file",
-            edit="apply_patch",
-            write="apply_patch",
-            grep="grep_files",
-            glob="list_dir",
-            bash="shell",
-            subagent="spawn_agent",
-            skill="skill",
+            "read_file", "apply_patch", "apply_patch", "grep_files", "list_dir", "shell", "spawn_agent", "skill"
         ),
         thresholds=FractionOfWindow(
             n.autocompact_percent / 100, warning_below=0, blocking_buffer=n.window * (100 - n.effective_percent) // 100
         ),
-        startup=AssumedStartupNoted(
-            StandardStartup(
-                system_prompt=n.system_prompt,
-                environment=n.environment,
-                tools=n.tools,
-                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                mcp="schemas",
-            ),
-            n,
-            ("system_prompt", "environment", "tools", "tool_call", "edit_result"),
-        ),
+        startup=noted_startup(n),
         instructions=CappedAgentsMd(
             n,
             NamedInstructions(
@@ -276,25 +242,17 @@ def build(n: CodexNumbers) -> Profile:
         ),
         mention=PathOnly(),
         reads=ReadThenTruncate(n),
-        output=HeadAndTail(
-            max_tokens=n.output_max_tokens,
-            head_fraction=0.5,
-            marker=n.truncation_marker,
-            chars_per_token=CHARS_PER_TOKEN,
-        ),
+        output=HeadAndTail(max_tokens=n.output_max_tokens, marker=n.truncation_marker),
         compaction=KeepUserMessages(n),
         subagents=TaskSubagents(types=("default",), prompt_tokens=n.system_prompt),
-    )
-
-
-def teaching(n: CodexNumbers) -> Teaching:
-    """Codex keeps only the user's recent messages and a handoff summary."""
-    return Teaching(
-        CompactionWords(
-            summary="Handoff summary",
-            keeps=f"your newest messages, up to {n.kept_user_tokens:,} tokens (the oldest kept one cut)",
-            drops="every tool call, tool output and reply",
-        )
+        # Codex keeps only the user's recent messages and a handoff summary.
+        teaching=Teaching(
+            CompactionWords(
+                summary="Handoff summary",
+                keeps=f"your newest messages, up to {n.kept_user_tokens:,} tokens (the oldest kept one cut)",
+                drops="every tool call, tool output and reply",
+            )
+        ),
     )
 
 

@@ -10,30 +10,26 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName, BlockKind, Touch
-from ctxviz.profiles.base import ModelSpec, Profile, Session, ToolNames, number
+from ctxviz.profiles.base import Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     AssumedReadLimit,
-    AssumedStartupNoted,
     AssumedTrigger,
-    ClearsHistory,
+    FoldsHistory,
     add_summary,
     drop,
-    history,
-    reset_reads,
     shown,
-    startup_kept,
 )
 from ctxviz.profiles.policies.mentions import directory_entries
 from ctxviz.profiles.policies.output import HeadAndTail
 from ctxviz.profiles.policies.reads import TruncateAtLimits, line_range
-from ctxviz.profiles.policies.startup import StandardStartup, TreeRule
+from ctxviz.profiles.policies.startup import TreeRule
 from ctxviz.profiles.policies.subagents import NoSubagents
 from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.profiles.skeleton import McpSizesAsClaudeCode, agent_profile, noted_startup, own_window
 from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
-from ctxviz.timeline import Category, Fate
-from ctxviz.tokens import CHARS_PER_TOKEN
+from ctxviz.timeline import Block, Category, Fate
 
 if TYPE_CHECKING:
     from ctxviz.scenario.model import RuleEntry
@@ -44,7 +40,7 @@ RULES_FOLDER = ".cursor/rules/"
 
 
 @dataclass(frozen=True, slots=True)
-class CursorNumbers:
+class CursorNumbers(McpSizesAsClaudeCode):
     default_model: str = number("claude-sonnet-4-6", "assumed", "Cursor picks a model per request (Auto)")
     window: int = number(200_000, "documented", f"{_DOCS}/context/management ('e.g. 200k tokens')")
     max_output: int = number(32_000, "assumed", _CLOSED)
@@ -65,10 +61,6 @@ class CursorNumbers:
     output_max_tokens: int = number(10_000, "assumed", _CLOSED)
     truncation_marker: int = number(10, "assumed", _CLOSED)
     summary: int = number(1_000, "assumed", "a user's report: Conversation ~190k → ~1k after summarisation")
-    tool_call: int = number(60, "assumed", "as the claude-code profile")
-    edit_result: int = number(40, "assumed", "as the claude-code profile")
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", "as the claude-code profile")
-    notification: int = number(60, "assumed", "as the claude-code profile")
 
 
 NUMBERS = CursorNumbers()
@@ -133,80 +125,51 @@ class RulesAndAgentsMd:
 
 
 @dataclass(frozen=True, slots=True)
-class SummariseAll(ClearsHistory):
+class SummariseAll(FoldsHistory):
     """Summarisation: the conversation is replaced by a short summary (assumed ~1,000 tokens, as a user's
     report shows); rules, index and tools stay."""
 
     numbers: CursorNumbers
 
-    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+    def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
-        fates = startup_kept(session)
-        blocks = history(session)
+        fates: list[Fate] = []
         fates += drop(session, blocks, lambda kind: "summarised (how much Cursor keeps verbatim is not documented)")
         tokens = summary.tokens if summary is not None else n.summary
         fates.append(add_summary(session, tokens, "Summary", f"the summary ({shown(n, 'summary')})"))
         session.note(f"{sum(b.tokens for b in blocks):,} tokens of conversation summarised into {tokens:,} (assumed)")
-        reset_reads(session)
-        return fates
+        return fates, True
 
 
 def build(n: CursorNumbers) -> Profile:
-    model = ModelSpec(window=n.window, max_output=n.max_output)
-    return Profile(
+    return agent_profile(
+        n,
+        build,
+        own_window(n, ("claude-sonnet-4-6",), prefixes=("claude-", "gpt-", "gemini-", "grok-")),
         name=AgentName.CURSOR,
         title="Cursor",
         reply_label="Cursor's reply",
-        teaching=teaching(n),
-        numbers=n,
-        build=build,
-        models={"claude-sonnet-4-6": model},
-        model_prefixes=("claude-", "gpt-", "gemini-", "grok-"),
-        unknown_model=model,
         tools=ToolNames(
-            read="read_file",
-            edit="edit_file",
-            write="edit_file",
-            grep="grep_search",
-            glob="file_search",
-            bash="run_terminal_cmd",
-            subagent="",
-            skill="",
+            "read_file", "edit_file", "edit_file", "grep_search", "file_search", "run_terminal_cmd", "", ""
         ),
         rule_triggers=(Touch.READ, Touch.WRITE, Touch.EDIT),
         thresholds=AssumedTrigger(FractionOfWindow(n.summarise_percent / 100, warning_below=0, blocking_buffer=0)),
-        startup=AssumedStartupNoted(
-            StandardStartup(
-                system_prompt=n.system_prompt,
-                environment=n.environment,
-                tools=n.tools,
-                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                tree=TreeRule(max_items=n.index_max_items, tokens_per_item=n.index_item),
-                mcp="schemas",
-            ),
+        startup=noted_startup(
             n,
-            ("system_prompt", "environment", "tools", "index_max_items", "index_item", "tool_call", "edit_result"),
+            also=("index_max_items", "index_item"),
+            tree=TreeRule(max_items=n.index_max_items, tokens_per_item=n.index_item),
         ),
         instructions=RulesAndAgentsMd(),
         mention=InlineOrCondensed(n),
         reads=AssumedReadLimit(
             TruncateAtLimits(max_lines=n.read_max_lines, max_bytes=10**9), "250 lines a call, third-party reports"
         ),
-        output=HeadAndTail(
-            max_tokens=n.output_max_tokens,
-            head_fraction=0.5,
-            marker=n.truncation_marker,
-            chars_per_token=CHARS_PER_TOKEN,
-        ),
+        output=HeadAndTail(max_tokens=n.output_max_tokens, marker=n.truncation_marker),
         compaction=SummariseAll(n),
         subagents=NoSubagents(),
+        # Cursor summarises the whole conversation (what it keeps verbatim is not documented).
+        teaching=Teaching(CompactionWords(summary="Summary", drops="the whole conversation")),
     )
-
-
-def teaching(n: CursorNumbers) -> Teaching:
-    """Cursor summarises the whole conversation (what it keeps verbatim is not documented)."""
-    return Teaching(CompactionWords(summary="Summary", drops="the whole conversation"))
 
 
 PROFILE = build(NUMBERS)

@@ -8,8 +8,6 @@ from dataclasses import dataclass, replace
 
 from ctxviz.kinds import AgentName, BlockKind, Touch
 from ctxviz.profiles.base import (
-    ASSUMED_AS_CLAUDE_CODE,
-    ModelSpec,
     OutputOutcome,
     Profile,
     ReadOutcome,
@@ -18,24 +16,22 @@ from ctxviz.profiles.base import (
     number,
 )
 from ctxviz.profiles.generic import (
-    AssumedStartupNoted,
-    ClearsHistory,
+    FoldsHistory,
     NamedInstructions,
     add_summary,
     drop,
     history,
     kept_fates,
     read_as_prompt_text,
-    reset_reads,
     shown,
-    startup_kept,
     tool_results,
 )
 from ctxviz.profiles.limits import chars_tokens, tokens_of
 from ctxviz.profiles.policies.reads import line_range
-from ctxviz.profiles.policies.startup import StandardStartup, TreeRule
+from ctxviz.profiles.policies.startup import TreeRule
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.profiles.skeleton import McpSizesAsClaudeCode, agent_profile, noted_startup, own_window
 from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
@@ -53,7 +49,7 @@ _MASKED = "gemini-cli.masked"  # ids of the previews that stand for masked outpu
 
 
 @dataclass(frozen=True, slots=True)
-class GeminiNumbers:
+class GeminiNumbers(McpSizesAsClaudeCode):
     default_model: str = number("gemini-2.5-pro", "assumed", "the default model's name was not read")
     window: int = number(1_048_576, "source", f"{_AT} core/tokenLimits.ts (Gemini models)")
     max_output: int = number(65_536, "assumed", "not read; it does not move gemini-cli's trigger")
@@ -77,10 +73,6 @@ class GeminiNumbers:
     mask_preview_chars: int = number(250, "source", f"{_AT} toolOutputMaskingService.ts")
     summary: int = number(4_000, "assumed", "the <state_snapshot>'s length is not fixed")
     subagent_prompt: int = number(1_500, "assumed", "codebase_investigator's prompt not measured")
-    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = GeminiNumbers()
@@ -180,7 +172,7 @@ def compression_split(blocks: list[tuple[int, bool]], preserve_percent: int) -> 
 
 
 @dataclass(frozen=True, slots=True)
-class SnapshotAndRecent(ClearsHistory):
+class SnapshotAndRecent(FoldsHistory):
     """Compression (chatCompressionService.ts): the newest ~30% of the history stays verbatim, split only
     at a user prompt; the older part becomes a <state_snapshot>, which the model acknowledges."""
 
@@ -215,10 +207,9 @@ class SnapshotAndRecent(ClearsHistory):
             f"{n.mask_protect:,} tokens of tool output are protected"
         )
 
-    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+    def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
-        fates = startup_kept(session)
-        blocks = history(session)
+        fates: list[Fate] = []
         split = compression_split([(b.tokens, b.kind == BlockKind.PROMPT) for b in blocks], n.preserve_percent)
         older, newer = blocks[:split], blocks[split:]
         tokens = summary.tokens if summary is not None else n.summary
@@ -228,7 +219,7 @@ class SnapshotAndRecent(ClearsHistory):
                 f"compression rejected: the snapshot ({tokens + ack:,} tokens) would not be smaller than the "
                 f"{sum(b.tokens for b in older):,} tokens it replaces"
             )
-            return fates + kept_fates(blocks, "compression was rejected: nothing changes")
+            return kept_fates(blocks, "compression was rejected: nothing changes"), False
         fates += drop(session, older, lambda kind: "older history: folded into the <state_snapshot>")
         fates.append(add_summary(session, tokens, "<state_snapshot>", f"the state snapshot ({shown(n, 'summary')})"))
         session.add(Category.MESSAGES, BlockKind.REPLY, "Got it. Thanks for the additional context!", ack, "hidden")
@@ -239,48 +230,35 @@ class SnapshotAndRecent(ClearsHistory):
             f"{len(newer)} newest blocks ({kept:,} tokens) kept verbatim from a user prompt on "
             f"(≤ ~{n.preserve_percent}% of the history); {len(older)} older ones folded into the snapshot"
         )
-        reset_reads(session)
-        return fates
+        return fates, True
 
 
 def build(n: GeminiNumbers) -> Profile:
-    model = ModelSpec(window=n.window, max_output=n.max_output)
     shell = "run_shell_command"
-    return Profile(
+    # tokenLimits.ts: 2,097,152 for gemini-1.5-pro, 1,048,576 (the default) for the others
+    models = own_window(n, ("gemini-2.5-pro", "gemini-2.5-flash"), prefixes=("gemini-",))
+    models = replace(models, table={**models.table, "gemini-1.5-pro": replace(models.unknown, window=2_097_152)})
+    return agent_profile(
+        n,
+        build,
+        models,
         name=AgentName.GEMINI_CLI,
         title="gemini-cli",
         reply_label="Gemini's reply",
-        teaching=teaching(n),
-        numbers=n,
-        build=build,
-        # tokenLimits.ts: 2,097,152 for gemini-1.5-pro, 1,048,576 (the default) for the others
-        models={"gemini-2.5-pro": model, "gemini-2.5-flash": model, "gemini-1.5-pro": replace(model, window=2_097_152)},
-        model_prefixes=("gemini-",),
-        unknown_model=model,
         tools=ToolNames(
-            read="read_file",
-            edit="replace",
-            write="write_file",
-            grep="search_file_content",
-            glob="glob",
-            bash=shell,
-            subagent="codebase_investigator",
-            skill="activate_skill",
+            "read_file",
+            "replace",
+            "write_file",
+            "search_file_content",
+            "glob",
+            shell,
+            "codebase_investigator",
+            "activate_skill",
         ),
         rule_triggers=(Touch.READ, Touch.WRITE, Touch.EDIT),
         thresholds=FractionOfWindow(n.compress_percent / 100, warning_below=0, blocking_buffer=0),
-        startup=AssumedStartupNoted(
-            StandardStartup(
-                system_prompt=n.system_prompt,
-                environment=n.environment,
-                tools=n.tools,
-                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                tree=TreeRule(max_items=n.tree_max_items, tokens_per_item=n.tree_item),
-                mcp="schemas",
-            ),
-            n,
-            ("system_prompt", "environment", "tools", "tree_item", "tool_call", "edit_result"),
+        startup=noted_startup(
+            n, also=("tree_item",), tree=TreeRule(max_items=n.tree_max_items, tokens_per_item=n.tree_item)
         ),
         instructions=NamedInstructions(
             "gemini-cli", ("GEMINI.md",), first_only=False, user=("~/.gemini/GEMINI.md",), nested_names=("GEMINI.md",)
@@ -290,21 +268,18 @@ def build(n: GeminiNumbers) -> Profile:
         output=SaveWithHeadAndTail(n, shell),
         compaction=SnapshotAndRecent(n),
         subagents=TaskSubagents(types=("codebase_investigator", "generalist"), prompt_tokens=n.subagent_prompt),
-    )
-
-
-def teaching(n: GeminiNumbers) -> Teaching:
-    """gemini-cli folds the older history into a state snapshot and masks old tool output between turns."""
-    return Teaching(
-        CompactionWords(
-            summary="State snapshot",
-            keeps=f"the newest ~{n.preserve_percent}% of the history, from a user prompt on",
-            drops="the older history, unless the snapshot would not be smaller (then nothing changes)",
+        # gemini-cli folds the older history into a state snapshot and masks old tool output between turns.
+        teaching=Teaching(
+            CompactionWords(
+                summary="State snapshot",
+                keeps=f"the newest ~{n.preserve_percent}% of the history, from a user prompt on",
+                drops="the older history, unless the snapshot would not be smaller (then nothing changes)",
+            ),
+            words={
+                "spilled preview": f"An old tool output replaced by its first {n.mask_preview_chars} characters once "
+                f"newer tool output passes {n.mask_protect:,} tokens (masking).",
+            },
         ),
-        words={
-            "spilled preview": f"An old tool output replaced by its first {n.mask_preview_chars} characters once "
-            f"newer tool output passes {n.mask_protect:,} tokens (masking).",
-        },
     )
 
 

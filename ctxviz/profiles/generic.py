@@ -226,6 +226,24 @@ class ClearsHistory:
             session.remove(block.id)
 
 
+class FoldsHistory(ClearsHistory):
+    """A compaction that keeps what is not history (it is sent with every request) and folds the history:
+    ``fold`` replaces what it replaces, returns a fate per piece and whether anything changed; if it did,
+    nothing counts as read or loaded any more."""
+
+    __slots__ = ()
+
+    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+        fates = startup_kept(session)
+        folded, changed = self.fold(session, history(session), summary)
+        if changed:
+            reset_reads(session)
+        return fates + folded
+
+    def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
+        raise NotImplementedError
+
+
 def startup_kept(session: Session) -> list[Fate]:
     """What is not history stays: it is sent with every request."""
     return [

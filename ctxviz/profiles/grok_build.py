@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName, BlockKind
 from ctxviz.profiles.base import (
-    ASSUMED_AS_CLAUDE_CODE,
-    ModelSpec,
     OutputOutcome,
     Profile,
     ReadOutcome,
@@ -20,24 +18,21 @@ from ctxviz.profiles.base import (
     number,
 )
 from ctxviz.profiles.generic import (
-    AssumedStartupNoted,
-    ClearsHistory,
+    FoldsHistory,
     add_summary,
     drop,
-    history,
-    reset_reads,
     shown,
-    startup_kept,
 )
 from ctxviz.profiles.limits import chars_tokens, numbering_bytes, tokens_of
 from ctxviz.profiles.policies.reads import line_range
-from ctxviz.profiles.policies.startup import GitStatusRule, StandardStartup
+from ctxviz.profiles.policies.startup import GitStatusRule
 from ctxviz.profiles.policies.subagents import TaskSubagents
 from ctxviz.profiles.policies.thresholds import FractionOfWindow
+from ctxviz.profiles.skeleton import McpSizesAsClaudeCode, agent_profile, noted_startup, own_window
 from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
-from ctxviz.timeline import Category, Fate
+from ctxviz.timeline import Block, Category, Fate
 from ctxviz.tokens import CHARS_PER_TOKEN
 
 if TYPE_CHECKING:
@@ -63,7 +58,7 @@ _OFFLOADED = "grok-build.offloaded-prompt"  # the prompt already saved to a file
 
 
 @dataclass(frozen=True, slots=True)
-class GrokNumbers:
+class GrokNumbers(McpSizesAsClaudeCode):
     default_model: str = number("grok-code-fast-1", "assumed", "the default model's name was not read")
     window: int = number(256_000, "source", f"{_AT} session/compaction.rs (catalog fallback)")
     max_output: int = number(32_000, "assumed", "not read; it does not move grok-build's trigger")
@@ -91,11 +86,8 @@ class GrokNumbers:
     summary: int = number(4_000, "assumed", "'at most a few thousand words'")
     state_reminder: int = number(40, "assumed", "the state reminder around its list of edited paths")
     subagent_prompt: int = number(1_376, "source", f"{_AT} templates/subagent_prompt.md: 5,502 bytes / 4")
-    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
     mcp_deferred_tokens_per_tool: int = number(15, "assumed", "MCP tools sit behind search_tool; as claude-code")
     mcp_schema_tokens_per_tool: int = number(400, "assumed", "a schema fetched through use_tool; as claude-code")
-    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = GrokNumbers()
@@ -290,17 +282,16 @@ class EveryInstructionFile:
 
 
 @dataclass(frozen=True, slots=True)
-class KeepAnchors(ClearsHistory):
+class KeepAnchors(FoldsHistory):
     """Compaction (compaction_utils.rs): the system prompt, user info and instructions stay; of the history
     only the last real user query, the latest agent message, the summary and a state reminder listing the
     edited files; every other turn and every tool result goes."""
 
     numbers: GrokNumbers
 
-    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+    def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
-        fates = startup_kept(session)
-        blocks = history(session)
+        fates: list[Fate] = []
         query = next((b for b in reversed(blocks) if b.kind == BlockKind.PROMPT), None)
         anchor = next((b for b in reversed(blocks) if b.kind == BlockKind.REPLY), None)
         kept = [b for b in (query, anchor) if b is not None]
@@ -328,53 +319,29 @@ class KeepAnchors(ClearsHistory):
             f"kept: the last user query and the latest reply; {len(edited)} edited file path(s) in a state "
             "reminder; every other turn and tool result dropped"
         )
-        reset_reads(session)
-        return fates
+        return fates, True
 
 
 def build(n: GrokNumbers) -> Profile:
-    model = ModelSpec(window=n.window, max_output=n.max_output)
     bash = "bash"
-    return Profile(
+    return agent_profile(
+        n,
+        build,
+        own_window(n, ("grok-code-fast-1",), prefixes=("grok-",)),
         name=AgentName.GROK_BUILD,
         title="grok-build",
         reply_label="Grok's reply",
-        teaching=teaching(n),
-        numbers=n,
-        build=build,
-        models={"grok-code-fast-1": model},
-        model_prefixes=("grok-",),
-        unknown_model=model,
         tools=ToolNames(
-            read="read_file",
-            edit="search_replace",
-            write="search_replace",
-            grep="grep",
-            glob="list_dir",
-            bash=bash,
-            subagent="spawn_subagent",
-            skill="skill",
-            mcp_separator="__",
+            "read_file", "search_replace", "search_replace", "grep", "list_dir", bash, "spawn_subagent", "skill", "__"
         ),
         thresholds=FractionOfWindow(n.autocompact_percent / 100, warning_below=0, blocking_buffer=0),
-        startup=AssumedStartupNoted(
-            StandardStartup(
-                system_prompt=n.system_prompt,
-                environment=n.user_info,
-                tools=n.tools,
-                mcp_deferred_tokens_per_tool=n.mcp_deferred_tokens_per_tool,
-                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                git_status=GitStatusRule(
-                    max_chars=n.git_status_max_chars,
-                    header=0,
-                    truncation_note=0,
-                    commit_line=0,
-                    max_commits=0,
-                    chars_per_token=CHARS_PER_TOKEN,
-                ),
-            ),
+        startup=noted_startup(
             n,
-            ("system_prompt", "user_info", "tools", "instructions_close", "tool_call", "edit_result"),
+            environment="user_info",
+            also=("instructions_close",),
+            mcp="deferred",
+            # the status alone: no header, note or commits of its own
+            git_status=GitStatusRule(n.git_status_max_chars, 0, 0, 0, 0, CHARS_PER_TOKEN),
         ),
         instructions=EveryInstructionFile(n),
         mention=NumberedOrStub(n),
@@ -382,23 +349,20 @@ def build(n: GrokNumbers) -> Profile:
         output=GrokOutput(n, bash),
         compaction=KeepAnchors(n),
         subagents=TaskSubagents(types=("general-purpose", "explore", "plan"), prompt_tokens=n.subagent_prompt),
-    )
-
-
-def teaching(n: GrokNumbers) -> Teaching:
-    """grok-build keeps two anchors of the history, a summary and a reminder of the edited files."""
-    return Teaching(
-        CompactionWords(
-            summary="Summary",
-            keeps="your last query and the latest agent message",
-            drops="every other turn and every tool result; edited files stay as paths in a state reminder",
+        # grok-build keeps two anchors of the history, a summary and a reminder of the edited files.
+        teaching=Teaching(
+            CompactionWords(
+                summary="Summary",
+                keeps="your last query and the latest agent message",
+                drops="every other turn and every tool result; edited files stay as paths in a state reminder",
+            ),
+            words={
+                "stub": f"What an @-mention sends for a file estimated over {n.mention_gate:,} tokens: a line naming "
+                "it, without its contents.",
+                "spilled preview": f"A tool output too big for the context: the full text goes to a file; the model "
+                f"sees a {n.preview_bytes:,}-byte part of it.",
+            },
         ),
-        words={
-            "stub": f"What an @-mention sends for a file estimated over {n.mention_gate:,} tokens: a line naming "
-            "it, without its contents.",
-            "spilled preview": f"A tool output too big for the context: the full text goes to a file; the model "
-            f"sees a {n.preview_bytes:,}-byte part of it.",
-        },
     )
 
 

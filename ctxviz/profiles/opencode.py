@@ -8,10 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ctxviz.kinds import AgentName, BlockKind, Touch
-from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile, Session, ToolNames, number
+from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
-    AssumedStartupNoted,
-    ClearsHistory,
+    FoldsHistory,
     NamedInstructions,
     OutputReserveTrigger,
     add_summary,
@@ -19,16 +18,14 @@ from ctxviz.profiles.generic import (
     history,
     kept_fates,
     read_as_prompt_text,
-    reset_reads,
     shown,
-    startup_kept,
     tool_results,
 )
 from ctxviz.profiles.limits import tokens_of
 from ctxviz.profiles.policies.mentions import directory_entries
 from ctxviz.profiles.policies.reads import TruncateAtLimits, within
-from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import TaskSubagents
+from ctxviz.profiles.skeleton import McpSizesAsClaudeCode, agent_profile, claude_models, noted_startup
 from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.mentions import Mention
@@ -41,7 +38,7 @@ _CLEARED = "opencode.cleared"  # ids of the markers that stand for pruned output
 
 
 @dataclass(frozen=True, slots=True)
-class OpencodeNumbers:
+class OpencodeNumbers(McpSizesAsClaudeCode):
     default_model: str = number("claude-sonnet-4-6", "assumed", "opencode has no fixed default: ctxviz's")
     model_windows: str = number(
         "as claude-code", "assumed", "its provider catalog: the same windows as claude-code's table, we assume"
@@ -70,10 +67,6 @@ class OpencodeNumbers:
     prune_minimum: int = number(20_000, "source", f"{_SST} PRUNE_MINIMUM")
     summary: int = number(4_000, "assumed", "the anchored summary's length is not fixed")
     continue_message: int = number(10, "assumed", "the auto-continue message; not measured")
-    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    mcp_schema_tokens_per_tool: int = number(400, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = OpencodeNumbers()
@@ -174,7 +167,7 @@ def prunable(outputs: list[tuple[int, int]], protect: int, minimum: int) -> list
 
 
 @dataclass(frozen=True, slots=True)
-class PruneThenSummarise(ClearsHistory):
+class PruneThenSummarise(FoldsHistory):
     """Before the summary, old tool output beyond the newest 40,000 tokens is cleared (the last two turns
     are never touched); then the recent turns that fit a quarter of the usable window (2,000–15,000) stay
     and the older ones become an anchored summary, followed by an auto-continue message."""
@@ -209,9 +202,9 @@ class PruneThenSummarise(ClearsHistory):
         if self.numbers.prune:
             self.prune(session)
 
-    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+    def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
-        fates = startup_kept(session)
+        fates: list[Fate] = []
         if n.prune:
             self.prune(session)
         grouped = turns(history(session), session.state.policy.get(_CLEARED, set()))
@@ -230,7 +223,7 @@ class PruneThenSummarise(ClearsHistory):
         if not older:
             # the summary stands for what is older than the tail: with nothing older there is nothing to write
             session.note(f"every turn fits the recent tail ({within}): nothing older to summarise")
-            return fates + kept_fates(newer, kept_why)
+            return kept_fates(newer, kept_why), False
         fates += drop(session, older, lambda kind: "older turns: folded into the anchored summary")
         tokens = summary.tokens if summary is not None else n.summary
         size = f"{tokens:,} tokens" if summary is not None else shown(n, "summary")
@@ -245,49 +238,22 @@ class PruneThenSummarise(ClearsHistory):
             f"{len(grouped) - kept_count} older turn(s), {sum(b.tokens for b in older):,} tokens, summarised "
             f"in {size}"
         )
-        reset_reads(session)
-        return fates
+        return fates, True
 
 
 def build(n: OpencodeNumbers) -> Profile:
-    from ctxviz.profiles.claude_code import PROFILE as CLAUDE_CODE  # opencode runs the same models
-
     trigger = OutputReserveTrigger(n.reserve_cap, n.output_cap)
-    return Profile(
+    return agent_profile(
+        n,
+        build,
+        claude_models(),  # opencode runs the same models
         name=AgentName.OPENCODE,
         title="opencode",
         reply_label="opencode's reply",
-        teaching=teaching(n),
-        numbers=n,
-        build=build,
-        models=CLAUDE_CODE.models,
-        model_prefixes=("claude-",),
-        unknown_model=CLAUDE_CODE.unknown_model,
-        long_context=CLAUDE_CODE.long_context,
-        tools=ToolNames(
-            read="read",
-            edit="edit",
-            write="write",
-            grep="grep",
-            glob="glob",
-            bash="bash",
-            subagent="task",
-            skill="skill",
-        ),
+        tools=ToolNames("read", "edit", "write", "grep", "glob", "bash", "task", "skill"),
         rule_triggers=(Touch.READ,),
         thresholds=trigger,
-        startup=AssumedStartupNoted(
-            StandardStartup(
-                system_prompt=n.system_prompt,
-                environment=n.environment,
-                tools=n.tools,
-                mcp_deferred_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                mcp_schema_tokens_per_tool=n.mcp_schema_tokens_per_tool,
-                mcp="schemas",
-            ),
-            n,
-            ("system_prompt", "environment", "tools", "tool_call", "edit_result"),
-        ),
+        startup=noted_startup(n),
         instructions=NamedInstructions(
             "opencode",
             ("AGENTS.md", "CLAUDE.md", "CONTEXT.md"),
@@ -301,18 +267,15 @@ def build(n: OpencodeNumbers) -> Profile:
         output=SaveWithHead(n),
         compaction=PruneThenSummarise(n, trigger),
         subagents=TaskSubagents(types=("general", "explore"), prompt_tokens=n.system_prompt),
-    )
-
-
-def teaching(n: OpencodeNumbers) -> Teaching:
-    """opencode keeps its recent turns and summarises only the older ones; prune clears old tool output."""
-    return Teaching(
-        CompactionWords(
-            summary="Anchored summary",
-            keeps=f"the recent turns within {n.tail_percent}% of the usable window ({n.tail_min:,}–{n.tail_max:,})",
-            drops=f"older turns; tool output beyond the newest {n.prune_protect:,} tokens is cleared first",
+        # opencode keeps its recent turns and summarises only the older ones; prune clears old tool output.
+        teaching=Teaching(
+            CompactionWords(
+                summary="Anchored summary",
+                keeps=f"the recent turns within {n.tail_percent}% of the usable window ({n.tail_min:,}–{n.tail_max:,})",
+                drops=f"older turns; tool output beyond the newest {n.prune_protect:,} tokens is cleared first",
+            ),
+            words={"stub": "A short marker left where an old tool output was cleared (pruned)."},
         ),
-        words={"stub": "A short marker left where an old tool output was cleared (pruned)."},
     )
 
 

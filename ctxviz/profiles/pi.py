@@ -9,38 +9,34 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName, BlockKind
-from ctxviz.profiles.base import ASSUMED_AS_CLAUDE_CODE, OutputOutcome, Profile, Session, ToolNames, number
+from ctxviz.profiles.base import OutputOutcome, Profile, Session, ToolNames, number
 from ctxviz.profiles.generic import (
     TOOL_RESULTS,
-    AssumedStartupNoted,
-    ClearsHistory,
+    FoldsHistory,
     NamedInstructions,
     add_summary,
     drop,
-    history,
     kept_fates,
-    reset_reads,
     shown,
-    startup_kept,
 )
 from ctxviz.profiles.limits import tokens_of
 from ctxviz.profiles.policies.mentions import PathOnly
 from ctxviz.profiles.policies.reads import TruncateAtLimits, within
-from ctxviz.profiles.policies.startup import StandardStartup
 from ctxviz.profiles.policies.subagents import NoSubagents
 from ctxviz.profiles.policies.thresholds import WindowMinus
+from ctxviz.profiles.skeleton import SizesAsClaudeCode, agent_profile, claude_models, noted_startup
 from ctxviz.profiles.teaching import CompactionWords, Teaching
 from ctxviz.scenario.measure import Measure
-from ctxviz.timeline import Fate
+from ctxviz.timeline import Block, Fate
 
 if TYPE_CHECKING:
-    from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
+    from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
 
 _AT = "badlogic/pi-mono packages/coding-agent @83378aad"
 
 
 @dataclass(frozen=True, slots=True)
-class PiNumbers:
+class PiNumbers(SizesAsClaudeCode):
     default_model: str = number("claude-sonnet-4-6", "assumed", "pi has no fixed default: ctxviz's")
     model_windows: str = number(
         "as claude-code", "assumed", "its provider catalog: the same windows as claude-code's table, we assume"
@@ -55,9 +51,6 @@ class PiNumbers:
     spill_note: int = number(30, "assumed", "'full output: pi-bash-<id>.log'; not measured")
     keep_recent: int = number(20_000, "source", f"{_AT} src/core/compaction/compaction.ts keepRecentTokens")
     summary: int = number(4_000, "assumed", "the structured summary's length is not fixed")
-    tool_call: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    edit_result: int = number(40, "assumed", ASSUMED_AS_CLAUDE_CODE)
-    notification: int = number(60, "assumed", ASSUMED_AS_CLAUDE_CODE)
 
 
 NUMBERS = PiNumbers()
@@ -135,23 +128,22 @@ def cut_point(blocks: list[tuple[int, bool]], keep_recent: int) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class KeepRecentTokens(ClearsHistory):
+class KeepRecentTokens(FoldsHistory):
     """Compaction (compaction.ts): the newest ~20,000 tokens stay verbatim, cut only where a message
     starts (never at a tool result); the rest becomes a structured summary with the files read and
     modified."""
 
     numbers: PiNumbers
 
-    def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
+    def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
-        fates = startup_kept(session)
-        blocks = history(session)
+        fates: list[Fate] = []
         # pi cuts only where a user, assistant, bash or custom message starts, never at a tool result
         cut = cut_point([(b.tokens, b.kind not in TOOL_RESULTS) for b in blocks], n.keep_recent)
         older, newer = blocks[:cut], blocks[cut:]
         if not older:
             session.note(f"the whole history is within the newest {n.keep_recent:,} tokens: nothing to summarise")
-            return fates + kept_fates(newer, f"among the newest {n.keep_recent:,} tokens")
+            return kept_fates(newer, f"among the newest {n.keep_recent:,} tokens"), False
         read = sorted({b.label for b in older if b.kind == BlockKind.FILE_READ})
         edited = sorted(
             {b.label.removeprefix("Edit ").removeprefix("Write ") for b in older if b.kind == BlockKind.EDIT}
@@ -166,41 +158,23 @@ class KeepRecentTokens(ClearsHistory):
         kept = sum(b.tokens for b in newer)
         fates += kept_fates(newer, f"among the newest {n.keep_recent:,} tokens")
         session.note(f"the newest {kept:,} tokens kept verbatim (from {n.keep_recent:,}, cut where a message starts)")
-        reset_reads(session)
-        return fates
+        return fates, True
 
 
 def build(n: PiNumbers) -> Profile:
-    from ctxviz.profiles.claude_code import PROFILE as CLAUDE_CODE  # pi runs the same models
-
-    return Profile(
+    return agent_profile(
+        n,
+        build,
+        claude_models(),  # pi runs the same models
         name=AgentName.PI,
         title="pi",
         reply_label="pi's reply",
-        teaching=teaching(n),
-        numbers=n,
-        build=build,
-        models=CLAUDE_CODE.models,
-        model_prefixes=("claude-",),
-        unknown_model=CLAUDE_CODE.unknown_model,
-        long_context=CLAUDE_CODE.long_context,
         # no search tools: rg and find run through bash, whose cap applies
         tools=ToolNames(
             read="read", edit="edit", write="write", grep="bash", glob="bash", bash="bash", subagent="", skill="read"
         ),
         thresholds=WindowMinus(n.reserve, warning_below=0),
-        startup=AssumedStartupNoted(
-            StandardStartup(
-                system_prompt=n.system_prompt,
-                environment=0,  # the date and folder are in the system prompt
-                tools=n.tools,
-                mcp_deferred_tokens_per_tool=0,
-                mcp_schema_tokens_per_tool=0,
-                mcp="none",
-            ),
-            n,
-            ("system_prompt", "tools", "tool_call", "edit_result"),
-        ),
+        startup=noted_startup(n, environment=None, mcp="none"),  # the date and folder are in the system prompt
         instructions=NamedInstructions(
             "pi", ("AGENTS.md", "CLAUDE.md"), first_only=True, user=("~/.pi/agent/AGENTS.md", "~/.pi/agent/CLAUDE.md")
         ),
@@ -209,17 +183,14 @@ def build(n: PiNumbers) -> Profile:
         output=KeepTail(n),
         compaction=KeepRecentTokens(n),
         subagents=NoSubagents(),
-    )
-
-
-def teaching(n: PiNumbers) -> Teaching:
-    """pi's compaction keeps a token tail verbatim and lists the files the summarised part touched."""
-    return Teaching(
-        CompactionWords(
-            summary="Structured summary",
-            keeps=f"the newest {n.keep_recent:,} tokens, cut where a message starts",
-            drops="older messages; the summary lists the files they read and modified",
-        )
+        # pi's compaction keeps a token tail verbatim and lists the files the summarised part touched.
+        teaching=Teaching(
+            CompactionWords(
+                summary="Structured summary",
+                keeps=f"the newest {n.keep_recent:,} tokens, cut where a message starts",
+                drops="older messages; the summary lists the files they read and modified",
+            )
+        ),
     )
 
 

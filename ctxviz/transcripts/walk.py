@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 MAX_DEPTH = 8  # Codex nests YYYY/MM/DD; opencode and grok-build two levels; deeper is not a session tree
@@ -66,6 +66,28 @@ def files_under(
                 said.append(f"{entry.path}: {_trouble(entry, error)}")
                 continue
         pending.extend(reversed(folders))
+
+
+def agent_home(env: Mapping[str, str], variable: str | None, default: Path, sessions: str) -> list[Path]:
+    """The agent's folder, where ``variable`` names it or else ``default``, if its ``sessions`` folder exists."""
+    root = Path(env[variable]).expanduser() if variable and env.get(variable) else default
+    return [root] if is_folder_or_closed(root / sessions) else []
+
+
+def session_files(
+    roots: list[Path],
+    sessions: str,
+    wanted: Callable[[str], bool],
+    max_depth: int = MAX_DEPTH,
+    unread: list[str] | None = None,
+) -> Iterator[tuple[Path, Path, int, float]]:
+    """``(base, file, size, mtime)`` for each file ``wanted`` accepts under each root's ``sessions`` folder
+    (``base``), or under the root itself when it has none (``--root`` may name either); what cannot be
+    looked into goes to ``unread``."""
+    for root in roots:
+        base = root / sessions if is_folder_or_closed(root / sessions) else root
+        for file, size, mtime in files_under(base, wanted, max_depth, unread):
+            yield base, file, size, mtime
 
 
 def _inside(path: Path, top: Path) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import App
@@ -18,6 +19,9 @@ from ctxviz.tui.screens.help_screen import HelpScreen
 from ctxviz.tui.screens.open_screen import OpenScreen
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
 from ctxviz.tui.widgets.context_header import display_title
+
+if TYPE_CHECKING:
+    from ctxviz.transcripts.protocol import SessionRef
 
 DARK, LIGHT = "textual-dark", "textual-light"
 
@@ -81,19 +85,21 @@ class CtxvizApp(App[None]):
         if not isinstance(self.screen, OpenScreen):
             self.push_screen(OpenScreen(), self._open_chosen)
 
-    def _open_chosen(self, path: Path | None) -> None:
-        if path is not None:
-            self.notify(f"Opening {path.name}…", timeout=2)
-            self._load(path)
+    def _open_chosen(self, target: Path | SessionRef | None) -> None:
+        if target is not None:
+            self.notify(f"Opening {target.name if isinstance(target, Path) else target.session}…", timeout=2)
+            self._load(target)
 
     @work(thread=True, exclusive=True, group="open")
-    def _load(self, path: Path) -> None:
-        """Simulating a scenario or reading a transcript can take a moment: off the UI thread."""
+    def _load(self, target: Path | SessionRef) -> None:
+        """Simulating a scenario or reading a transcript can take a moment: off the UI thread. A session
+        found on disk is read by its own reader (one of a database's sessions, not the database's latest)."""
         from ctxviz.errors import InputError
         from ctxviz.sources import open_timeline
+        from ctxviz.transcripts.registry import read_target
 
         try:
-            timeline = open_timeline(path)
+            timeline = open_timeline(target) if isinstance(target, Path) else read_target(target).timeline
         except InputError as error:
             self.call_from_thread(self.notify, error.message, title="Cannot open", severity="error", timeout=10)
             return

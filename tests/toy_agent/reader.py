@@ -38,7 +38,7 @@ class ToyReader(Reader):
         return [root] if root.is_dir() else []
 
     def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
-        found = (found for root in roots for found in files_under(root, lambda n: n.endswith(".jsonl"), unread=unread))
+        found = (f for root in roots for f in files_under(root, lambda name: name.endswith(".jsonl"), unread=unread))
         return [SessionRef(self.name, file, file.stem, size, mtime) for file, size, mtime in found]
 
     def read(self, ref: SessionRef) -> Reading:

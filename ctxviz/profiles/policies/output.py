@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ctxviz.profiles.base import OutputOutcome
 from ctxviz.scenario.measure import Measure
+from ctxviz.tokens import CHARS_PER_TOKEN
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +58,9 @@ class HeadAndTail:
     with a marker in between; nothing is saved (Codex). ``head_fraction`` of the kept tokens is the head."""
 
     max_tokens: int
-    head_fraction: float
     marker: int
-    chars_per_token: int
+    head_fraction: float = 0.5
+    chars_per_token: int = CHARS_PER_TOKEN
     turn_budget_chars: int | None = None
 
     def limit(self, tool: str) -> int | None:

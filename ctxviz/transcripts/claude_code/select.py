@@ -1,4 +1,4 @@
-"""Choosing sessions: by id, the latest, by project, by date. Pure over ``SessionFile`` lists."""
+"""Choosing sessions: by id, by project, by date. Pure over ``SessionFile`` lists."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime
 
-from ctxviz.errors import InputError
 from ctxviz.transcripts.claude_code.discover import SessionFile, decode_project, peek_ids
 from ctxviz.transcripts.safe import safe_text
 
@@ -42,31 +41,9 @@ def sessions_named(files: list[SessionFile], wanted: str) -> list[SessionFile]:
     return _matching(files, wanted, lambda f: f.session) or _matching(files, wanted, lambda f: recorded_ids(f)[0] or "")
 
 
-def by_session(files: list[SessionFile], wanted: str) -> SessionFile:
-    """The one session ``sessions_named`` finds (``InputError`` when none or several)."""
-    found = sessions_named(files, wanted)
-    if not found:
-        raise InputError(f"no session {safe_text(wanted)!r} found (try `ctxviz sessions`)")
-    if len(found) > 1:
-        ids = ", ".join(f.session for f in found[:5])
-        raise InputError(f"session {safe_text(wanted)!r} is ambiguous: {safe_text(ids)}")
-    return found[0]
-
-
 def _matching(files: list[SessionFile], wanted: str, key: Callable[[SessionFile], str]) -> list[SessionFile]:
     exact = [f for f in files if key(f) == wanted]
     return exact or [f for f in files if key(f).startswith(wanted)]
-
-
-def latest(files: list[SessionFile], cwd: str | None = None) -> SessionFile:
-    """The most recently written session; one of the current directory's project wins if there is one."""
-    if not files:
-        raise InputError("no Claude Code sessions found (looked in ~/.claude, ~/.config/claude, CLAUDE_CONFIG_DIR)")
-    if cwd:
-        here = encoded_project(cwd)
-        local = [f for f in files if f.project_dir.name == here]
-        files = local or files
-    return max(files, key=lambda f: (f.mtime, f.path.name))
 
 
 def parse_day(text: str) -> date:

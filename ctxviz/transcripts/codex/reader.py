@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
 from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
-from ctxviz.transcripts.walk import is_folder_or_closed
+from ctxviz.transcripts.walk import agent_home, session_files
 
 if TYPE_CHECKING:
     from ctxviz.transcripts.codex.rollout import Parsed
@@ -32,18 +32,11 @@ class CodexReader(Reader):
         return any(kind_of(r) in CODEX_TOP_TYPES and isinstance(r.get("payload"), dict) for r in found)
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
-        root = Path(env["CODEX_HOME"]).expanduser() if env.get("CODEX_HOME") else home / ".codex"
-        return [root] if is_folder_or_closed(root / "sessions") else []
+        return agent_home(env, "CODEX_HOME", home / ".codex", "sessions")
 
     def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
-        from ctxviz.transcripts.walk import files_under
-
-        found: list[SessionRef] = []
-        for root in roots:
-            base = root / "sessions" if is_folder_or_closed(root / "sessions") else root
-            for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), unread=unread):
-                found.append(SessionRef(AgentName.CODEX, file, file.stem, size, mtime))
-        return found
+        found = session_files(roots, "sessions", lambda name: name.endswith(".jsonl"), unread=unread)
+        return [SessionRef(self.name, file, file.stem, size, mtime) for _, file, size, mtime in found]
 
     def _parse(self, ref: SessionRef, *, counting: bool = False) -> Parsed:
         from ctxviz.transcripts.codex.rollout import in_time_order, parse

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
 from ctxviz.kinds import AgentName
+from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
 from ctxviz.transcripts.jsonl import Record, count, each_record, text_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED
 

@@ -7,14 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import NoUsage, Reader, Reading, Reads, SessionRef, SessionSummary
-from ctxviz.transcripts.walk import is_folder_or_closed
-
-if TYPE_CHECKING:
-    pass
+from ctxviz.transcripts.walk import agent_home, session_files
 
 WHY = "a Cursor agent transcript: Cursor records no token usage, so its context cannot be shown"
 
@@ -37,19 +33,15 @@ class CursorReader(Reader):
         return bool(turns) and not others and not any("uuid" in r or "sessionId" in r for r in turns)
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
-        root = home / ".cursor"
-        return [root] if is_folder_or_closed(root / "projects") else []
+        return agent_home(env, None, home / ".cursor", "projects")
 
     def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
-        from ctxviz.transcripts.walk import files_under
-
-        found: list[SessionRef] = []
-        for root in roots:
-            base = root / "projects" if is_folder_or_closed(root / "projects") else root
-            for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 4, unread):
-                if "agent-transcripts" in file.relative_to(base).parts:
-                    found.append(SessionRef(AgentName.CURSOR, file, file.stem, size, mtime))
-        return found
+        found = session_files(roots, "projects", lambda name: name.endswith(".jsonl"), 4, unread=unread)
+        return [
+            SessionRef(self.name, file, file.stem, size, mtime)
+            for base, file, size, mtime in found
+            if "agent-transcripts" in file.relative_to(base).parts
+        ]
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         reads.path(ref.path)  # found as a Cursor transcript: while it is the same, so is the answer

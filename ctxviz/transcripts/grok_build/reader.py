@@ -25,7 +25,7 @@ from ctxviz.transcripts.protocol import (
     SessionRef,
     SessionSummary,
 )
-from ctxviz.transcripts.walk import is_folder_or_closed
+from ctxviz.transcripts.walk import agent_home, session_files
 
 if TYPE_CHECKING:
     from ctxviz.transcripts.grok_build.session import Parsed
@@ -50,19 +50,15 @@ class GrokBuildReader(Reader):
         return b'"contextTokensUsed"' in head(path, 4096)
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
-        root = Path(env["GROK_HOME"]).expanduser() if env.get("GROK_HOME") else home / ".grok"
-        return [root] if is_folder_or_closed(root / "sessions") else []
+        return agent_home(env, "GROK_HOME", home / ".grok", "sessions")
 
     def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
-        from ctxviz.transcripts.walk import files_under
-
-        found: list[SessionRef] = []
-        for root in roots:
-            base = root / "sessions" if is_folder_or_closed(root / "sessions") else root
-            for file, size, mtime in files_under(base, lambda name: name in (UPDATES, HISTORY), 2, unread):
-                if file.name == UPDATES or not (file.parent / UPDATES).is_file():
-                    found.append(SessionRef(AgentName.GROK_BUILD, file, file.parent.name, size, mtime))
-        return found
+        found = session_files(roots, "sessions", lambda name: name in (UPDATES, HISTORY), 2, unread=unread)
+        return [
+            SessionRef(self.name, file, file.parent.name, size, mtime)
+            for _, file, size, mtime in found
+            if file.name == UPDATES or not (file.parent / UPDATES).is_file()
+        ]
 
     def sessions_in(self, files: Sequence[FoundFile]) -> list[SessionRef]:
         """A session is its folder, named by its log (else by its history), however many of its files

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
-from ctxviz.transcripts.walk import is_folder_or_closed
+from ctxviz.transcripts.walk import agent_home, session_files
 
 if TYPE_CHECKING:
     from ctxviz.transcripts.pi.session import Parsed
@@ -30,19 +30,11 @@ class PiReader(Reader):
         return bool(found) and found[0].get("type") == "session" and "cwd" in found[0]
 
     def roots(self, env: Mapping[str, str], home: Path) -> list[Path]:
-        override = env.get("PI_CODING_AGENT_DIR")
-        root = Path(override).expanduser() if override else home / ".pi" / "agent"
-        return [root] if is_folder_or_closed(root / "sessions") else []
+        return agent_home(env, "PI_CODING_AGENT_DIR", home / ".pi" / "agent", "sessions")
 
     def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
-        from ctxviz.transcripts.walk import files_under
-
-        found: list[SessionRef] = []
-        for root in roots:
-            base = root / "sessions" if is_folder_or_closed(root / "sessions") else root
-            for file, size, mtime in files_under(base, lambda name: name.endswith(".jsonl"), 2, unread):
-                found.append(SessionRef(AgentName.PI, file, file.stem, size, mtime))
-        return found
+        found = session_files(roots, "sessions", lambda name: name.endswith(".jsonl"), 2, unread=unread)
+        return [SessionRef(self.name, file, file.stem, size, mtime) for _, file, size, mtime in found]
 
     def _parse(self, ref: SessionRef) -> Parsed:
         from ctxviz.transcripts.jsonl import records

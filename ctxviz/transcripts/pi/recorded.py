@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ctxviz.importer.recorded import RecordedCall, RecordedCompaction, RecordedSession
 from ctxviz.kinds import AgentName
+from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
 from ctxviz.transcripts.jsonl import count, estimate, part_texts, text_size
 from ctxviz.transcripts.model_windows import profile_window
 from ctxviz.transcripts.pi.session import Parsed, current_branch, entry_key, first_kept, usage_size

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Label
 
 from ctxviz.report.compare_runs import Comparison, compactions_of
-from ctxviz.tui.screens.timeline_screen import TimelineScreen, no_compaction
+from ctxviz.tui.screens.timeline_screen import TimelineScreen, compaction_keys, no_compaction
 from ctxviz.tui.widgets.compare_lane import Lane
 from ctxviz.tui.widgets.key_bar import KeyBar
 from ctxviz.tui.widgets.reference_chart import DOT
@@ -40,10 +40,7 @@ class CompareScreen(Screen[None]):
         Binding("end", "go(-1)", "Last event", show=False, priority=True),
         Binding("up", "lane(-1)", "Previous lane", key_display="↑", priority=True, group=_LANE),
         Binding("down", "lane(1)", "Next lane", key_display="↓", priority=True, group=_LANE),
-        Binding("n", "compaction(1)", "Compaction", tooltip="The next event where any run compacts"),
-        Binding("p", "compaction(-1)", "Previous compaction", show=False),
-        Binding("n", "cannot_jump(1)", show=False),
-        Binding("p", "cannot_jump(-1)", show=False),
+        *compaction_keys("The next event where any run compacts"),
         Binding("enter", "open_run", "Open run", key_display="⏎", priority=True),
         Binding("escape", "back", "Back"),
     ]

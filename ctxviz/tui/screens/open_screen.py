@@ -1,12 +1,14 @@
 """A way in: the built-in scenarios with their one-line summaries, then the user's recent sessions of
 every agent (found in a worker thread, so a large projects folder never freezes the picker). Dismisses
-with the chosen path, or None."""
+with the chosen scenario's path or the chosen session as found (one of a database's sessions is not its
+file), or None."""
 
 from __future__ import annotations
 
 import re
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 from rich.text import Text
@@ -19,6 +21,9 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from ctxviz.sources import DEFAULT_SCENARIO, builtin_scenarios
+
+if TYPE_CHECKING:
+    from ctxviz.transcripts.protocol import SessionRef
 
 RECENT_SESSIONS = 12
 _SENTENCE = re.compile(r"(?<=[.!?:;])\s|\s—\s|\s\(")
@@ -39,7 +44,7 @@ def scenario_choices() -> list[tuple[str, str, Path]]:
     return sorted(found, key=lambda row: (row[0] != DEFAULT_SCENARIO, row[0]))
 
 
-def recent_sessions(limit: int = RECENT_SESSIONS) -> list[tuple[str, str, Path]]:
+def recent_sessions(limit: int = RECENT_SESSIONS) -> list[tuple[str, str, SessionRef]]:
     """(project, agent · when · size · id, path) of the newest sessions of any agent on this machine (the
     agent stands for the project when it cannot be told without reading the session)."""
     import os
@@ -50,18 +55,22 @@ def recent_sessions(limit: int = RECENT_SESSIONS) -> list[tuple[str, str, Path]]
     for ref, project in newest_sessions(os.environ, Path.home(), limit):
         name = project.rstrip("/").rsplit("/", 1)[-1] or ref.agent
         when = datetime.fromtimestamp(ref.mtime).strftime("%Y-%m-%d %H:%M")
-        rows.append((name, f"{ref.agent} · {when} · {ref.size / 1024:,.0f} KB · {ref.session[:8]}", ref.path))
+        rows.append((name, f"{ref.agent} · {when} · {ref.size / 1024:,.0f} KB · {ref.session[:8]}", ref))
     return rows
 
 
-class OpenScreen(ModalScreen[Path | None]):
+class OpenScreen(ModalScreen["Path | SessionRef | None"]):
     BINDINGS = [Binding("escape,o,q", "dismiss_none", "Close", show=False)]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._choices: list[Path | SessionRef] = []  # what each option opens, by the index its id names
 
     def compose(self) -> ComposeResult:
         with Vertical(id="open"):
             yield Label("Built-in scenarios", classes="open-heading")
             yield OptionList(
-                *(_option(name, summary, path) for name, summary, path in scenario_choices()), id="open-scenarios"
+                *(self._option(name, summary, path) for name, summary, path in scenario_choices()), id="open-scenarios"
             )
             yield Label("Your recent sessions", classes="open-heading")
             yield OptionList(Option("looking for sessions…", disabled=True), id="open-sessions")
@@ -80,22 +89,24 @@ class OpenScreen(ModalScreen[Path | None]):
             return
         self.app.call_from_thread(self._show_sessions, rows, "no sessions found on this machine")
 
-    def _show_sessions(self, rows: list[tuple[str, str, Path]], empty: str) -> None:
+    def _show_sessions(self, rows: list[tuple[str, str, SessionRef]], empty: str) -> None:
         sessions = self.query_one("#open-sessions", OptionList)
         sessions.clear_options()
         if not rows:
             sessions.add_option(Option(empty, disabled=True))
-        for project, detail, path in rows:
-            sessions.add_option(_option(project, detail, path))
+        for project, detail, ref in rows:
+            sessions.add_option(self._option(project, detail, ref))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if event.option.id is not None:
-            self.dismiss(Path(event.option.id))
+            self.dismiss(self._choices[int(event.option.id.removeprefix("choice-"))])
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)
 
-
-def _option(name: str, detail: str, path: Path) -> Option:
-    line = Text.assemble((name, "bold"), "  ", (detail, "dim"), no_wrap=True, overflow="ellipsis")
-    return Option(line, id=str(path))
+    def _option(self, name: str, detail: str, target: Path | SessionRef) -> Option:
+        """An option that opens ``target``: its id is the target's index, as a database's sessions share
+        one path."""
+        self._choices.append(target)
+        line = Text.assemble((name, "bold"), "  ", (detail, "dim"), no_wrap=True, overflow="ellipsis")
+        return Option(line, id=f"choice-{len(self._choices) - 1}")

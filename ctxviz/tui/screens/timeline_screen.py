@@ -20,6 +20,7 @@ from textual.widgets import ContentSwitcher, Static
 from ctxviz.timeline import USER_STEP_KINDS, Timeline
 from ctxviz.tui.renderables.bar import FREE_KEY, RESERVE_KEY
 from ctxviz.tui.segments import SegmentTotals
+from ctxviz.tui.step_clicked import StepClicked
 from ctxviz.tui.widgets.blocks_view import SORTS, BlocksView
 from ctxviz.tui.widgets.context_header import ContextHeader, display_title
 from ctxviz.tui.widgets.context_view import ContextView
@@ -48,6 +49,17 @@ NARROW_WIDTH = 100  # below this the header drops the step number (the list and 
 _STEP = Binding.Group("Step", compact=True)
 
 
+def compaction_keys(tooltip: str) -> list[Binding]:
+    """n and p: the next and previous compaction (``action_compaction``); where none is that way they fall
+    through to ``action_cannot_jump``, which says why instead of doing nothing."""
+    return [
+        Binding("n", "compaction(1)", "Compaction", tooltip=tooltip),
+        Binding("p", "compaction(-1)", "Previous compaction", show=False),
+        Binding("n", "cannot_jump(1)", show=False),
+        Binding("p", "cannot_jump(-1)", show=False),
+    ]
+
+
 def no_compaction(count: int, direction: int, here: str = "step") -> str:
     """Why n or p cannot jump (``count`` compactions in all, none that way from this ``here``)."""
     if count == 0:
@@ -66,11 +78,7 @@ class TimelineScreen(Screen[None]):
         Binding("right", "step(1)", "Next step", key_display="→", priority=True, group=_STEP),
         Binding("home", "go(0)", "First step", show=False, priority=True),
         Binding("end", "go(-1)", "Last step", show=False, priority=True),
-        Binding("n", "compaction(1)", "Compaction", tooltip="Next compaction"),
-        Binding("p", "compaction(-1)", "Previous compaction", show=False),
-        # a key whose action cannot run here falls through to these: it says why instead of doing nothing
-        Binding("n", "cannot_jump(1)", show=False),
-        Binding("p", "cannot_jump(-1)", show=False),
+        *compaction_keys("Next compaction"),
         Binding("enter", "open_subagent", "Open subagent", key_display="⏎", priority=True),
         Binding("escape", "back", "Back"),
         Binding("1", "view('main')", "Main", show=False),
@@ -356,9 +364,8 @@ class TimelineScreen(Screen[None]):
         self.speed = max(0, min(len(SPEEDS) - 1, self.speed + delta))
 
     # --- messages from the widgets ------------------------------------------------------------------
-    @on(TimelineView.StepClicked)
-    @on(UsageChartWidget.StepClicked)
-    def _go_to_clicked(self, event: TimelineView.StepClicked | UsageChartWidget.StepClicked) -> None:
+    @on(StepClicked)
+    def _go_to_clicked(self, event: StepClicked) -> None:
         self.index = event.index
 
     @on(TokenBarWidget.SegmentClicked)

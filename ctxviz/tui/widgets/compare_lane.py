@@ -21,10 +21,11 @@ from textual.widgets import Label, Static
 from ctxviz.layout import humanize, percent
 from ctxviz.report.compare_runs import STARTUP, Run, cell, compactions_of, shorten
 from ctxviz.tui.palette import color
-from ctxviz.tui.renderables.chart import Line, UsageChart, column_of, downsample, nice_top
+from ctxviz.tui.renderables.chart import column_of, downsample, nice_top
 from ctxviz.tui.segments import SegmentTotals
 from ctxviz.tui.widgets.reference_chart import WithReference, downsample_reference
 from ctxviz.tui.widgets.token_bar import TokenBarWidget, markers_of, slices_at
+from ctxviz.tui.widgets.usage_chart import themed_chart
 
 
 def event_peaks(run: Run) -> list[int]:
@@ -72,24 +73,17 @@ class EventChart(Widget):
         count = len(self._peaks)
         if self._columns[0] != width:
             self._columns = (width, downsample(self._peaks, width))
-        limits = self._run.timeline.thresholds
-        lines = [
-            Line(limits.warning, color(self.app, "warning")),
-            Line(limits.autocompact or limits.blocking, color(self.app, "error")),
-        ]
-        marks = frozenset(c for p in self._compactions for c in column_of(p, count, width)) if width else frozenset()
-        chart = UsageChart(
-            peaks=self._columns[1],
+        chart = themed_chart(
+            self.app,
+            self._run.timeline.thresholds,
+            self._columns[1],
             top=self._top,
-            current=column_of(self._position, count, width) if width else range(0),
-            lines=lines,
+            position=self._position,
+            count=count,
+            compactions=self._compactions,
+            width=width,
             height=height,
-            bar_style=color(self.app, "primary"),
-            current_style=color(self.app, "accent"),
-            marks=marks,
-            mark_style=color(self.app, "error"),
             axis_width=self._axis,
-            axis_style=color(self.app, "foreground-darken-2"),
         )
         if self._measured is None:
             return chart

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rich.segment import Segment
 from textual import events
 from textual.cache import LRUCache
 from textual.geometry import Size
-from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -17,6 +14,7 @@ from ctxviz.layout import humanize
 from ctxviz.timeline import COMPACTION_STEP_KINDS, USER_STEP_KINDS, Timeline
 from ctxviz.tui.icons import icon
 from ctxviz.tui.segments import step_delta
+from ctxviz.tui.step_clicked import StepClicked
 
 _FIGURES = 14  # " −113k  45.3k": the step's net change, then the running total
 
@@ -32,10 +30,6 @@ class TimelineView(ScrollView, can_focus=False):
         "timeline--index",
         "timeline--removed",
     }
-
-    @dataclass
-    class StepClicked(Message):
-        index: int
 
     def __init__(self, timeline: Timeline, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -129,7 +123,7 @@ class TimelineView(ScrollView, can_focus=False):
             return
         index = round(self.scroll_y) + offset.y
         if 0 <= index < len(self._timeline.steps):
-            self.post_message(self.StepClicked(index))
+            self.post_message(StepClicked(index))
 
 
 def _net(tokens: int) -> str:

@@ -5,25 +5,25 @@ By default the scale fits the data (a session that peaks at 18% of the window st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import RenderableType
 from textual import events
-from textual.message import Message
 from textual.widget import Widget
 
 from ctxviz.glossary import THRESHOLDS
 from ctxviz.layout import humanize
-from ctxviz.timeline import Timeline
+from ctxviz.timeline import Thresholds, Timeline
 from ctxviz.tui.palette import color
 from ctxviz.tui.renderables.chart import Line, UsageChart, axis_labels, column_of, downsample, nice_top
+from ctxviz.tui.step_clicked import StepClicked
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 
 class UsageChartWidget(Widget):
-    @dataclass
-    class StepClicked(Message):
-        index: int
-
     def __init__(self, timeline: Timeline, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._timeline = timeline
@@ -86,22 +86,17 @@ class UsageChartWidget(Widget):
     def render(self) -> RenderableType:
         width, height = self._data_width(), self.content_size.height
         count = len(self._used)
-        limits = self._timeline.thresholds
-        lines = [Line(limits.warning, color(self.app, "warning"))]
-        lines.append(Line(limits.autocompact or limits.blocking, color(self.app, "error")))
-        marks = frozenset(c for i in self._compactions for c in column_of(i, count, width)) if width else frozenset()
-        return UsageChart(
-            peaks=self._peaks_for(width),
+        return themed_chart(
+            self.app,
+            self._timeline.thresholds,
+            self._peaks_for(width),
             top=self.top,
-            current=column_of(self._current, count, width) if width else range(0),
-            lines=lines,
+            position=self._current,
+            count=count,
+            compactions=self._compactions,
+            width=width,
             height=height,
-            bar_style=color(self.app, "primary"),
-            current_style=color(self.app, "accent"),
-            marks=marks,
-            mark_style=color(self.app, "error"),
             axis_width=self.axis_width,
-            axis_style=color(self.app, "foreground-darken-2"),
         )
 
     def _step_at(self, event: events.MouseEvent) -> int | None:
@@ -141,4 +136,37 @@ class UsageChartWidget(Widget):
     def on_click(self, event: events.Click) -> None:
         index = self._step_at(event)
         if index is not None:
-            self.post_message(self.StepClicked(index))
+            self.post_message(StepClicked(index))
+
+
+def themed_chart(
+    app: App[object],
+    limits: Thresholds,
+    peaks: list[int],
+    *,
+    top: int,
+    position: int,
+    count: int,
+    compactions: Sequence[int],
+    width: int,
+    height: int,
+    axis_width: int,
+) -> UsageChart:
+    """The usage chart in the app's colours: ``peaks`` one a column of ``width`` over ``count`` steps or
+    events, the warning and compaction lines, a mark at each of ``compactions``, the column of ``position``."""
+    return UsageChart(
+        peaks=peaks,
+        top=top,
+        current=column_of(position, count, width) if width else range(0),
+        lines=[
+            Line(limits.warning, color(app, "warning")),
+            Line(limits.autocompact or limits.blocking, color(app, "error")),
+        ],
+        height=height,
+        bar_style=color(app, "primary"),
+        current_style=color(app, "accent"),
+        marks=frozenset(c for i in compactions for c in column_of(i, count, width)) if width else frozenset(),
+        mark_style=color(app, "error"),
+        axis_width=axis_width,
+        axis_style=color(app, "foreground-darken-2"),
+    )
