@@ -10,8 +10,8 @@ from pathlib import Path
 import platformdirs
 import pytest
 
+from ctxviz import cache_file
 from ctxviz.cache_folder import user_cache_folder, write_atomically
-from ctxviz.live import cache_file
 from ctxviz.transcripts import index
 
 

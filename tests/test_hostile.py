@@ -206,7 +206,7 @@ def test_the_status_line_shows_no_sequence(home: Path) -> None:
 
 
 def test_a_tampered_status_line_cache_is_rebuilt(home: Path, tmp_path: Path) -> None:
-    from ctxviz.live.cache_file import cache_file, pack_cache, unpack_cache
+    from ctxviz.cache_file import cache_file, pack_cache, unpack_cache
     from ctxviz.live.statusline import statusline
 
     session = copy_to(CLAUDE, home / ".claude" / "projects" / "-app" / "s.jsonl")
@@ -467,7 +467,7 @@ def test_a_fifo_as_a_scenario_is_refused(home: Path, command: str) -> None:
 
 
 def test_the_status_line_on_a_fifo_cache_or_a_system_file(home: Path) -> None:
-    from ctxviz.live.cache_file import cache_file
+    from ctxviz.cache_file import cache_file
 
     session = copy_to(CLAUDE, home / ".claude" / "projects" / "-app" / "s.jsonl")
     _fifo(cache_file(session))

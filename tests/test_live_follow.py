@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from ctxviz.errors import InputError
-from ctxviz.live.follow import NOT_ITEMS
 from ctxviz.live.session import LiveSession
 from ctxviz.live.tail import Change, Read, Tail
 from ctxviz.timeline import Timeline
+from ctxviz.transcripts.claude_code.follow import NOT_ITEMS
 from ctxviz.transcripts.claude_code.load import read_transcript
 from ctxviz.transcripts.lines import numbered_lines
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from ctxviz import cache_file
 from ctxviz.live import cache as cache_module
-from ctxviz.live import cache_file, statusline
+from ctxviz.live import statusline
 from ctxviz.live.session import LiveSession
 from ctxviz.report.context_data import context_dict
 from ctxviz.transcripts.claude_code.load import read_transcript

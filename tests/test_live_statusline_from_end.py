@@ -13,8 +13,8 @@ import pytest
 
 from benchmarks.big_session import _claude_lines, _uuid
 from ctxviz.live import statusline
-from ctxviz.live.follow import window_thresholds
 from ctxviz.live.session import LiveSession
+from ctxviz.transcripts.claude_code.follow import window_thresholds
 from ctxviz.transcripts.claude_code.from_end import BLOCK_BYTES, last_boundary, last_call_before
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"

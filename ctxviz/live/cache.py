@@ -16,14 +16,15 @@ from typing import Any
 import msgspec
 
 from ctxviz import __version__
+from ctxviz.cache_file import CACHE_FORMAT, MAX_CACHE_BYTES, pack_cache, unpack_cache
 from ctxviz.cache_folder import write_atomically
-from ctxviz.live.cache_file import CACHE_FORMAT, MAX_CACHE_BYTES, pack_cache, unpack_cache
-from ctxviz.live.follow import Follower, Forget, Tally, window_thresholds
 from ctxviz.live.session import LiveSession
 from ctxviz.live.tail import Tail
 from ctxviz.regular_file import read_regular
 from ctxviz.timeline import Block
 from ctxviz.transcripts.claude_code.build import BuildState, StepBuilder
+from ctxviz.transcripts.claude_code.cache_place import among_agent_folders
+from ctxviz.transcripts.claude_code.follow import Follower, Forget, Tally, window_thresholds
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, Piece
 
 
@@ -222,25 +223,3 @@ def refresh(
     except OSError as error:
         problems.append(f"{cache_file}: cache not written ({error.strerror or error})")
     return header
-
-
-def among_agent_folders(folder: Path, transcript: Path) -> bool:
-    """Whether a cache ``folder`` is inside ``transcript``'s Claude Code config folder (in its layout,
-    ``<root>/projects/<project>/<session>.jsonl``; else the transcript's own folder) or any agent's
-    folder on this machine: ctxviz writes nothing there, whatever XDG_CACHE_HOME says."""
-    import os
-
-    from ctxviz.transcripts.registry import agent_folders
-
-    transcripts = transcript.parents[2] if transcript.parent.parent.name == "projects" else transcript.parent
-    folders = (transcripts, *agent_folders(os.environ, Path(os.environ.get("HOME") or Path.home())))
-    return any(_inside(folder, root) for root in folders)
-
-
-def _inside(folder: Path, transcripts: Path) -> bool:
-    """Whether ``folder`` is in ``transcripts`` (nothing is ever written among a user's transcripts,
-    whatever XDG_CACHE_HOME says)."""
-    try:
-        return folder.resolve().is_relative_to(transcripts.resolve())
-    except (OSError, RuntimeError):
-        return True

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
-from ctxviz.live.follow import Figures, Follower
 from ctxviz.live.tail import Change, Tail
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX
+from ctxviz.transcripts.claude_code.follow import Figures, Follower
 from ctxviz.transcripts.claude_code.from_end import last_boundary, last_call_before
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, parse_lines
 from ctxviz.transcripts.lines import Line, numbered_lines

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ctxviz.live.cache_file import CACHE_FORMAT, MAX_CACHE_BYTES, cache_file, unpack_cache
+from ctxviz.cache_file import CACHE_FORMAT, MAX_CACHE_BYTES, cache_file, unpack_cache
 from ctxviz.regular_file import read_regular
 from ctxviz.short_forms import humanize
 from ctxviz.transcripts.safe import safe_text

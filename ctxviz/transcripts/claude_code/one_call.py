@@ -1,7 +1,7 @@
 """One call's ``/context`` from a single pass over a Claude Code transcript, holding the window, not the
 session: what ``context --json`` prints, without the whole timeline of a session of 400,000 calls.
 
-The file is parsed in batches and fed to the live follower (``ctxviz.live.follow``), whose builder is the
+The file is parsed in batches and fed to the live follower (``follow``), whose builder is the
 batch reader's own; its steps and the blocks that leave are not kept but counted as they pass: the
 calls, the compactions, the blocks carried most. Whenever the follower cannot vouch that the whole-file
 read would choose the same chain (a rewind, a gap, a record written twice, records out of order), or
@@ -30,7 +30,7 @@ from ctxviz.transcripts.lines import Line, numbered_lines
 from ctxviz.transcripts.protocol import CallWindow, Carried
 
 if TYPE_CHECKING:
-    from ctxviz.live.follow import Follower
+    from ctxviz.transcripts.claude_code.follow import Follower
 
 BATCH_LINES = 5_000
 
@@ -173,7 +173,7 @@ class Pass:
 
     @classmethod
     def new(cls, at_call: int | None, top: int) -> Pass:
-        from ctxviz.live.follow import Follower
+        from ctxviz.transcripts.claude_code.follow import Follower
 
         tally = StepTally(at_call, top)
         follower = Follower(lean=True)

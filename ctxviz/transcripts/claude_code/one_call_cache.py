@@ -23,9 +23,9 @@ from typing import Any
 import msgspec
 
 from ctxviz import __version__
+from ctxviz.cache_file import pack_cache, unpack_cache
 from ctxviz.cache_folder import user_cache_folder, write_atomically
 from ctxviz.errors import InputError
-from ctxviz.live.cache_file import pack_cache, unpack_cache
 from ctxviz.regular_file import open_regular, read_regular
 from ctxviz.timeline import Block, Step
 from ctxviz.transcripts.claude_code.build import StepBuilder
@@ -132,7 +132,7 @@ def _saved(taken: Pass, line_number: int) -> _Saved:
 
 
 def _restored(saved: _Saved, top: int) -> Pass:
-    from ctxviz.live.follow import Follower
+    from ctxviz.transcripts.claude_code.follow import Follower
 
     tally = StepTally(None, saved.top)
     tally.calls, tally.steps, tally.peak, tally.previous = saved.calls, saved.steps, saved.tally_peak, saved.previous
@@ -216,7 +216,7 @@ def _load(cache: Path, path: Path, stat: os.stat_result, top: int) -> tuple[Pass
 def cached_call_window(path: Path, top: int) -> CallWindow | None:
     """``call_window`` at the last step, taken up from the cache where the last run stopped; the cache is
     then brought up to date (not written when it cannot be: the answer is still right)."""
-    from ctxviz.live.cache import among_agent_folders
+    from ctxviz.transcripts.claude_code.cache_place import among_agent_folders
 
     # keyed by where the file is; the path as given is what the output and the problems name
     try:
