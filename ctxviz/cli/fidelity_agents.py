@@ -5,6 +5,7 @@ pi), printed or as JSON."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,16 +37,21 @@ def import_other(path: Path, output: Path | None) -> None:
         result = timeline_to_scenario(reading.timeline, path.name.split(".")[0])
     except InputError as error:
         fail(error.message)
-    for problem in reading.problems[:5]:
+    emit_scenario(result.yaml, len(result.scenario.events), reading.problems, output)
+
+
+def emit_scenario(yaml: str, events: int, problems: Sequence[str], output: Path | None) -> None:
+    """An imported scenario to ``output`` (stdout when None), after the first problems met reading it."""
+    for problem in problems[:5]:
         click.echo(f"warning: {problem}", err=True)
     if output is None:
-        click.echo(result.yaml, nl=False)
+        click.echo(yaml, nl=False)
         return
     try:
-        output.write_text(result.yaml, encoding="utf-8")
+        output.write_text(yaml, encoding="utf-8")
     except OSError as error:
         fail(f"{output}: cannot write: {error.strerror or error}")
-    click.echo(f"wrote {output}: {len(result.scenario.events)} events", err=True)
+    click.echo(f"wrote {output}: {events} events", err=True)
 
 
 def print_fidelity(agent: str, path: Path, as_json: bool) -> None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ctxviz.cli.common import fail
-from ctxviz.cli.fidelity_agents import import_other, other_agent, print_fidelity
+from ctxviz.cli.fidelity_agents import emit_scenario, import_other, other_agent, print_fidelity
 
 if TYPE_CHECKING:
     from ctxviz.importer.fidelity import FidelityReport
@@ -68,16 +68,7 @@ def import_session(
         result = session_to_scenario(path, keep_paths=keep_paths)
     except InputError as error:
         fail(error.message)
-    for problem in result.problems[:5]:
-        click.echo(f"warning: {problem}", err=True)
-    if output is None:
-        click.echo(result.yaml, nl=False)
-        return
-    try:
-        output.write_text(result.yaml, encoding="utf-8")
-    except OSError as error:
-        fail(f"{output}: cannot write: {error.strerror or error}")
-    click.echo(f"wrote {output}: {len(result.scenario.events)} events", err=True)
+    emit_scenario(result.yaml, len(result.scenario.events), result.problems, output)
 
 
 @click.command()
