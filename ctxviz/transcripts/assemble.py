@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.layout import share_cells
-from ctxviz.timeline import Block, Category, Fate, Step, Visibility
+from ctxviz.timeline import Block, Category, Fate, Source, Step, Thresholds, Timeline, Visibility
 
 UNRECORDED_LABEL = "input the transcript does not record"
 TRIGGER_NOT_RECORDED_NOTE = "the transcript does not record whether this compaction was automatic or /compact"
@@ -238,3 +238,24 @@ def assemble(events: Iterable[Event], overhead_label: str) -> tuple[tuple[Step, 
         for b in state.blocks
     )
     return tuple(state.steps), blocks
+
+
+def transcript_timeline(
+    agent: str,
+    name: str,
+    path: str,
+    project: str | None,
+    *,
+    model: str,
+    window: int,
+    autocompact: int,
+    assembled: tuple[tuple[Step, ...], tuple[Block, ...]],
+    notices: Iterable[str],
+    tokenizer: str = "chars4",
+) -> Timeline:
+    """A reader's Timeline of session ``name`` read from ``path``: ``assembled`` its steps and blocks, the
+    agent compacting at ``autocompact`` with no warning of its own (``Thresholds.from_trigger``)."""
+    steps, blocks = assembled
+    thresholds = Thresholds.from_trigger(autocompact, window)
+    source = Source("transcript", name, path, project)
+    return Timeline(source, agent, model, window, thresholds, steps, blocks, tokenizer, tuple(notices))

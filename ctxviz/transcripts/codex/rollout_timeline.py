@@ -11,15 +11,7 @@ from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, SessionRef, SessionS
 from ctxviz.transcripts.protocol import Compaction as SessionCompaction
 
 if TYPE_CHECKING:
-    from ctxviz.timeline import Thresholds, Timeline
-
-
-def thresholds(window: int) -> Thresholds:
-    """Auto-compaction where the codex profile puts it for the window the rollout reports."""
-    from ctxviz.profiles.codex import NUMBERS, compaction_limit
-    from ctxviz.timeline import Thresholds
-
-    return Thresholds.from_trigger(compaction_limit(NUMBERS, window), window)
+    from ctxviz.timeline import Timeline
 
 
 def _refuse_unmeasured(state: Parsed, path: Path) -> None:
@@ -58,21 +50,19 @@ def row(state: Parsed, ref: SessionRef) -> SessionSummary:
 
 def build(state: Parsed, path: Path) -> Timeline:
     """Pure: the Timeline of a parsed rollout (``InputError`` when it recorded no usage)."""
-    from ctxviz.timeline import Source, Timeline
-    from ctxviz.transcripts.assemble import assemble
+    from ctxviz.profiles.codex import NUMBERS, compaction_limit
+    from ctxviz.transcripts.assemble import assemble, transcript_timeline
     from ctxviz.transcripts.rows import skipped_notice
 
     _refuse_unmeasured(state, path)
-    steps, blocks = assemble(state.events, OVERHEAD_LABEL)
+    assembled = assemble(state.events, OVERHEAD_LABEL)
     notices = list(skipped_notice(state.problems))
     window = state.window
     if window is None:
-        from ctxviz.profiles.codex import NUMBERS
-
         window = NUMBERS.window * NUMBERS.effective_percent // 100  # what Codex reports for its default model
         notices.append(f"the rollout records no model_context_window: the window {window:,} is a guess")
-    limits = thresholds(window)
-    notices.append(f"auto-compaction assumed at {limits.autocompact:,} (Codex's default, 90% of the model's "
+    autocompact = compaction_limit(NUMBERS, window)  # Codex's default for the window the rollout reports
+    notices.append(f"auto-compaction assumed at {autocompact:,} (Codex's default, 90% of the model's "
                    "window); a configured model_auto_compact_token_limit is not recorded")  # fmt: skip
     if state.reordered:
         notices.append("the rollout's lines are not in time order: read in the order of their timestamps")
@@ -82,14 +72,6 @@ def build(state: Parsed, path: Path) -> Timeline:
         notices.append(
             f"{counted(state.zero_counts, 'token_count event', 'token_count events')} with all-zero usage ignored"
         )
-    return Timeline(
-        source=Source("transcript", state.session or path.stem, str(path), state.cwd),
-        agent=AgentName.CODEX,
-        model=state.model or MODEL_NOT_RECORDED,
-        window=window,
-        thresholds=limits,
-        steps=steps,
-        blocks=blocks,
-        tokenizer="chars4",
-        notices=tuple(notices),
-    )
+    return transcript_timeline(AgentName.CODEX, state.session or path.stem, str(path), state.cwd,
+                               model=state.model or MODEL_NOT_RECORDED, window=window, autocompact=autocompact,
+                               assembled=assembled, notices=notices)  # fmt: skip
