@@ -73,32 +73,44 @@ Event = Item | Call | Compaction | Checkpoint
 
 
 @dataclass
-class _State:
-    overhead_label: str
+class LiveBlocks:
+    """A timeline builder's running state: the blocks and steps so far, the blocks still in the window and
+    their total, and the step each removed block left at."""
+
     blocks: list[Block] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     live: dict[int, Block] = field(default_factory=dict)  # insertion order = age
-    origins: dict[int, str | None] = field(default_factory=dict)
-    left: dict[int, int] = field(default_factory=dict)
-    pending: list[Item] = field(default_factory=list)
     total: int = 0
-    calls: int = 0
-    overhead: int | None = None
+    left: dict[int, int] = field(default_factory=dict)
 
-    def add(self, item: Item, tokens: int) -> int:
-        visibility: Visibility = "full" if item.kind in (BlockKind.PROMPT, BlockKind.REPLY) else "brief"
-        block = Block(len(self.blocks), item.category, item.kind, item.label, tokens, len(self.steps),
-                      visibility=visibility)  # fmt: skip
+    def add_block(self, category: Category, kind: str, label: str, tokens: int, *, shown_whole: bool) -> Block:
+        """A new live block (``shown_whole``: a prompt or reply, shown in full rather than in brief)."""
+        visibility: Visibility = "full" if shown_whole else "brief"
+        block = Block(len(self.blocks), category, kind, label, tokens, len(self.steps), visibility=visibility)
         self.blocks.append(block)
         self.live[block.id] = block
-        self.origins[block.id] = item.origin
         self.total += tokens
-        return block.id
+        return block
 
     def remove(self, block_id: int) -> None:
         block = self.live.pop(block_id)
         self.total -= block.tokens
         self.left[block_id] = len(self.steps)
+
+
+@dataclass
+class _State(LiveBlocks):
+    overhead_label: str = field(kw_only=True)
+    origins: dict[int, str | None] = field(default_factory=dict)
+    pending: list[Item] = field(default_factory=list)
+    calls: int = 0
+    overhead: int | None = None
+
+    def add(self, item: Item, tokens: int) -> int:
+        shown_whole = item.kind in (BlockKind.PROMPT, BlockKind.REPLY)
+        block = self.add_block(item.category, item.kind, item.label, tokens, shown_whole=shown_whole)
+        self.origins[block.id] = item.origin
+        return block.id
 
     def step(self, kind: StepKind, label: str, added: list[int], removed: list[int], *, measured: bool,
              notes: Iterable[str], fates: Sequence[Fate] = (), used: int | None = None,
@@ -223,7 +235,7 @@ def _checkpoint(state: _State, event: Checkpoint) -> None:
 def assemble(events: Iterable[Event], overhead_label: str) -> tuple[tuple[Step, ...], tuple[Block, ...]]:
     """The steps and blocks of a session's events. ``overhead_label`` names what the first call holds
     beyond the recorded items (it differs by agent)."""
-    state = _State(overhead_label)
+    state = _State(overhead_label=overhead_label)
     for event in events:
         if isinstance(event, Item):
             state.pending.append(event)

@@ -15,6 +15,7 @@ from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Timeline
+from ctxviz.transcripts.assemble import LiveBlocks
 from ctxviz.transcripts.claude_code.parse import Entry, Piece
 
 OVERHEAD_LABEL = "system prompt, tools, CLAUDE.md and memory: not recorded in transcripts"
@@ -34,28 +35,12 @@ _SHRINK_ORDER = (
 )
 
 
-@dataclass
-class BuildState:
+class BuildState(LiveBlocks):
     """The builder's running state; the Timeline it yields is immutable."""
 
-    blocks: list[Block] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
-    live: dict[int, Block] = field(default_factory=dict)  # insertion order = age
-    total: int = 0
-    left: dict[int, int] = field(default_factory=dict)
-
     def add(self, piece: Piece, tokens: int, kind: str | None = None) -> int:
-        block = Block(len(self.blocks), piece.category, kind or piece.kind, piece.label, tokens, len(self.steps),
-                      visibility="full" if piece.kind in (BlockKind.PROMPT, BlockKind.REPLY) else "brief")  # fmt: skip
-        self.blocks.append(block)
-        self.live[block.id] = block
-        self.total += tokens
-        return block.id
-
-    def remove(self, block_id: int) -> None:
-        block = self.live.pop(block_id)
-        self.total -= block.tokens
-        self.left[block_id] = len(self.steps)
+        shown_whole = piece.kind in (BlockKind.PROMPT, BlockKind.REPLY)
+        return self.add_block(piece.category, kind or piece.kind, piece.label, tokens, shown_whole=shown_whole).id
 
 
 def _split(total: int, pieces: Sequence[Piece]) -> list[int]:
