@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
@@ -121,10 +122,19 @@ class _State(LiveBlocks):
                                pre_tokens=pre_tokens))  # fmt: skip
 
 
-def _split(total: int, items: Sequence[Item]) -> list[int]:
-    weights = [max(i.estimate, 0) for i in items]
+class Estimated(Protocol):
+    """Something that entered the conversation with an estimated size (an ``Item``, a Claude Code piece)."""
+
+    @property
+    def estimate(self) -> int: ...
+
+
+def split_by_estimate(total: int, parts: Sequence[Estimated]) -> list[int]:
+    """``total`` shared in proportion to the estimates, summing exactly (largest remainder); equally when
+    every estimate is 0."""
+    weights = [max(p.estimate, 0) for p in parts]
     if sum(weights) == 0:
-        weights = [1] * len(items)
+        weights = [1] * len(parts)
     return share_cells(weights, total)
 
 
@@ -157,7 +167,7 @@ def _call(state: _State, call: Call) -> None:
     removed: list[int] = []
     if state.overhead is None:
         estimated = sum(i.estimate for i in items)
-        shares = [i.estimate for i in items] if estimated <= call.used else _split(call.used, items)
+        shares = [i.estimate for i in items] if estimated <= call.used else split_by_estimate(call.used, items)
         fixed = call.used - sum(shares)
         state.overhead = state.add(Item(BlockKind.OVERHEAD, state.overhead_label, fixed, Category.SYSTEM_PROMPT), fixed)
         added.append(state.overhead)
@@ -165,7 +175,7 @@ def _call(state: _State, call: Call) -> None:
     else:
         delta = call.used - state.total
         if delta >= 0:
-            shares = _split(delta, items) if items else []
+            shares = split_by_estimate(delta, items) if items else []
             if delta > 0 and not items:
                 items, shares = [Item(BlockKind.OVERHEAD, UNRECORDED_LABEL, delta)], [delta]
             notes.append(f"+{delta:,} tokens measured; {SPLIT_NOTE}")
@@ -173,7 +183,7 @@ def _call(state: _State, call: Call) -> None:
             shares = [i.estimate for i in items]
             removed, added = _shrink(state, state.total + sum(shares) - call.used)
             if state.total + sum(shares) > call.used:
-                shares = _split(max(0, call.used - state.total), items) if items else []
+                shares = split_by_estimate(max(0, call.used - state.total), items) if items else []
             notes.append(f"usage fell by {-delta:,} tokens without a compaction; the oldest content is shown "
                          "as removed (estimate)")  # fmt: skip
     for item, tokens in zip(items, shares, strict=True):
@@ -202,7 +212,7 @@ def _compact(state: _State, event: Compaction) -> None:
     # When the agent recorded the size after, the new items take what the rest leaves of it.
     post = event.post_tokens
     measured = post is not None and bool(new) and post >= state.total
-    sizes = _split(post - state.total, new) if post is not None and measured else [i.estimate for i in new]
+    sizes = split_by_estimate(post - state.total, new) if post is not None and measured else [i.estimate for i in new]
     measured = measured and event.post_measured
     for item, tokens in zip(new, sizes, strict=True):
         added.append(state.add(item, tokens))
