@@ -138,6 +138,14 @@ def split_by_estimate(total: int, parts: Sequence[Estimated]) -> list[int]:
     return share_cells(weights, total)
 
 
+def first_call_shares(used: int, parts: Sequence[Estimated]) -> tuple[list[int], int]:
+    """The first call's share of each recorded part (its estimate when they all fit in ``used``, else
+    ``used`` split among them) and what is left: the overhead the log does not hold."""
+    estimated = sum(p.estimate for p in parts)
+    shares = [p.estimate for p in parts] if estimated <= used else split_by_estimate(used, parts)
+    return shares, used - sum(shares)
+
+
 def _label(items: Sequence[Item]) -> str:
     named = [i.label for i in items if i.kind != BlockKind.REPLY and i.label] or [i.label for i in items if i.label]
     if not named:
@@ -166,9 +174,7 @@ def _call(state: _State, call: Call) -> None:
     added: list[int] = []
     removed: list[int] = []
     if state.overhead is None:
-        estimated = sum(i.estimate for i in items)
-        shares = [i.estimate for i in items] if estimated <= call.used else split_by_estimate(call.used, items)
-        fixed = call.used - sum(shares)
+        shares, fixed = first_call_shares(call.used, items)
         state.overhead = state.add(Item(BlockKind.OVERHEAD, state.overhead_label, fixed, Category.SYSTEM_PROMPT), fixed)
         added.append(state.overhead)
         notes.append(f"the first call's {fixed:,} tokens beyond the recorded items: {state.overhead_label}")

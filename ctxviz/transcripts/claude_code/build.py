@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.timeline import Block, Category, Fate, Step, Timeline
-from ctxviz.transcripts.assemble import LiveBlocks, split_by_estimate
+from ctxviz.transcripts.assemble import LiveBlocks, first_call_shares, split_by_estimate
 from ctxviz.transcripts.claude_code.parse import Entry, Piece
 
 OVERHEAD_LABEL = "system prompt, tools, CLAUDE.md and memory: not recorded in transcripts"
@@ -95,9 +95,7 @@ class StepBuilder:
         added: list[int] = []
         removed: list[int] = []
         if self.overhead is None:
-            estimated = sum(p.estimate for p in pieces)
-            shares = [p.estimate for p in pieces] if estimated <= used else split_by_estimate(used, pieces)
-            fixed = used - sum(shares)
+            shares, fixed = first_call_shares(used, pieces)
             if self.compaction_call:
                 overhead = Piece(BlockKind.OVERHEAD, Category.MESSAGES, SUMMARISED_LABEL, fixed)
                 notes.append(f"the first call's {fixed:,} tokens beyond the recorded messages: the conversation "
