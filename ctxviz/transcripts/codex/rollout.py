@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any
 from ctxviz.kinds import BlockKind, CompactionTrigger
 from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
 from ctxviz.transcripts.jsonl import Record, count, each_record, estimate, first_line, part_texts, text_size
+from ctxviz.transcripts.parsed_events import ParsedEvents
 
 if TYPE_CHECKING:
-    from ctxviz.transcripts.assemble import Event, Item
+    from ctxviz.transcripts.assemble import Item
 
 OVERHEAD_LABEL = "instructions and tool schemas: not recorded in the rollout"
 _IGNORED_TOP = frozenset({"world_state", "inter_agent_communication_metadata"})  # bookkeeping, not context
@@ -82,13 +83,9 @@ def _parent_thread(meta: Mapping[str, Any], subagent: object) -> str:
 
 
 @dataclass
-class Parsed:
+class Parsed(ParsedEvents):
     """What a rollout says, record by record: its events, session, models and the problems met."""
 
-    where: str
-    problems: list[str] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    session: str | None = None
     cwd: str | None = None
     models: list[str] = field(default_factory=list)
     model: str | None = None

@@ -22,6 +22,7 @@ from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger, StepKind
 from ctxviz.transcripts.grok_build.record_types import GROK_UPDATE_METHODS
 from ctxviz.transcripts.jsonl import Record, document, each_record, obj, text_size
+from ctxviz.transcripts.parsed_events import ParsedEvents
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
 
 if TYPE_CHECKING:
@@ -49,13 +50,9 @@ def _text(content: object) -> str:
 
 
 @dataclass
-class Parsed:
+class Parsed(ParsedEvents):
     """What a grok-build session's updates say: its events and the problems met."""
 
-    where: str
-    problems: list[str] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    session: str | None = None
     window: int | None = None
     turns: int = 0
     model_calls: int = 0
