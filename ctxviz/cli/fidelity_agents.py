@@ -5,9 +5,9 @@ pi), printed or as JSON."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import click
 
@@ -15,6 +15,15 @@ from ctxviz.cli.common import fail
 
 if TYPE_CHECKING:
     from ctxviz.importer.replay_recorded import RecordedReport
+
+
+class Reported(Protocol):
+    """A report that can be written as JSON."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+AnyReport = TypeVar("AnyReport", bound=Reported)
 
 
 def other_agent(path: Path) -> str | None:
@@ -64,10 +73,15 @@ def print_fidelity(agent: str, path: Path, as_json: bool) -> None:
         fail(error.message)
     for problem in report.session.problems[:5]:
         click.echo(f"warning: {problem}", err=True)
+    show_report(report, as_json, _print)
+
+
+def show_report(report: AnyReport, as_json: bool, print_tables: Callable[[AnyReport], None]) -> None:
+    """A fidelity report as JSON, or as the tables ``print_tables`` draws."""
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=1))
         return
-    _print(report)
+    print_tables(report)
 
 
 def _print(report: RecordedReport) -> None:

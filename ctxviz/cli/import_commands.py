@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -10,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ctxviz.cli.common import fail
-from ctxviz.cli.fidelity_agents import emit_scenario, import_other, other_agent, print_fidelity
+from ctxviz.cli.fidelity_agents import emit_scenario, import_other, other_agent, print_fidelity, show_report
 
 if TYPE_CHECKING:
     from ctxviz.importer.fidelity import FidelityReport
@@ -88,10 +87,7 @@ def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json
         report = measure(path)
     except InputError as error:
         fail(error.message)
-    if as_json:
-        click.echo(json.dumps(report.to_json(), indent=1))
-        return
-    _print_report(report)
+    show_report(report, as_json, _print_report)
 
 
 def _print_report(report: FidelityReport) -> None:
