@@ -22,6 +22,10 @@ So a 3 MB session is audited in 1.1-1.4 s of CPU, within the 2 s asked (the same
 on 2026-12-01 at a lighter load; CPU time itself grows on a machine this busy). About 0.8 s of it is
 importing the modules (the scenario models' pydantic schemas are most of that: ``python -X importtime``).
 
+With the machine almost idle (two other jobs), main after the issue-17 merge, ``farm-bench -n 5`` of
+``ctxviz audit`` on 2a_075ef186b4 (3.9 MB unpacked): wall 1.64 / 1.93 / 2.07 s (min / median / max),
+CPU 1.41 s median, peak 54.7 MiB.
+
 Large sessions: Claude Code sessions of many small calls as benchmarks/big_session.py writes them (20
 MB, 8,932 calls; 152 MB; 1 GB, 446,583 calls), ``/usr/bin/time -v``, same load:
 

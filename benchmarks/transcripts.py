@@ -31,6 +31,10 @@ of 1,500 records is ~2.6 ms beyond that floor (fields kept ~0.6 ms, the loop ove
 the active chain ~0.4 ms, the rest ~0.3 ms): ~40 ms on two cores. Meeting 1.0x cold would take a
 compiled line scanner. ccusage's own time varied from 0.09 to 0.24 s between rounds.
 
+Again on 2026-12-02, after the sessions summary began to decode with the timeline's own record
+declaration (one Claude parser), 9 rounds with two other jobs running: warm 0.109 s against ccusage's
+0.642 s (0.15x per round), cold 0.935 s (1.51x per round), one changed 0.34x; the same order as before.
+
 Other agents (``--other-agents 200``: 200 sessions of each copied from the fixtures, a home per agent,
 opencode's two stores apart; the fixtures' sessions without usage included, as failures), measured
 2026-12-01 against the commit before their rows and failures were kept in the summary index (two

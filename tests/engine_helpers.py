@@ -95,3 +95,12 @@ def used_after_startup(tl: Timeline) -> int:
 def event_steps(tl: Timeline) -> list[Step]:
     """The steps that are not startup steps."""
     return [s for s in tl.steps if s.kind != "startup"]
+
+
+def hooks_at_and_over_the_cap(event: str, matcher: str) -> str:
+    """A setup of two ``event`` hooks on ``matcher``: "whole" prints 10,000 chars (the cap), "big" 40,000."""
+    hooks = "".join(
+        f"    - {{event: {event}, matcher: {matcher}, name: {name}, adds: {{chars: {chars}}}}}\n"
+        for name, chars in (("whole", 10_000), ("big", 40_000))
+    )
+    return "setup:\n  hooks:\n" + hooks

@@ -16,6 +16,7 @@ from ctxviz.kinds import BlockKind, CostKind, FindingKind, StepKind
 from ctxviz.report.audit import answered_call_steps, carried_cost
 from ctxviz.report.audit_findings import findings
 from ctxviz.report.prices import PRICES, Price, input_cost, parse_prices
+from ctxviz.scenario.model import Scenario
 from ctxviz.timeline import Block, Category, Source, Step, Thresholds, Timeline
 
 # Codex's start-up (its profile's numbers): system prompt 5,583 + environment 120 + tool definitions 1,500.
@@ -234,18 +235,18 @@ def test_tool_search_defers_what_the_start_up_loaded_up_front() -> None:
     assert "MCP jira: 10 tool schemas" in startup.items
 
 
+def _a_codex_read_then_edited(change: int, *later_events: str) -> Scenario:
+    """A codex scenario: a prompt, a read of the 1,000-token src/a.py, an edit of ``change`` tokens to it,
+    then ``later_events`` (YAML list items)."""
+    later = "".join(f"\n  {event}" for event in later_events)
+    return scenario(
+        "agent: codex\nfiles:\n  src/a.py: {tokens: 1000, lines: 40}\nevents:\n"
+        f'  - prompt: "look at a"\n  - read: src/a.py\n  - edit: {{path: src/a.py, change: {change}}}{later}\n'
+    )
+
+
 def test_a_read_carried_after_its_file_was_edited_is_a_stale_read_and_its_saving_is_replayed() -> None:
-    stale = scenario("""
-        agent: codex
-        files:
-          src/a.py: {tokens: 1000, lines: 40}
-        events:
-          - prompt: "look at a"
-          - read: src/a.py
-          - edit: {path: src/a.py, change: 50}
-          - prompt: "next"
-          - prompt: "done?"
-        """)
+    stale = _a_codex_read_then_edited(50, '- prompt: "next"', '- prompt: "done?"')
     found = {f.kind: f for f in findings(stale, carried_cost(simulate(stale)))}
     finding = found[FindingKind.STALE_READ]
     assert finding.items == ("src/a.py",) and finding.what_if == ("--set", "stale_reads=drop")
@@ -359,16 +360,7 @@ def test_a_label_with_markup_is_printed_as_written(tmp_path: Path) -> None:
 
 
 def test_a_read_after_an_edit_is_new_content_not_repeated() -> None:
-    edited = scenario("""
-        agent: codex
-        files:
-          src/a.py: {tokens: 1000, lines: 40}
-        events:
-          - prompt: "fix a"
-          - read: src/a.py
-          - edit: {path: src/a.py, change: 20}
-          - read: src/a.py
-        """)
+    edited = _a_codex_read_then_edited(20, "- read: src/a.py")
     cost = carried_cost(simulate(edited))
     assert cost.edits["src/a.py"] == (3,)  # the edit is sent by the third call
     assert FindingKind.REPEATED_CONTENT not in {f.kind for f in findings(edited, cost)}

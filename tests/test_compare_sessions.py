@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import click
 import pytest
 from click.testing import CliRunner
 from rich.console import Console
+from textual.pilot import Pilot
 from textual.widgets import Label
 from tui_driving import press_and_settle
 
@@ -149,6 +151,15 @@ def window_1m() -> WhatIf:
     return open_what_if(ctx, str(SESSION), parse_settings(["window=1m"]), False)
 
 
+@asynccontextmanager
+async def what_if_1m_shown(what_if: WhatIf, size: tuple[int, int]) -> AsyncIterator[tuple[WhatIfApp, Pilot[None]]]:
+    """The app playing ``what_if`` (window=1m), running at ``size`` and settled."""
+    app = WhatIfApp(what_if, ("window=1m",))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        yield app, pilot
+
+
 def test_play_with_a_what_if_sets_the_measured_curve_against_the_simulated_one() -> None:
     what_if = window_1m()
     timeline: Timeline = what_if.timeline
@@ -160,9 +171,7 @@ def test_play_with_a_what_if_sets_the_measured_curve_against_the_simulated_one()
     assert what_if.reference[:12] == [None, None, None, 26_450, None, None, 28_046, 28_046, 29_361, None, 29_510, None]
 
     async def run() -> None:
-        app = WhatIfApp(what_if, ("window=1m",))
-        async with app.run_test(size=(120, 36)) as pilot:
-            await pilot.pause()
+        async with what_if_1m_shown(what_if, (120, 36)) as (app, pilot):
             # the session by the first 8 characters of its id, after the what-if: a narrow header cuts the end
             assert str(app.screen.title) == f"what-if window=1m · session 4d5611e5 · ▇ simulated, {DOT} measured"
             chart = app.screen.query_one(ReferenceChartWidget)
@@ -174,9 +183,7 @@ def test_play_with_a_what_if_sets_the_measured_curve_against_the_simulated_one()
 
 def test_c_from_a_sessions_what_if_compares_with_the_measurements() -> None:
     async def run() -> None:
-        app = WhatIfApp(window_1m(), ("window=1m",))
-        async with app.run_test(size=(160, 50)) as pilot:
-            await pilot.pause()
+        async with what_if_1m_shown(window_1m(), (160, 50)) as (app, pilot):
             screen = await press_and_settle(pilot, app, "c")
             assert isinstance(screen, CompareScreen)
             runs = [(r.label, r.settings) for r in screen.comparison.runs]
@@ -189,9 +196,7 @@ def test_c_from_a_sessions_what_if_compares_with_the_measurements() -> None:
 
 def test_at_80_columns_the_header_still_names_the_what_if() -> None:
     async def run() -> None:
-        app = WhatIfApp(window_1m(), ("window=1m",))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
+        async with what_if_1m_shown(window_1m(), (80, 24)) as (app, pilot):
             header = app.screen.query_one("#header-name", Label)
             shown = "".join(strip.text for strip in header.render_lines(header.region.reset_offset)[:1])
             assert shown.startswith("what-if window=1m · ") and shown.rstrip().endswith("…")

@@ -5,7 +5,15 @@ from __future__ import annotations
 import json
 import math
 
-from engine_helpers import STARTUP_200K, P, blocks_of_kind, steps_of_kind, timeline, used_after_startup
+from engine_helpers import (
+    STARTUP_200K,
+    P,
+    blocks_of_kind,
+    hooks_at_and_over_the_cap,
+    steps_of_kind,
+    timeline,
+    used_after_startup,
+)
 
 from ctxviz.timeline import Category
 
@@ -366,14 +374,7 @@ def test_session_start_startup_hooks_only() -> None:
 
 
 def test_session_start_hook_output_capped_at_10000_chars() -> None:
-    tl = timeline(
-        """
-        setup:
-          hooks:
-            - {event: SessionStart, matcher: startup, name: whole, adds: {chars: 10000}}
-            - {event: SessionStart, matcher: startup, name: big, adds: {chars: 40000}}
-        """
-    )
+    tl = timeline(hooks_at_and_over_the_cap("SessionStart", "startup"))
     hooks = {b.label: b.tokens for b in startup_blocks(tl) if b.kind == "hook-output"}
     whole = next(t for label, t in hooks.items() if "whole" in label)
     big = next(t for label, t in hooks.items() if "big" in label)

@@ -8,7 +8,17 @@ from __future__ import annotations
 import json
 import math
 
-from engine_helpers import STARTUP_200K, P, added, added_kinds, added_tokens, blocks_of_kind, steps_of_kind, timeline
+from engine_helpers import (
+    STARTUP_200K,
+    P,
+    added,
+    added_kinds,
+    added_tokens,
+    blocks_of_kind,
+    hooks_at_and_over_the_cap,
+    steps_of_kind,
+    timeline,
+)
 
 from ctxviz.timeline import Category
 
@@ -449,16 +459,7 @@ def test_hooks_of_events_without_context_add_nothing() -> None:
 
 
 def test_tool_hook_output_capped_at_10000_chars() -> None:
-    tl = timeline(
-        """
-        setup:
-          hooks:
-            - {event: PostToolUse, matcher: Bash, name: big, adds: {chars: 40000}}
-            - {event: PostToolUse, matcher: Bash, name: whole, adds: {chars: 10000}}
-        events:
-          - bash: {command: ls, output: 10}
-        """
-    )
+    tl = timeline(hooks_at_and_over_the_cap("PostToolUse", "Bash") + "events:\n  - bash: {command: ls, output: 10}\n")
     hooks = {b.label.split(" ")[1]: b.tokens for b in blocks_of_kind(tl, "hook-output")}
     assert hooks["whole"] == 10_000 // 4
     assert hooks["big"] <= 10_000 // 4

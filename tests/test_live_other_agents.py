@@ -10,6 +10,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from click.testing import CliRunner
@@ -62,12 +63,27 @@ def _copy(fixture: Path, tmp_path: Path, first: int | None = None) -> tuple[Path
     return copy, lines
 
 
-@pytest.mark.parametrize(("agent", "name", "first", "steps"), GROWING, ids=[g[0] for g in GROWING])
-def test_a_growing_session_of_another_agent_is_followed(
-    agent: str, name: str, first: int, steps: int, tmp_path: Path
-) -> None:
+class Growing(NamedTuple):
+    """A growing copy of one agent's vendored session: its first ``first`` lines written so far."""
+
+    agent: str
+    fixture: Path
+    file: Path
+    lines: list[bytes]
+    first: int
+    steps: int
+
+
+@pytest.fixture(params=GROWING, ids=[g[0] for g in GROWING])
+def growing(request: pytest.FixtureRequest, tmp_path: Path) -> Growing:
+    agent, name, first, steps = request.param
     fixture = OTHERS / name
     file, lines = _copy(fixture, tmp_path, first)
+    return Growing(agent, fixture, file, lines, first, steps)
+
+
+def test_a_growing_session_of_another_agent_is_followed(growing: Growing) -> None:
+    agent, fixture, file, lines, first, steps = growing
     watch = Watch(file)
     assert isinstance(watch.session, RereadSession) and watch.session.reader.name == agent
     seen = watch.poll()
@@ -99,12 +115,8 @@ def test_a_truncated_codex_session_is_said_and_read_again(tmp_path: Path) -> Non
     assert watch.poll() is None
 
 
-@pytest.mark.parametrize(("agent", "name", "first", "steps"), GROWING, ids=[g[0] for g in GROWING])
-def test_lines_appended_show_up_in_the_app_within_seconds(
-    agent: str, name: str, first: int, steps: int, tmp_path: Path
-) -> None:
-    fixture = OTHERS / name
-    file, lines = _copy(fixture, tmp_path, first)
+def test_lines_appended_show_up_in_the_app_within_seconds(growing: Growing) -> None:
+    agent, fixture, file, lines, first, steps = growing
     whole = reader_named(agent).timeline(ref_for(agent, fixture))
 
     async def run() -> None:

@@ -55,19 +55,20 @@ def _header(app: WatchApp) -> str:
     return str(_screen(app).query_one("#header-name", Label).render())
 
 
-def _start(file: Path) -> tuple[Watch, WatchApp]:
+def _watched_copy(tmp_path: Path, lines: int) -> tuple[Path, WatchApp]:
+    """A copy of the session cut to its first ``lines`` lines, and the watch app following it."""
+    file = tmp_path / BIG.name
+    file.write_bytes(b"".join(LINES[:lines]))
     watch = Watch(file)
     seen = watch.poll()
     assert seen is not None and seen.timeline is not None
-    return watch, WatchApp(watch, seen.timeline)
+    return file, WatchApp(watch, seen.timeline)
 
 
 def test_appended_calls_appear_within_a_second_and_the_view_follows(tmp_path: Path) -> None:
-    file = tmp_path / BIG.name
-    file.write_bytes(b"".join(LINES[:300]))
+    file, app = _watched_copy(tmp_path, 300)
 
     async def run() -> None:
-        watch, app = _start(file)
         async with watching(app, size=(120, 36)) as pilot:
             first = _screen(app).timeline
             assert _screen(app).index == first.last
@@ -88,11 +89,9 @@ def test_appended_calls_appear_within_a_second_and_the_view_follows(tmp_path: Pa
 
 
 def test_a_person_who_stepped_back_is_told_of_new_steps_until_end(tmp_path: Path) -> None:
-    file = tmp_path / BIG.name
-    file.write_bytes(b"".join(LINES[:300]))
+    file, app = _watched_copy(tmp_path, 300)
 
     async def run() -> None:
-        watch, app = _start(file)
         async with watching(app, size=(120, 36)) as pilot:
             await pilot.press("left", "left")
             before = _screen(app)
@@ -119,11 +118,9 @@ def test_a_person_who_stepped_back_is_told_of_new_steps_until_end(tmp_path: Path
 
 
 def test_truncation_restarts_and_deletion_keeps_the_last_picture(tmp_path: Path) -> None:
-    file = tmp_path / BIG.name
-    file.write_bytes(b"".join(LINES[:400]))
+    file, app = _watched_copy(tmp_path, 400)
 
     async def run() -> None:
-        watch, app = _start(file)
         async with watching(app, size=(120, 36)) as pilot:
             long = _screen(app).timeline.last
             file.write_bytes(b"".join(LINES[:200]))  # truncated: the session file rewritten shorter
@@ -205,11 +202,9 @@ def test_a_sidechain_in_the_session_file_opens_in_watch(tmp_path: Path) -> None:
 def test_quitting_while_a_newer_picture_mounts_waits_for_it(tmp_path: Path) -> None:
     """q pressed in the moment after a change: quitting then would tear the new screen down before its
     own mount handler ran (a traceback on the way out); the app quits once it is drawn."""
-    file = tmp_path / BIG.name
-    file.write_bytes(b"".join(LINES[:300]))
+    file, app = _watched_copy(tmp_path, 300)
 
     async def run() -> None:
-        watch, app = _start(file)
         async with watching(app, size=(80, 24)) as pilot:
             await pilot.pause()
             _append(file, 300, 340)

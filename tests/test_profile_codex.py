@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from agent_helpers import added, added_tokens, compactions, notes, run, startup_used, step_of
 
 from ctxviz.profiles import get_profile
+
+run_codex = partial(run, "codex")
 
 # system prompt (prompt.md, 22,329 chars / 4) + <environment_context> (assumed) + tools (assumed)
 STARTUP = 5_583 + 120 + 1_500
@@ -36,17 +40,14 @@ def test_a_claude_model_is_not_run_by_codex():
 
 
 def test_startup_agents_md_capped_at_32_kib_and_claude_md_not_read():
-    tl = run(
-        "codex",
-        """
+    tl = run_codex("""
         setup:
           memory:
             ~/.codex/AGENTS.md: 300
             AGENTS.md: 10000
             CLAUDE.md: 500
         events: []
-        """,
-    )
+        """)
     memory = [(b.label, b.tokens) for b in tl.state_at(tl.last) if b.kind == "memory-file"]
     # AGENTS.md: 10,000 tokens = 40,000 bytes; 32,768 of them fit: 10,000 × 32,768 / 40,000 = 8,192
     assert memory == [("~/.codex/AGENTS.md", 300), ("AGENTS.md", 8_192)]
@@ -60,63 +61,49 @@ def test_startup_agents_md_capped_at_32_kib_and_claude_md_not_read():
 
 
 def test_the_override_file_wins_in_its_folder():
-    tl = run(
-        "codex",
-        """
+    tl = run_codex("""
         setup:
           memory: {AGENTS.override.md: 400, AGENTS.md: 900}
         events: []
-        """,
-    )
+        """)
     assert [b.label for b in tl.state_at(tl.last) if b.kind == "memory-file"] == ["AGENTS.override.md"]
 
 
 def test_a_mention_is_the_path_only():
-    tl = run(
-        "codex",
-        """
+    tl = run_codex("""
         files: {src/app.py: {lines: 300}}
         events:
           - prompt: "fix @src/app.py"
-        """,
-    )
+        """)
     assert [b.kind for b in added(tl, 0)] == ["prompt"]
     assert added_tokens(tl, 0) == 4  # "fix @src/app.py": 15 chars
     assert "the path only" in notes(tl, 0)
 
 
 def test_read_first_2000_lines_then_10000_tokens_head_and_tail():
-    tl = run(
-        "codex",
-        """
+    tl = run_codex("""
         files: {src/big.py: {lines: 4000}}
         events:
           - read: src/big.py
-        """,
-    )
+        """)
     # 4,000 lines (40,000 tokens) → the first 2,000 (20,000) → over 10,000: 10,000 + a 10-token marker (assumed)
     assert added_tokens(tl, 0) == 60 + 10_000 + 10
     assert "(assumed)" in notes(tl, 0)
 
 
 def test_big_output_is_cut_in_the_middle_and_never_saved():
-    tl = run(
-        "codex",
-        """
+    tl = run_codex("""
         events:
           - bash: {command: make, output: {chars: 61204}}
           - bash: {command: ls, output: {chars: 4000}}
-        """,
-    )
+        """)
     assert added_tokens(tl, 0) == 60 + 10_000 + 10  # 15,301 tokens > 10,000
     assert not added(tl, 0, "spilled-output")
     assert added_tokens(tl, 1) == 60 + 1_000
 
 
 def test_compaction_keeps_recent_user_messages_up_to_20000_and_the_summary():
-    tl = run(
-        "codex",
-        """
+    tl = run_codex("""
         events:
           - prompt: {text: first, size: 12000}
           - reply: 500
@@ -124,8 +111,7 @@ def test_compaction_keeps_recent_user_messages_up_to_20000_and_the_summary():
           - bash: {command: ls, output: 3000}
           - prompt: {text: third, size: 5000}
           - compact: null
-        """,
-    )
+        """)
     step = step_of(tl, 5)
     assert tl.used_at(step.index - 1) == STARTUP + 12_000 + 500 + 6_000 + 3_060 + 5_000
     # newest first: 5,000 + 6,000 kept; 9,000 of the budget left for the oldest, cut to it; summary 4,000
@@ -139,14 +125,11 @@ def test_compaction_keeps_recent_user_messages_up_to_20000_and_the_summary():
 
 
 def test_auto_compaction_at_90_percent():
-    tl = run(
-        "codex",
-        """
+    tl = run_codex("""
         events:
           - prompt: {text: huge, size: 240000}
           - reply: 4000
-        """,
-    )
+        """)
     # 7,203 + 240,000 = 247,203 ≥ 244,800 after the prompt: compaction before the reply
     (auto,) = compactions(tl)
     assert auto.kind == "auto-compact"

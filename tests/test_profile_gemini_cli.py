@@ -3,7 +3,11 @@ gemini-cli (google-gemini/gemini-cli @5411f113)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from agent_helpers import added, added_tokens, chars4, notes, run, startup_used, step_of
+
+run_gemini_cli = partial(run, "gemini-cli")
 
 # system prompt (18,710 chars / 4) + <session_context> (assumed) + tool declarations (assumed)
 PROMPT, ENV, TOOLS = 4_678, 80, 4_000
@@ -17,9 +21,7 @@ def test_window_and_threshold_half_of_1m():
 
 
 def test_startup_sends_a_200_item_tree_and_gemini_md_only():
-    tl = run(
-        "gemini-cli",
-        """
+    tl = run_gemini_cli("""
         tree: {files: 1400, dirs: 210}
         setup:
           memory:
@@ -27,8 +29,7 @@ def test_startup_sends_a_200_item_tree_and_gemini_md_only():
             GEMINI.md: 1200
             CLAUDE.md: 500
         events: []
-        """,
-    )
+        """)
     tree = [b for b in tl.state_at(tl.last) if b.kind == "directory-tree"]
     assert [b.tokens for b in tree] == [200 * 8]  # 1,610 entries, cut at 200; 8 tokens each (assumed)
     memory = [(b.label, b.tokens) for b in tl.state_at(tl.last) if b.kind == "memory-file"]
@@ -43,16 +44,13 @@ def test_tree_from_files_when_small():
 
 
 def test_mentions_are_inlined_between_markers_and_ranges_are_stripped():
-    tl = run(
-        "gemini-cli",
-        """
+    tl = run_gemini_cli("""
         files:
           src/util.py: {lines: 100}
           src/huge.py: {lines: 4000}
         events:
           - prompt: "see @src/util.py and @src/huge.py:10-20"
-        """,
-    )
+        """)
     header_util = chars4("--- src/util.py ---\n")  # 20 chars → 5
     header_huge = chars4("--- src/huge.py ---\n")
     prompt = chars4("see @src/util.py and @src/huge.py:10-20")  # 39 chars → 10
@@ -65,27 +63,21 @@ def test_mentions_are_inlined_between_markers_and_ranges_are_stripped():
 
 
 def test_a_folder_mention_sends_every_file_below_it():
-    tl = run(
-        "gemini-cli",
-        """
+    tl = run_gemini_cli("""
         files: {src/a.py: 100, src/b.py: 200, docs/c.md: 50}
         events:
           - prompt: "read @src/"
-        """,
-    )
+        """)
     headers = chars4("--- src/a.py ---\n") + chars4("--- src/b.py ---\n")
     assert added_tokens(tl, 0) == chars4("read @src/") + MARKERS + headers + 100 + 200
 
 
 def test_shell_output_over_40000_chars_saved_with_head_and_tail():
-    tl = run(
-        "gemini-cli",
-        """
+    tl = run_gemini_cli("""
         events:
           - bash: {command: npm test, output: {chars: 61204}}
           - grep: {pattern: x, output: {chars: 61204}}
-        """,
-    )
+        """)
     # 40,000 chars kept (8,000 head + 32,000 tail) = 10,000 tokens + the pointer line (25, assumed)
     (spilled,) = added(tl, 0, "spilled-output")
     assert spilled.tokens == 10_000 + 25
@@ -94,9 +86,7 @@ def test_shell_output_over_40000_chars_saved_with_head_and_tail():
 
 
 def test_compression_keeps_the_newest_30_percent_from_a_user_prompt():
-    tl = run(
-        "gemini-cli",
-        """
+    tl = run_gemini_cli("""
         events:
           - prompt: {text: a, size: 1000}
           - reply: 6000
@@ -105,8 +95,7 @@ def test_compression_keeps_the_newest_30_percent_from_a_user_prompt():
           - prompt: {text: c, size: 500}
           - reply: 500
           - compact: null
-        """,
-    )
+        """)
     base = PROMPT + ENV + TOOLS  # an empty project: a tree of 0 entries
     step = step_of(tl, 6)
     assert tl.used_at(step.index - 1) == base + 10_000
@@ -118,16 +107,13 @@ def test_compression_keeps_the_newest_30_percent_from_a_user_prompt():
 
 
 def test_nested_gemini_md_loads_when_a_file_below_is_read():
-    tl = run(
-        "gemini-cli",
-        """
+    tl = run_gemini_cli("""
         files:
           src/api/GEMINI.md: 400
           src/api/routes.py: 1000
         events:
           - read: src/api/routes.py
-        """,
-    )
+        """)
     assert added_tokens(tl, 0) == 60 + 1_000 + 400
     assert [b.label for b in added(tl, 0, "nested-memory")] == ["src/api/GEMINI.md"]
 

@@ -4,10 +4,15 @@ every number an assumption that the why-notes must call one."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from agent_helpers import added, added_tokens, chars4, notes, run, startup_used, step_of
 
 from ctxviz.profiles.limits import numbering_bytes
+
+run_grok_build = partial(run, "grok-build")
+run_cursor = partial(run, "cursor")
 
 GROK = 1_296 + 60 + 5_000  # prompt.md rendered (5,183 chars / 4) + <user_info> (assumed) + tools (assumed)
 ATTACHED = chars4(
@@ -38,9 +43,7 @@ def test_the_trigger_is_a_share_of_the_window(agent: str, window: int, trigger: 
 
 
 def test_grok_startup_git_status_and_every_instruction_file_and_rule():
-    tl = run(
-        "grok-build",
-        """
+    tl = run_grok_build("""
         setup:
           git_status: {status: {chars: 14000}, commits: 5}
           memory: {~/.claude/CLAUDE.md: 200, AGENTS.md: 700, CLAUDE.md: 500, GEMINI.md: 300}
@@ -48,8 +51,7 @@ def test_grok_startup_git_status_and_every_instruction_file_and_rule():
             .claude/rules/style.md: 100
             .claude/rules/tests.md: {tokens: 80, paths: ["tests/**"]}
         events: []
-        """,
-    )
+        """)
     # git status cut at 10,000 chars: 2,500 tokens, no commit lines
     assert [b.tokens for b in tl.state_at(tl.last) if b.label == "Git status"] == [2_500]
     opening = chars4(
@@ -81,15 +83,12 @@ def test_grok_mention_inlines_numbered_lines_under_the_5000_gate():
 
 
 def test_grok_mention_over_the_gate_is_a_stub_and_a_range_is_gated_alone():
-    tl = run(
-        "grok-build",
-        """
+    tl = run_grok_build("""
         files: {src/parser.py: {lines: 1240}}
         events:
           - prompt: "explain @src/parser.py"
           - prompt: "why @src/parser.py:410-460"
-        """,
-    )
+        """)
     # 49,600 bytes + numbers (9×4 + 90×5 + 900×6 + 241×7 = 7,573): 57,173 // 4 = 14,293 > 5,000
     stub = (
         '<file_contents path="src/parser.py" isFullFile="true" skipped="true" reason="file too large '
@@ -103,16 +102,13 @@ def test_grok_mention_over_the_gate_is_a_stub_and_a_range_is_gated_alone():
 
 
 def test_grok_a_message_over_25000_bytes_is_saved_to_a_file():
-    tl = run(
-        "grok-build",
-        """
+    tl = run_grok_build("""
         files:
           src/a.py: {tokens: 4000, lines: 400}
           src/b.py: {tokens: 4000, lines: 400}
         events:
           - prompt: "compare @src/a.py @src/b.py"
-        """,
-    )
+        """)
     # each file alone passes the gate: (16,000 + 2,292 bytes of numbers) // 4 = 4,573 ≤ 5,000; together
     # with the prompt they pass 25,000 bytes, so the model gets 25,000 bytes (6,250 tokens) of the message
     # and a note (30, assumed)
@@ -129,32 +125,26 @@ def test_grok_drops_a_folder_mention():
 
 
 def test_grok_read_file_1000_lines_and_an_error_over_25000_estimated():
-    tl = run(
-        "grok-build",
-        """
+    tl = run_grok_build("""
         files:
           src/long.py: {lines: 4000}
           src/wide.py: {tokens: 30000, lines: 900}
         events:
           - read: src/long.py
           - read: src/wide.py
-        """,
-    )
+        """)
     assert added_tokens(tl, 0) == 60 + 10_000  # the first 1,000 of 4,000 lines
     assert added_tokens(tl, 1) == 60 + 50  # 120,000 bytes // 4 = 30,000 > 25,000: an error (assumed size)
 
 
 def test_grok_outputs_bash_head_and_tail_others_to_a_file():
-    tl = run(
-        "grok-build",
-        """
+    tl = run_grok_build("""
         events:
           - bash: {command: make, output: {chars: 61204}}
           - tool: {name: WebFetch, output: {chars: 45000}}
           - tool: {name: mcp__github__search, output: {chars: 25000}}
           - tool: {name: WebFetch, output: {chars: 39000}}
-        """,
-    )
+        """)
     assert added_tokens(tl, 0, "tool-output") == 5_000 + 25  # 20,000 chars kept + header (assumed)
     (web,) = added(tl, 1, "spilled-output")
     assert web.tokens == 500 + chars4("\n[Output truncated - 45000 bytes total]")  # 2,000-byte preview
@@ -164,9 +154,7 @@ def test_grok_outputs_bash_head_and_tail_others_to_a_file():
 
 
 def test_grok_compaction_keeps_the_last_query_the_anchor_and_edited_paths():
-    tl = run(
-        "grok-build",
-        """
+    tl = run_grok_build("""
         files: {src/a.py: 1000}
         events:
           - prompt: {text: first, size: 1000}
@@ -176,8 +164,7 @@ def test_grok_compaction_keeps_the_last_query_the_anchor_and_edited_paths():
           - prompt: {text: second, size: 800}
           - reply: 700
           - compact: null
-        """,
-    )
+        """)
     step = step_of(tl, 6)
     # kept: the last query (800) and the latest reply (700); summary 4,000 and a state reminder with the
     # edited path (40 assumed + "src/a.py")
@@ -194,9 +181,7 @@ def test_grok_subagent_has_its_own_prompt():
 
 # --- cursor --------------------------------------------------------------------------------------------
 def test_cursor_startup_index_agents_md_and_always_rules():
-    tl = run(
-        "cursor",
-        """
+    tl = run_cursor("""
         files: {src/a.py: 100, src/lib/b.py: 100}
         setup:
           memory: {AGENTS.md: 700, CLAUDE.md: 500}
@@ -205,8 +190,7 @@ def test_cursor_startup_index_agents_md_and_always_rules():
             .cursor/rules/api.mdc: {tokens: 300, paths: ["src/api/**"]}
             .claude/rules/x.md: 90
         events: []
-        """,
-    )
+        """)
     index = [b.tokens for b in tl.state_at(tl.last) if b.kind == "directory-tree"]
     assert index == [4 * 8]  # 2 files + 2 folders, 8 tokens each (assumed)
     memory = [(b.label, b.tokens) for b in tl.state_at(tl.last) if b.kind == "memory-file"]
@@ -215,24 +199,19 @@ def test_cursor_startup_index_agents_md_and_always_rules():
 
 
 def test_cursor_mention_whole_or_condensed_with_assumed_sizes():
-    tl = run(
-        "cursor",
-        """
+    tl = run_cursor("""
         files: {src/small.py: {lines: 300}, src/big.py: {lines: 1240}}
         events:
           - prompt: "see @src/small.py"
           - prompt: "see @src/big.py"
-        """,
-    )
+        """)
     assert added_tokens(tl, 0) == chars4("see @src/small.py") + 3_000
     assert added_tokens(tl, 1) == chars4("see @src/big.py") + 1_240  # 10% of 12,400 (assumed)
     assert "(assumed)" in notes(tl, 1)
 
 
 def test_cursor_attaches_a_globbed_rule_when_a_matching_file_is_read():
-    tl = run(
-        "cursor",
-        """
+    tl = run_cursor("""
         files: {src/api/auth.ts: 1000}
         setup:
           rules:
@@ -240,23 +219,19 @@ def test_cursor_attaches_a_globbed_rule_when_a_matching_file_is_read():
             .claude/rules/api.md: {tokens: 200, paths: ["src/api/**"]}
         events:
           - read: src/api/auth.ts
-        """,
-    )
+        """)
     assert [(b.label, b.tokens) for b in added(tl, 0, "rule")] == [(".cursor/rules/api.mdc", 300)]
     assert added_tokens(tl, 0) == 60 + 1_000 + 300
 
 
 def test_cursor_reads_250_lines_and_summarises_everything():
-    tl = run(
-        "cursor",
-        """
+    tl = run_cursor("""
         files: {src/big.py: {lines: 1000}}
         events:
           - read: src/big.py
           - reply: 3000
           - compact: null
-        """,
-    )
+        """)
     assert added_tokens(tl, 0) == 60 + 2_500  # 250 of 1,000 lines (assumed third-party figure)
     assert "(assumed: 250 lines a call" in notes(tl, 0)
     step = step_of(tl, 2)

@@ -4,7 +4,12 @@ Claude models; their windows come from the claude-code profile's model table."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from agent_helpers import added, added_tokens, chars4, notes, run, startup_used, step_of
+
+run_opencode = partial(run, "opencode")
+run_pi = partial(run, "pi")
 
 OPENCODE = 2_053 + 60 + 8_000  # anthropic.txt (8,209 chars / 4) + <env> (assumed) + tools (assumed)
 PI = 625 + 1_200  # the small prompt (~2,500 chars / 4) + four tool definitions (assumed)
@@ -23,14 +28,11 @@ def test_opencode_trigger_is_context_minus_max_output_minus_reserve():
 
 
 def test_opencode_reads_the_first_of_agents_md_claude_md_with_a_header():
-    tl = run(
-        "opencode",
-        """
+    tl = run_opencode("""
         setup:
           memory: {~/.claude/CLAUDE.md: 300, AGENTS.md: 700, CLAUDE.md: 500}
         events: []
-        """,
-    )
+        """)
     memory = [(b.label, b.tokens) for b in tl.state_at(tl.last) if b.kind == "memory-file"]
     assert memory == [
         ("~/.claude/CLAUDE.md", 300 + chars4("Instructions from: ~/.claude/CLAUDE.md\n")),
@@ -41,15 +43,12 @@ def test_opencode_reads_the_first_of_agents_md_claude_md_with_a_header():
 
 
 def test_opencode_mention_is_a_synthetic_read_call_and_a_range_reads_those_lines():
-    tl = run(
-        "opencode",
-        """
+    tl = run_opencode("""
         files: {src/app.py: {lines: 256}}
         events:
           - prompt: "why @src/app.py#12-19"
           - prompt: "and @src/app.py"
-        """,
-    )
+        """)
     call = 'Called the Read tool with the following input: {"filePath":"src/app.py","offset":11,"limit":8}'
     assert added_tokens(tl, 0) == chars4("why @src/app.py#12-19") + chars4(call) + 80  # 8 of 256 lines
     whole = 'Called the Read tool with the following input: {"filePath":"src/app.py"}'
@@ -58,29 +57,23 @@ def test_opencode_mention_is_a_synthetic_read_call_and_a_range_reads_those_lines
 
 
 def test_opencode_folder_mention_is_a_list_call():
-    tl = run(
-        "opencode",
-        """
+    tl = run_opencode("""
         files: {src/a.py: 100, src/b.py: 100, src/lib/c.py: 100}
         events:
           - prompt: "look @src/"
-        """,
-    )
+        """)
     call = 'Called the list tool with the following input: {"path":"src/"}'
     assert added_tokens(tl, 0) == chars4("look @src/") + chars4(call) + 3 * 6  # a.py, b.py, lib/ (6 assumed)
 
 
 def test_opencode_attaches_a_nested_agents_md_when_a_file_below_is_read_and_no_claude_rule():
-    tl = run(
-        "opencode",
-        """
+    tl = run_opencode("""
         files: {src/api/AGENTS.md: 300, src/api/auth.ts: 1000}
         setup:
           rules: {.claude/rules/api.md: {tokens: 200, paths: ["src/api/**"]}}
         events:
           - read: src/api/auth.ts
-        """,
-    )
+        """)
     assert [b.label for b in added(tl, 0, "nested-memory")] == ["src/api/AGENTS.md"]
     assert added_tokens(tl, 0) == 60 + 1_000 + 300
 
@@ -152,14 +145,11 @@ def test_pi_trigger_is_window_minus_16384():
 
 
 def test_pi_reads_agents_md_before_claude_md_and_the_user_file():
-    tl = run(
-        "pi",
-        """
+    tl = run_pi("""
         setup:
           memory: {~/.pi/agent/AGENTS.md: 100, AGENTS.md: 700, CLAUDE.md: 500}
         events: []
-        """,
-    )
+        """)
     memory = [(b.label, b.tokens) for b in tl.state_at(tl.last) if b.kind == "memory-file"]
     assert memory == [("~/.pi/agent/AGENTS.md", 100), ("AGENTS.md", 700)]
     assert startup_used(tl) == PI + 800
@@ -171,14 +161,11 @@ def test_pi_mention_in_the_editor_is_the_path_only():
 
 
 def test_pi_bash_keeps_the_tail_and_writes_a_temp_file_over_50_kb():
-    tl = run(
-        "pi",
-        """
+    tl = run_pi("""
         events:
           - bash: {command: make, output: {chars: 61204}}
           - bash: {command: seq, output: {tokens: 5000, lines: 2500}}
-        """,
-    )
+        """)
     (spilled,) = added(tl, 0, "spilled-output")
     assert spilled.tokens == 12_800 + 30  # the last 51,200 bytes; notice assumed
     # 2,500 lines but 20,000 bytes: the last 2,000 lines (4,000 tokens) and the notice, no temp file
@@ -187,23 +174,18 @@ def test_pi_bash_keeps_the_tail_and_writes_a_temp_file_over_50_kb():
 
 
 def test_pi_has_no_subagents_the_work_happens_in_the_main_window():
-    tl = run(
-        "pi",
-        """
+    tl = run_pi("""
         files: {src/a.py: 900}
         events:
           - subagent: {type: Explore, reads: [src/a.py], returns: 400}
-        """,
-    )
+        """)
     step = step_of(tl, 0)
     assert step.child is None
     assert 900 in [b.tokens for b in tl.blocks_of(step.added)]
 
 
 def test_pi_compaction_keeps_the_newest_20000_cut_where_a_message_starts():
-    tl = run(
-        "pi",
-        """
+    tl = run_pi("""
         files:
           src/a.py: {tokens: 12000, lines: 1200}
           src/b.py: {tokens: 6000, lines: 600}
@@ -213,8 +195,7 @@ def test_pi_compaction_keeps_the_newest_20000_cut_where_a_message_starts():
           - read: src/b.py
           - reply: 3000
           - compact: null
-        """,
-    )
+        """)
     step = step_of(tl, 4)
     assert tl.used_at(step.index - 1) == PI + 5_000 + 60 + 12_000 + 60 + 6_000 + 3_000
     # back from the newest: 3,000, 9,000, 9,060, then a.py's read reaches 21,060 — a tool result, so the
@@ -224,15 +205,12 @@ def test_pi_compaction_keeps_the_newest_20000_cut_where_a_message_starts():
 
 
 def test_opencode_compaction_with_every_turn_in_its_tail_summarises_nothing_and_says_why():
-    tl = run(
-        "opencode",
-        """
+    tl = run_opencode("""
         events:
           - prompt: {text: a, size: 1000}
           - reply: 2000
           - compact: {summary: 1725}
-        """,
-    )
+        """)
     step = step_of(tl, 2)
     # one turn of 3,000 fits the 15,000 tail: no summary of nothing, no auto-continue, the window as it was
     assert step.used == OPENCODE + 3_000 and step.added == () and step.removed == ()

@@ -22,18 +22,22 @@ def errors_of(text: str) -> list[str]:
     return caught.value.message.splitlines()
 
 
+def the_one_error(text: str) -> str:
+    """The single error ``text`` has, checked to be counted as one."""
+    *errors, count = errors_of(text)
+    assert (len(errors), count) == (1, "1 error in s.yaml")
+    return errors[0]
+
+
 def test_a_misspelt_event_gets_the_kind_it_is_closest_to() -> None:
-    assert errors_of("name: t\nfiles: {a.py: 100}\nevents:\n  - raed: a.py\n") == [
-        "s.yaml:4:5: events[0]: unknown event 'raed'; did you mean `read`?",
-        "1 error in s.yaml",
-    ]
+    assert (
+        the_one_error("name: t\nfiles: {a.py: 100}\nevents:\n  - raed: a.py\n")
+        == "s.yaml:4:5: events[0]: unknown event 'raed'; did you mean `read`?"
+    )
 
 
 def test_a_misspelt_key_gets_the_key_allowed_there() -> None:
-    assert errors_of("name: t\nevnts: []\n") == [
-        "s.yaml:2:1: evnts: unknown key 'evnts'; did you mean `events`?",
-        "1 error in s.yaml",
-    ]
+    assert the_one_error("name: t\nevnts: []\n") == "s.yaml:2:1: evnts: unknown key 'evnts'; did you mean `events`?"
     lines = errors_of("name: t\nfiles: {a.py: 100}\nevents:\n  - edit: {pth: a.py}\n")
     assert "s.yaml:4:12: events[0].edit.pth: unknown key 'pth'; did you mean `path`?" in lines
 
@@ -69,17 +73,17 @@ def test_a_tab_is_named_as_a_tab(text: str, where: str) -> None:
 
 
 def test_autocompact_lists_on_and_off_too() -> None:
-    assert errors_of("name: t\nautocompact: maybe\n") == [
-        "s.yaml:2:1: autocompact: expected on, off, or a size such as 500k, got 'maybe'",
-        "1 error in s.yaml",
-    ]
+    assert (
+        the_one_error("name: t\nautocompact: maybe\n")
+        == "s.yaml:2:1: autocompact: expected on, off, or a size such as 500k, got 'maybe'"
+    )
 
 
 def test_a_duplicate_key_is_an_error_with_both_lines() -> None:
-    assert errors_of("name: t\nfiles:\n  a.py: 100\n  b.py: 5\n  a.py: 200\nevents: []\n") == [
-        "s.yaml:5:3: duplicate key 'a.py' (first given on line 3)",
-        "1 error in s.yaml",
-    ]
+    assert (
+        the_one_error("name: t\nfiles:\n  a.py: 100\n  b.py: 5\n  a.py: 200\nevents: []\n")
+        == "s.yaml:5:3: duplicate key 'a.py' (first given on line 3)"
+    )
 
 
 def test_a_key_repeated_through_an_alias_is_not_a_duplicate() -> None:
@@ -90,20 +94,18 @@ def test_a_key_repeated_through_an_alias_is_not_a_duplicate() -> None:
 
 def test_a_window_smaller_than_the_reserves_names_the_minimum() -> None:
     # claude-code on a 200k model: 20,000 summary reserve + 13,000 autocompact buffer = 33,000
-    assert errors_of("name: t\nwindow: 1k\n") == [
+    assert the_one_error("name: t\nwindow: 1k\n") == (
         "s.yaml:2:1: window: a 1,000-token window is smaller than the 33,000 tokens claude-code keeps in "
-        "reserve; the smallest window it can run is 33,001",
-        "1 error in s.yaml",
-    ]
+        "reserve; the smallest window it can run is 33,001"
+    )
     # with auto-compaction off only the 20,000 reserve and the 3,000 blocking buffer remain
     assert errors_of("name: t\nautocompact: off\nwindow: 10k\n")[0].endswith(
         "smaller than the 23,000 tokens claude-code keeps in reserve; the smallest window it can run is 23,001"
     )
-    assert errors_of("name: t\nautocompact: 10k\n") == [
+    assert the_one_error("name: t\nautocompact: 10k\n") == (
         "s.yaml:2:1: autocompact: 10,000 is too small: claude-code keeps 33,000 tokens in reserve below it, "
-        "so auto-compaction would start at -23,000; the smallest is 33,001",
-        "1 error in s.yaml",
-    ]
+        "so auto-compaction would start at -23,000; the smallest is 33,001"
+    )
     assert parse_scenario("name: t\nwindow: 33001\n", "s.yaml", counter=COUNTER).window == 33_001
 
 
