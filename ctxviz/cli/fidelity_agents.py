@@ -5,8 +5,9 @@ pi), printed or as JSON."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import click
 
@@ -14,6 +15,15 @@ from ctxviz.cli.common import fail
 
 if TYPE_CHECKING:
     from ctxviz.importer.replay_recorded import RecordedReport
+
+
+class Reported(Protocol):
+    """A report that can be written as JSON."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+AnyReport = TypeVar("AnyReport", bound=Reported)
 
 
 def other_agent(path: Path) -> str | None:
@@ -36,16 +46,21 @@ def import_other(path: Path, output: Path | None) -> None:
         result = timeline_to_scenario(reading.timeline, path.name.split(".")[0])
     except InputError as error:
         fail(error.message)
-    for problem in reading.problems[:5]:
+    emit_scenario(result.yaml, len(result.scenario.events), reading.problems, output)
+
+
+def emit_scenario(yaml: str, events: int, problems: Sequence[str], output: Path | None) -> None:
+    """An imported scenario to ``output`` (stdout when None), after the first problems met reading it."""
+    for problem in problems[:5]:
         click.echo(f"warning: {problem}", err=True)
     if output is None:
-        click.echo(result.yaml, nl=False)
+        click.echo(yaml, nl=False)
         return
     try:
-        output.write_text(result.yaml, encoding="utf-8")
+        output.write_text(yaml, encoding="utf-8")
     except OSError as error:
         fail(f"{output}: cannot write: {error.strerror or error}")
-    click.echo(f"wrote {output}: {len(result.scenario.events)} events", err=True)
+    click.echo(f"wrote {output}: {events} events", err=True)
 
 
 def print_fidelity(agent: str, path: Path, as_json: bool) -> None:
@@ -58,10 +73,15 @@ def print_fidelity(agent: str, path: Path, as_json: bool) -> None:
         fail(error.message)
     for problem in report.session.problems[:5]:
         click.echo(f"warning: {problem}", err=True)
+    show_report(report, as_json, _print)
+
+
+def show_report(report: AnyReport, as_json: bool, print_tables: Callable[[AnyReport], None]) -> None:
+    """A fidelity report as JSON, or as the tables ``print_tables`` draws."""
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=1))
         return
-    _print(report)
+    print_tables(report)
 
 
 def _print(report: RecordedReport) -> None:

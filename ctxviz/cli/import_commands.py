@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -10,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ctxviz.cli.common import fail
-from ctxviz.cli.fidelity_agents import import_other, other_agent, print_fidelity
+from ctxviz.cli.fidelity_agents import emit_scenario, import_other, other_agent, print_fidelity, show_report
 
 if TYPE_CHECKING:
     from ctxviz.importer.fidelity import FidelityReport
@@ -68,16 +67,7 @@ def import_session(
         result = session_to_scenario(path, keep_paths=keep_paths)
     except InputError as error:
         fail(error.message)
-    for problem in result.problems[:5]:
-        click.echo(f"warning: {problem}", err=True)
-    if output is None:
-        click.echo(result.yaml, nl=False)
-        return
-    try:
-        output.write_text(result.yaml, encoding="utf-8")
-    except OSError as error:
-        fail(f"{output}: cannot write: {error.strerror or error}")
-    click.echo(f"wrote {output}: {len(result.scenario.events)} events", err=True)
+    emit_scenario(result.yaml, len(result.scenario.events), result.problems, output)
 
 
 @click.command()
@@ -97,10 +87,7 @@ def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json
         report = measure(path)
     except InputError as error:
         fail(error.message)
-    if as_json:
-        click.echo(json.dumps(report.to_json(), indent=1))
-        return
-    _print_report(report)
+    show_report(report, as_json, _print_report)
 
 
 def _print_report(report: FidelityReport) -> None:

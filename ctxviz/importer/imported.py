@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ctxviz.importer.calibrate import Calibrated, calibrate
-from ctxviz.importer.draft import Draft, carry_over, draft_session
+from ctxviz.importer.continuation import carry_over
+from ctxviz.importer.draft import Draft, draft_session
 from ctxviz.importer.load import load_session
 from ctxviz.importer.paths import PathStyle
 from ctxviz.importer.render import scenario_yaml

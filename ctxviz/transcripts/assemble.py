@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.layout import share_cells
-from ctxviz.timeline import Block, Category, Fate, Step, Visibility
+from ctxviz.timeline import Block, Category, Fate, Source, Step, Thresholds, Timeline, Visibility
 
 UNRECORDED_LABEL = "input the transcript does not record"
 TRIGGER_NOT_RECORDED_NOTE = "the transcript does not record whether this compaction was automatic or /compact"
@@ -73,32 +74,44 @@ Event = Item | Call | Compaction | Checkpoint
 
 
 @dataclass
-class _State:
-    overhead_label: str
+class LiveBlocks:
+    """A timeline builder's running state: the blocks and steps so far, the blocks still in the window and
+    their total, and the step each removed block left at."""
+
     blocks: list[Block] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     live: dict[int, Block] = field(default_factory=dict)  # insertion order = age
-    origins: dict[int, str | None] = field(default_factory=dict)
-    left: dict[int, int] = field(default_factory=dict)
-    pending: list[Item] = field(default_factory=list)
     total: int = 0
-    calls: int = 0
-    overhead: int | None = None
+    left: dict[int, int] = field(default_factory=dict)
 
-    def add(self, item: Item, tokens: int) -> int:
-        visibility: Visibility = "full" if item.kind in (BlockKind.PROMPT, BlockKind.REPLY) else "brief"
-        block = Block(len(self.blocks), item.category, item.kind, item.label, tokens, len(self.steps),
-                      visibility=visibility)  # fmt: skip
+    def add_block(self, category: Category, kind: str, label: str, tokens: int, *, shown_whole: bool) -> Block:
+        """A new live block (``shown_whole``: a prompt or reply, shown in full rather than in brief)."""
+        visibility: Visibility = "full" if shown_whole else "brief"
+        block = Block(len(self.blocks), category, kind, label, tokens, len(self.steps), visibility=visibility)
         self.blocks.append(block)
         self.live[block.id] = block
-        self.origins[block.id] = item.origin
         self.total += tokens
-        return block.id
+        return block
 
     def remove(self, block_id: int) -> None:
         block = self.live.pop(block_id)
         self.total -= block.tokens
         self.left[block_id] = len(self.steps)
+
+
+@dataclass
+class _State(LiveBlocks):
+    overhead_label: str = field(kw_only=True)
+    origins: dict[int, str | None] = field(default_factory=dict)
+    pending: list[Item] = field(default_factory=list)
+    calls: int = 0
+    overhead: int | None = None
+
+    def add(self, item: Item, tokens: int) -> int:
+        shown_whole = item.kind in (BlockKind.PROMPT, BlockKind.REPLY)
+        block = self.add_block(item.category, item.kind, item.label, tokens, shown_whole=shown_whole)
+        self.origins[block.id] = item.origin
+        return block.id
 
     def step(self, kind: StepKind, label: str, added: list[int], removed: list[int], *, measured: bool,
              notes: Iterable[str], fates: Sequence[Fate] = (), used: int | None = None,
@@ -109,11 +122,28 @@ class _State:
                                pre_tokens=pre_tokens))  # fmt: skip
 
 
-def _split(total: int, items: Sequence[Item]) -> list[int]:
-    weights = [max(i.estimate, 0) for i in items]
+class Estimated(Protocol):
+    """Something that entered the conversation with an estimated size (an ``Item``, a Claude Code piece)."""
+
+    @property
+    def estimate(self) -> int: ...
+
+
+def split_by_estimate(total: int, parts: Sequence[Estimated]) -> list[int]:
+    """``total`` shared in proportion to the estimates, summing exactly (largest remainder); equally when
+    every estimate is 0."""
+    weights = [max(p.estimate, 0) for p in parts]
     if sum(weights) == 0:
-        weights = [1] * len(items)
+        weights = [1] * len(parts)
     return share_cells(weights, total)
+
+
+def first_call_shares(used: int, parts: Sequence[Estimated]) -> tuple[list[int], int]:
+    """The first call's share of each recorded part (its estimate when they all fit in ``used``, else
+    ``used`` split among them) and what is left: the overhead the log does not hold."""
+    estimated = sum(p.estimate for p in parts)
+    shares = [p.estimate for p in parts] if estimated <= used else split_by_estimate(used, parts)
+    return shares, used - sum(shares)
 
 
 def _label(items: Sequence[Item]) -> str:
@@ -144,16 +174,14 @@ def _call(state: _State, call: Call) -> None:
     added: list[int] = []
     removed: list[int] = []
     if state.overhead is None:
-        estimated = sum(i.estimate for i in items)
-        shares = [i.estimate for i in items] if estimated <= call.used else _split(call.used, items)
-        fixed = call.used - sum(shares)
+        shares, fixed = first_call_shares(call.used, items)
         state.overhead = state.add(Item(BlockKind.OVERHEAD, state.overhead_label, fixed, Category.SYSTEM_PROMPT), fixed)
         added.append(state.overhead)
         notes.append(f"the first call's {fixed:,} tokens beyond the recorded items: {state.overhead_label}")
     else:
         delta = call.used - state.total
         if delta >= 0:
-            shares = _split(delta, items) if items else []
+            shares = split_by_estimate(delta, items) if items else []
             if delta > 0 and not items:
                 items, shares = [Item(BlockKind.OVERHEAD, UNRECORDED_LABEL, delta)], [delta]
             notes.append(f"+{delta:,} tokens measured; {SPLIT_NOTE}")
@@ -161,7 +189,7 @@ def _call(state: _State, call: Call) -> None:
             shares = [i.estimate for i in items]
             removed, added = _shrink(state, state.total + sum(shares) - call.used)
             if state.total + sum(shares) > call.used:
-                shares = _split(max(0, call.used - state.total), items) if items else []
+                shares = split_by_estimate(max(0, call.used - state.total), items) if items else []
             notes.append(f"usage fell by {-delta:,} tokens without a compaction; the oldest content is shown "
                          "as removed (estimate)")  # fmt: skip
     for item, tokens in zip(items, shares, strict=True):
@@ -190,7 +218,7 @@ def _compact(state: _State, event: Compaction) -> None:
     # When the agent recorded the size after, the new items take what the rest leaves of it.
     post = event.post_tokens
     measured = post is not None and bool(new) and post >= state.total
-    sizes = _split(post - state.total, new) if post is not None and measured else [i.estimate for i in new]
+    sizes = split_by_estimate(post - state.total, new) if post is not None and measured else [i.estimate for i in new]
     measured = measured and event.post_measured
     for item, tokens in zip(new, sizes, strict=True):
         added.append(state.add(item, tokens))
@@ -223,7 +251,7 @@ def _checkpoint(state: _State, event: Checkpoint) -> None:
 def assemble(events: Iterable[Event], overhead_label: str) -> tuple[tuple[Step, ...], tuple[Block, ...]]:
     """The steps and blocks of a session's events. ``overhead_label`` names what the first call holds
     beyond the recorded items (it differs by agent)."""
-    state = _State(overhead_label)
+    state = _State(overhead_label=overhead_label)
     for event in events:
         if isinstance(event, Item):
             state.pending.append(event)
@@ -238,3 +266,24 @@ def assemble(events: Iterable[Event], overhead_label: str) -> tuple[tuple[Step, 
         for b in state.blocks
     )
     return tuple(state.steps), blocks
+
+
+def transcript_timeline(
+    agent: str,
+    name: str,
+    path: str,
+    project: str | None,
+    *,
+    model: str,
+    window: int,
+    autocompact: int,
+    assembled: tuple[tuple[Step, ...], tuple[Block, ...]],
+    notices: Iterable[str],
+    tokenizer: str = "chars4",
+) -> Timeline:
+    """A reader's Timeline of session ``name`` read from ``path``: ``assembled`` its steps and blocks, the
+    agent compacting at ``autocompact`` with no warning of its own (``Thresholds.from_trigger``)."""
+    steps, blocks = assembled
+    thresholds = Thresholds.from_trigger(autocompact, window)
+    source = Source("transcript", name, path, project)
+    return Timeline(source, agent, model, window, thresholds, steps, blocks, tokenizer, tuple(notices))

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
-from ctxviz.layout import share_cells
 from ctxviz.timeline import Block, Category, Fate, Step, Timeline
+from ctxviz.transcripts.assemble import LiveBlocks, first_call_shares, split_by_estimate
 from ctxviz.transcripts.claude_code.parse import Entry, Piece
 
 OVERHEAD_LABEL = "system prompt, tools, CLAUDE.md and memory: not recorded in transcripts"
@@ -34,38 +34,12 @@ _SHRINK_ORDER = (
 )
 
 
-@dataclass
-class BuildState:
+class BuildState(LiveBlocks):
     """The builder's running state; the Timeline it yields is immutable."""
 
-    blocks: list[Block] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
-    live: dict[int, Block] = field(default_factory=dict)  # insertion order = age
-    total: int = 0
-    left: dict[int, int] = field(default_factory=dict)
-
     def add(self, piece: Piece, tokens: int, kind: str | None = None) -> int:
-        block = Block(len(self.blocks), piece.category, kind or piece.kind, piece.label, tokens, len(self.steps),
-                      visibility="full" if piece.kind in (BlockKind.PROMPT, BlockKind.REPLY) else "brief")  # fmt: skip
-        self.blocks.append(block)
-        self.live[block.id] = block
-        self.total += tokens
-        return block.id
-
-    def remove(self, block_id: int) -> None:
-        block = self.live.pop(block_id)
-        self.total -= block.tokens
-        self.left[block_id] = len(self.steps)
-
-
-def _split(total: int, pieces: Sequence[Piece]) -> list[int]:
-    """``total`` shared in proportion to the estimates, summing exactly (largest remainder)."""
-    if not pieces:
-        return []
-    weights = [max(p.estimate, 0) for p in pieces]
-    if sum(weights) == 0:
-        weights = [1] * len(pieces)
-    return share_cells(weights, total)
+        shown_whole = piece.kind in (BlockKind.PROMPT, BlockKind.REPLY)
+        return self.add_block(piece.category, kind or piece.kind, piece.label, tokens, shown_whole=shown_whole).id
 
 
 def _label(pieces: Sequence[Piece]) -> str:
@@ -121,9 +95,7 @@ class StepBuilder:
         added: list[int] = []
         removed: list[int] = []
         if self.overhead is None:
-            estimated = sum(p.estimate for p in pieces)
-            shares = [p.estimate for p in pieces] if estimated <= used else _split(used, pieces)
-            fixed = used - sum(shares)
+            shares, fixed = first_call_shares(used, pieces)
             if self.compaction_call:
                 overhead = Piece(BlockKind.OVERHEAD, Category.MESSAGES, SUMMARISED_LABEL, fixed)
                 notes.append(f"the first call's {fixed:,} tokens beyond the recorded messages: the conversation "
@@ -137,7 +109,7 @@ class StepBuilder:
         else:
             delta = used - state.total
             if delta >= 0:
-                shares = _split(delta, pieces)
+                shares = split_by_estimate(delta, pieces)
                 if delta > 0 and not pieces:
                     pieces = [Piece(BlockKind.OVERHEAD, Category.MESSAGES, UNRECORDED_LABEL, delta)]
                     shares = [delta]
@@ -147,7 +119,7 @@ class StepBuilder:
                 excess = state.total + sum(shares) - used
                 removed, added, self.overhead = _shrink(state, excess, self.overhead)
                 if state.total + sum(shares) > used:  # nothing left to take from: the new items shrink
-                    shares = _split(max(0, used - state.total), pieces)
+                    shares = split_by_estimate(max(0, used - state.total), pieces)
                 notes.append(f"usage fell by {-delta:,} tokens without a compaction (cleared tool results or "
                              "dropped thinking); the oldest content is shown as removed (estimate)")  # fmt: skip
         child = None

@@ -1,6 +1,7 @@
 """Codex rollouts: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`` (default ``~/.codex``),
-one JSONL file per session, a subagent's too. What a rollout says is read in ``codex.rollout``, imported
-only when one is read: a ``sessions`` run served from the summary index never loads it.
+one JSONL file per session, a subagent's too. What a rollout says is read in ``codex.rollout`` and made a
+timeline in ``codex.rollout_timeline``, imported only when one is read: a ``sessions`` run served from the
+summary index never loads them.
 """
 
 from __future__ import annotations
@@ -54,13 +55,13 @@ class CodexReader(Reader):
         return state
 
     def read(self, ref: SessionRef) -> Reading:
-        from ctxviz.transcripts.codex.rollout import build
+        from ctxviz.transcripts.codex.rollout_timeline import build
 
         state = self._parse(ref)
         return Reading(build(state, ref.path), tuple(state.problems))
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
-        from ctxviz.transcripts.codex.rollout import row
+        from ctxviz.transcripts.codex.rollout_timeline import row
 
         reads.path(ref.path)  # a rollout is one file
         return row(self._parse(ref, counting=True), ref)

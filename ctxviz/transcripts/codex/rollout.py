@@ -18,18 +18,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger
+from ctxviz.kinds import BlockKind, CompactionTrigger
 from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
 from ctxviz.transcripts.jsonl import Record, count, each_record, estimate, first_line, part_texts, text_size
-from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, SessionRef, SessionSummary, counted
-from ctxviz.transcripts.protocol import Compaction as SessionCompaction
+from ctxviz.transcripts.parsed_events import ParsedEvents
 
 if TYPE_CHECKING:
-    from ctxviz.timeline import Thresholds, Timeline
-    from ctxviz.transcripts.assemble import Event, Item
+    from ctxviz.transcripts.assemble import Item
 
 OVERHEAD_LABEL = "instructions and tool schemas: not recorded in the rollout"
 _IGNORED_TOP = frozenset({"world_state", "inter_agent_communication_metadata"})  # bookkeeping, not context
@@ -86,13 +83,9 @@ def _parent_thread(meta: Mapping[str, Any], subagent: object) -> str:
 
 
 @dataclass
-class Parsed:
+class Parsed(ParsedEvents):
     """What a rollout says, record by record: its events, session, models and the problems met."""
 
-    where: str
-    problems: list[str] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    session: str | None = None
     cwd: str | None = None
     models: list[str] = field(default_factory=list)
     model: str | None = None
@@ -343,84 +336,3 @@ def in_time_order(lines: list[tuple[int, Record]]) -> list[tuple[int, Record]]:
         return lines[::-1]
     order = sorted(range(len(lines)), key=stamps.__getitem__)
     return [lines[i] for i in order]
-
-
-def thresholds(window: int) -> Thresholds:
-    """Auto-compaction where the codex profile puts it for the window the rollout reports."""
-    from ctxviz.profiles.codex import NUMBERS, compaction_limit
-    from ctxviz.timeline import Thresholds
-
-    return Thresholds.from_trigger(compaction_limit(NUMBERS, window), window)
-
-
-def _refuse_unmeasured(state: Parsed, path: Path) -> None:
-    """``NoUsage`` when the rollout recorded no call's usage: nothing to show."""
-    from ctxviz.transcripts.assemble import Call
-    from ctxviz.transcripts.rows import nothing_measured
-
-    if not any(isinstance(e, Call) for e in state.events):
-        why = "no token_count events with usage"
-        if state.turn_usage:
-            why += " (its turn.completed usage is summed over a turn, not the context at a call)"
-        if state.zero_counts:
-            why += f" ({state.zero_counts} with all-zero usage)"
-        raise nothing_measured(path, AgentName.CODEX, why)
-
-
-def row(state: Parsed, ref: SessionRef) -> SessionSummary:
-    """Pure: the ``sessions`` row of a rollout parsed ``counting`` (the same calls and compactions its
-    timeline's steps would be, without building it)."""
-    from ctxviz.transcripts.assemble import Call, Compaction
-    from ctxviz.transcripts.rows import compaction_at, numbers_row
-
-    _refuse_unmeasured(state, ref.path)
-    calls: list[int] = []
-    compactions: list[SessionCompaction] = []
-    for event in state.events:
-        if isinstance(event, Call):
-            calls.append(event.used)
-        elif isinstance(event, Compaction):
-            compactions.append(compaction_at(event.trigger, event.pre_tokens, len(calls)))
-    found = numbers_row(ref, AgentName.CODEX, state.session or ref.path.stem, calls, compactions,
-                        project=state.cwd or "", started=state.started, ended=state.ended, models=state.models,
-                        subagents=state.subagents, problems=state.problems)  # fmt: skip
-    return found._replace(parent=state.parent)
-
-
-def build(state: Parsed, path: Path) -> Timeline:
-    """Pure: the Timeline of a parsed rollout (``InputError`` when it recorded no usage)."""
-    from ctxviz.timeline import Source, Timeline
-    from ctxviz.transcripts.assemble import assemble
-    from ctxviz.transcripts.rows import skipped_notice
-
-    _refuse_unmeasured(state, path)
-    steps, blocks = assemble(state.events, OVERHEAD_LABEL)
-    notices = list(skipped_notice(state.problems))
-    window = state.window
-    if window is None:
-        from ctxviz.profiles.codex import NUMBERS
-
-        window = NUMBERS.window * NUMBERS.effective_percent // 100  # what Codex reports for its default model
-        notices.append(f"the rollout records no model_context_window: the window {window:,} is a guess")
-    limits = thresholds(window)
-    notices.append(f"auto-compaction assumed at {limits.autocompact:,} (Codex's default, 90% of the model's "
-                   "window); a configured model_auto_compact_token_limit is not recorded")  # fmt: skip
-    if state.reordered:
-        notices.append("the rollout's lines are not in time order: read in the order of their timestamps")
-    if state.repeats:
-        notices.append(f"{state.repeats} repeated token_count events (same totals) counted once")
-    if state.zero_counts:
-        notices.append(
-            f"{counted(state.zero_counts, 'token_count event', 'token_count events')} with all-zero usage ignored"
-        )
-    return Timeline(
-        source=Source("transcript", state.session or path.stem, str(path), state.cwd),
-        agent=AgentName.CODEX,
-        model=state.model or MODEL_NOT_RECORDED,
-        window=window,
-        thresholds=limits,
-        steps=steps,
-        blocks=blocks,
-        tokenizer="chars4",
-        notices=tuple(notices),
-    )

@@ -190,14 +190,13 @@ def window_of(model: str) -> tuple[int, bool]:
 
 
 def build(state: Parsed, path: Path) -> tuple[Timeline, list[str]]:
-    from ctxviz.timeline import Source, Thresholds, Timeline
-    from ctxviz.transcripts.assemble import Call, assemble
+    from ctxviz.transcripts.assemble import Call, assemble, transcript_timeline
     from ctxviz.transcripts.rows import nothing_measured, skipped_notice
 
     session = _events(state)
     if not any(isinstance(e, Call) for e in session.events):
         raise nothing_measured(path, AgentName.GEMINI_CLI, "no gemini message carries tokens")
-    steps, blocks = assemble(session.events, OVERHEAD_LABEL)
+    assembled = assemble(session.events, OVERHEAD_LABEL)
     model = session.models[-1] if session.models else MODEL_NOT_RECORDED
     window, known = window_of(model)
     notices = list(skipped_notice(state.problems))
@@ -208,18 +207,10 @@ def build(state: Parsed, path: Path) -> tuple[Timeline, list[str]]:
     from ctxviz.profiles.gemini_cli import NUMBERS
 
     autocompact = window * NUMBERS.compress_percent // 100
-    limits = Thresholds.from_trigger(autocompact, window)
-    timeline = Timeline(
-        source=Source("transcript", str(state.meta.get("sessionId") or path.stem), str(path), _project(state, path)),
-        agent=AgentName.GEMINI_CLI,
-        model=model,
-        window=window,
-        thresholds=limits,
-        steps=steps,
-        blocks=blocks,
-        tokenizer="chars4",
-        notices=tuple(notices),
-    )
+    name = str(state.meta.get("sessionId") or path.stem)
+    timeline = transcript_timeline(AgentName.GEMINI_CLI, name, str(path), _project(state, path), model=model,
+                                   window=window, autocompact=autocompact, assembled=assembled,
+                                   notices=notices)  # fmt: skip
     return timeline, session.models
 
 

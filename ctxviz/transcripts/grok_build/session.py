@@ -22,6 +22,7 @@ from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger, StepKind
 from ctxviz.transcripts.grok_build.record_types import GROK_UPDATE_METHODS
 from ctxviz.transcripts.jsonl import Record, document, each_record, obj, text_size
+from ctxviz.transcripts.parsed_events import ParsedEvents
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
 
 if TYPE_CHECKING:
@@ -49,13 +50,9 @@ def _text(content: object) -> str:
 
 
 @dataclass
-class Parsed:
+class Parsed(ParsedEvents):
     """What a grok-build session's updates say: its events and the problems met."""
 
-    where: str
-    problems: list[str] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
-    session: str | None = None
     window: int | None = None
     turns: int = 0
     model_calls: int = 0
@@ -234,13 +231,12 @@ def json_or_empty(path: Path) -> dict[str, Any]:
 
 def build(state: Parsed, folder: Path) -> Timeline:
     from ctxviz.profiles.grok_build import NUMBERS
-    from ctxviz.timeline import Source, Thresholds, Timeline
-    from ctxviz.transcripts.assemble import Checkpoint, Compaction, assemble
+    from ctxviz.transcripts.assemble import Checkpoint, Compaction, assemble, transcript_timeline
     from ctxviz.transcripts.rows import skipped_notice
 
     if not any(isinstance(e, Checkpoint | Compaction) for e in state.events):
         raise InputError(f"{folder}: grok-build session with no completed turn")
-    steps, blocks = assemble(state.events, "")
+    assembled = assemble(state.events, "")
     signals = json_or_empty(folder / "signals.json")
     meta = json_or_empty(folder / "summary.json")
     window = state.window or signals.get("contextWindowTokens")
@@ -255,19 +251,8 @@ def build(state: Parsed, folder: Path) -> Timeline:
     info = obj(meta.get("info"))
     model = meta.get("current_model_id")
     cwd = info.get("cwd")
-    return Timeline(
-        source=Source(
-            "transcript",
-            state.session or str(info.get("id") or folder.name),
-            str(state.where),
-            cwd if isinstance(cwd, str) else None,
-        ),  # fmt: skip
-        agent=AgentName.GROK_BUILD,
-        model=model if isinstance(model, str) else MODEL_NOT_RECORDED,
-        window=window,
-        thresholds=Thresholds.from_trigger(autocompact, window),
-        steps=steps,
-        blocks=blocks,
-        tokenizer="bytes4",
-        notices=tuple(notices),
-    )
+    name = state.session or str(info.get("id") or folder.name)
+    return transcript_timeline(AgentName.GROK_BUILD, name, str(state.where), cwd if isinstance(cwd, str) else None,
+                               model=model if isinstance(model, str) else MODEL_NOT_RECORDED, window=window,
+                               autocompact=autocompact, assembled=assembled,
+                               notices=notices, tokenizer="bytes4")  # fmt: skip

@@ -232,8 +232,7 @@ def build(
 ) -> tuple[Timeline, Gathered]:
     """Pure but for ``store``: the Timeline of one session."""
     from ctxviz.profiles.opencode import PROFILE
-    from ctxviz.timeline import Source, Thresholds, Timeline
-    from ctxviz.transcripts.assemble import Call, assemble
+    from ctxviz.transcripts.assemble import Call, assemble, transcript_timeline
     from ctxviz.transcripts.rows import nothing_measured, skipped_notice
 
     session_id = _name(session.get("id"))
@@ -255,7 +254,7 @@ def build(
         raise nothing_measured(
             where, AgentName.OPENCODE, f"session {session_id}: none of its {len(messages)} messages carries tokens"
         )
-    steps, blocks = assemble(state.events, OVERHEAD_LABEL)
+    assembled = assemble(state.events, OVERHEAD_LABEL)
     model = state.models[-1] if state.models else MODEL_NOT_RECORDED
     window, window_notice = profile_window(AgentName.OPENCODE, model)
     # the opencode profile's trigger, with the model's max output from its table
@@ -270,17 +269,9 @@ def build(
         )
     if state.pruned:
         told.append(f"{state.pruned} tool outputs were pruned later; when they left is not recorded")
-    timeline = Timeline(
-        source=Source("transcript", session_id, str(where), session.get("directory")),
-        agent=AgentName.OPENCODE,
-        model=model,
-        window=window,
-        thresholds=Thresholds.from_trigger(autocompact, window),
-        steps=steps,
-        blocks=blocks,
-        tokenizer="chars4",
-        notices=tuple(told),
-    )
+    timeline = transcript_timeline(AgentName.OPENCODE, session_id, str(where), session.get("directory"),
+                                   model=model, window=window, autocompact=autocompact, assembled=assembled,
+                                   notices=told)  # fmt: skip
     return timeline, state
 
 

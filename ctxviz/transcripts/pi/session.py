@@ -208,14 +208,13 @@ def _events(state: Parsed) -> _Session:
 
 
 def build(state: Parsed, path: Path) -> tuple[Timeline, _Session]:
-    from ctxviz.timeline import Source, Thresholds, Timeline
-    from ctxviz.transcripts.assemble import Call, assemble
+    from ctxviz.transcripts.assemble import Call, assemble, transcript_timeline
     from ctxviz.transcripts.rows import nothing_measured, skipped_notice
 
     session = _events(state)
     if not any(isinstance(e, Call) for e in session.events):
         raise nothing_measured(path, AgentName.PI, "no assistant message carries usage")
-    steps, blocks = assemble(session.events, OVERHEAD_LABEL)
+    assembled = assemble(session.events, OVERHEAD_LABEL)
     model = session.models[-1] if session.models else MODEL_NOT_RECORDED
     window, window_notice = profile_window(AgentName.PI, model)
     notices = [*skipped_notice(state.problems), window_notice]
@@ -229,16 +228,8 @@ def build(state: Parsed, path: Path) -> tuple[Timeline, _Session]:
     from ctxviz.profiles.pi import NUMBERS
 
     autocompact = max(0, window - NUMBERS.reserve)  # pi compacts past the window minus its reserve
-    limits = Thresholds.from_trigger(autocompact, window)
-    timeline = Timeline(
-        source=Source("transcript", str(state.header.get("id") or path.stem), str(path), state.header.get("cwd")),
-        agent=AgentName.PI,
-        model=model,
-        window=window,
-        thresholds=limits,
-        steps=steps,
-        blocks=blocks,
-        tokenizer="chars4",
-        notices=tuple(notices),
-    )
+    name = str(state.header.get("id") or path.stem)
+    timeline = transcript_timeline(AgentName.PI, name, str(path), state.header.get("cwd"), model=model,
+                                   window=window, autocompact=autocompact, assembled=assembled,
+                                   notices=notices)  # fmt: skip
     return timeline, session
