@@ -17,7 +17,14 @@ ROOT = Path(__file__).resolve().parents[1]
 # What reads an agent's records into a timeline: the parsing module beside each reader.
 PARSING_MODULES = tuple(
     f"ctxviz.transcripts.{name}"
-    for name in ("codex.rollout", "pi.session", "gemini_cli.chat", "opencode.build", "grok_build.session")
+    for name in (
+        "codex.rollout",
+        "codex.rollout_timeline",
+        "pi.session",
+        "gemini_cli.chat",
+        "opencode.build",
+        "grok_build.session",
+    )
 )
 READER_MODULES = (
     "ctxviz.transcripts.registry",
