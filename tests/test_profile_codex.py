@@ -148,3 +148,11 @@ def test_mcp_schemas_load_up_front_in_codex_and_not_at_all_in_pi():
     assert any("pi has no MCP client" in n for s in pi.steps for n in s.notes)
     grok = run("grok-build", text)  # behind search_tool: names only, a schema on first use
     assert [b.tokens for b in grok.state_at(grok.last) if b.kind == "mcp-tools"] == [40 * 15]
+
+
+def test_requests_fail_above_95_percent_of_each_models_window() -> None:
+    # Codex reports 95% of a model's window as usable: 258,400 of 272,000 and 121,600 of 128,000 (the
+    # model_context_window real rollouts record); the trigger, 90%, stays below it on both.
+    for window, usable, trigger in ((272_000, 258_400, 244_800), (128_000, 121_600, 115_200)):
+        thresholds = get_profile("codex").thresholds.thresholds(window, 0)
+        assert (thresholds.blocking, thresholds.autocompact) == (usable, trigger)

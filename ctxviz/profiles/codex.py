@@ -230,9 +230,7 @@ def build(n: CodexNumbers) -> Profile:
         tools=ToolNames(
             "read_file", "apply_patch", "apply_patch", "grep_files", "list_dir", "shell", "spawn_agent", "skill"
         ),
-        thresholds=FractionOfWindow(
-            n.autocompact_percent / 100, warning_below=0, blocking_buffer=n.window * (100 - n.effective_percent) // 100
-        ),
+        thresholds=FractionOfWindow(n.autocompact_percent / 100, warning_below=0, blocking_percent=n.effective_percent),
         startup=noted_startup(n),
         instructions=CappedAgentsMd(
             n,

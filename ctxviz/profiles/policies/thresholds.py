@@ -57,18 +57,23 @@ class ReserveAndBuffer:
 @dataclass(frozen=True, slots=True)
 class FractionOfWindow:
     """The trigger at a fraction of the window (Codex 90%, gemini-cli 50%, grok-build 85%); the warning
-    ``warning_below`` tokens under it; requests fail above the window minus ``blocking_buffer``."""
+    ``warning_below`` tokens under it; requests fail above the window minus ``blocking_buffer``, or above
+    ``blocking_percent`` of the window where the agent gives it as a share."""
 
     fraction: float
     warning_below: int
-    blocking_buffer: int
+    blocking_buffer: int = 0
+    blocking_percent: int | None = None  # requests fail above this share of each model's window (Codex 95%)
 
     def thresholds(
         self, window: int, max_output: int, autocompact: bool | int = True, autocompact_pct: float | None = None
     ) -> Thresholds:
-        blocking = window - self.blocking_buffer
+        buffer = (
+            self.blocking_buffer if self.blocking_percent is None else window * (100 - self.blocking_percent) // 100
+        )
+        blocking = window - buffer
         if autocompact is False:
-            return Thresholds(None, blocking - self.warning_below, blocking, self.blocking_buffer, COMPACT_BUFFER)
+            return Thresholds(None, blocking - self.warning_below, blocking, buffer, COMPACT_BUFFER)
         capped_window = window if autocompact is True else min(window, autocompact)
         threshold = int(capped_window * self.fraction)
         if autocompact_pct is not None:
