@@ -90,3 +90,11 @@ def test_a_vendored_codex_rollout_replays_to_the_input_it_recorded() -> None:
     assert after is not None
     replayed = simulate(result.scenario)
     assert max(step.used for step in replayed.steps if step.event == after) == 16_341
+
+
+def test_a_file_no_reader_recognises_is_refused_naming_it(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text('garbage\n{"type": 1}\n')
+    result = CliRunner().invoke(main, ["import", str(junk)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{junk}: not a session of any agent ctxviz reads" in result.stderr

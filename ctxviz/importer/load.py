@@ -26,9 +26,8 @@ def _nothing_to_import(path: Path, count: int, readable: bool) -> InputError:
     if count == 0:
         return InputError(f"{path}: empty file, nothing to import")
     if not readable:
-        return InputError(
-            f"{path}: not a Claude Code transcript; `ctxviz import` and `fidelity` read Claude Code sessions only"
-        )
+        # every other agent's reader was asked before this one: none recognised the file
+        return InputError(f"{path}: not a session of any agent ctxviz reads: no reader recognises its records")
     return InputError(f"{path}: no API calls recorded in this transcript: nothing to import")
 
 
