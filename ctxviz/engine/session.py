@@ -222,6 +222,7 @@ class EngineSession(Recorder):
         self._versions[path] = self._versions.get(path, 0) + 1
         self.state.current.discard(path)
         self.touch(path)
+        self.state.modified[path] = self.state.touched[path]
         if how in self.profile.rule_triggers:
             self.triggers(path, how)
 
