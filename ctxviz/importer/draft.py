@@ -126,6 +126,7 @@ class _Drafter:
         self.summaries: list[int] = []
         self.compactions: list[tuple[int, str, int | None]] = []
         self.originals: dict[str, int] = {}  # path → tokens of the file before an edit (Edit's result)
+        self.written: dict[str, int] = {}  # path → tokens of a whole Read of the file as last written
         self.counts: dict[int, int] = {}
 
     def tool_event(self, use: ToolUse, segment: int, extra_chars: int) -> tuple[EventDraft, list[_Unit]]:
@@ -151,6 +152,9 @@ class _Drafter:
             comment = "the plan file written in plan mode: re-injected after a compaction"
         elif name == "Write" and path and not use.error:
             kind, fields, free = EventKind.WRITE, {"path": style.path(path)}, ("content",)
+            if use.file_chars is not None:  # what a whole Read of the written file sends (a restore's size)
+                whole = read_tokens_of_file(AgentName.CLAUDE_CODE, use.file_chars)
+                self.written[style.path(path)] = whole or estimate(use.file_chars)
         elif name in ("Grep", "Glob"):
             kind, fields, free = name.lower(), _search_fields(use, style), ("output",)
         elif name == "Bash":
@@ -335,7 +339,8 @@ class _Drafter:
                 path = event.fields["path"]
                 self.files.setdefault(path, self.originals.get(path, event.target))
             elif event.kind == EventKind.WRITE:
-                self.files.setdefault(event.fields["path"], event.target)
+                path = event.fields["path"]
+                self.files.setdefault(path, self.written.get(path, event.target))
             elif event.kind == EventKind.SKILL:
                 name = event.fields["name"]
                 self.skills[name] = min(self.skills.get(name, event.target), event.target)

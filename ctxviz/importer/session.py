@@ -127,7 +127,7 @@ class ToolUse:
     result_head: str = ""  # the result's first characters: an error or a "file unchanged" stub
     error: bool = False
     partial_read: bool = False  # a Read of a line range (offset/limit, or a file cut at its line limit)
-    file_chars: int | None = None  # the whole file, when the transcript shows it (an Edit's original)
+    file_chars: int | None = None  # the whole file, where the transcript shows it: an Edit's original, a Write's text
     lines: int | None = None  # the lines a Read returned
     total_lines: int | None = None  # the lines of the whole file, as a Read recorded them
     agent: str | None = None  # a subagent's id
@@ -360,6 +360,8 @@ class _Builder:
             use.total_lines = info.file.totalLines
         if info.originalFile is not None:
             use.file_chars = len(info.originalFile)
+        elif use.name == "Write" and not use.error and bytes(info.content)[:1] == b'"':
+            use.file_chars = utf16_length(msgspec.json.decode(info.content, type=str))
         if use.name in SUBAGENT_TOOLS:
             use.agent = info.agentId
 
