@@ -312,7 +312,7 @@ class _Builder:
             return
         if isinstance(content, str):
             self._prompt(content, bool(record.isMeta))
-            if b'"planContent":"' in raw:
+            if b'"planContent"' in raw:
                 self._plan(raw)
             return
         for block in content or ():
@@ -335,8 +335,8 @@ class _Builder:
     def _plan(self, raw: bytes) -> None:
         plan = _PLAN.decode(raw).planContent
         prompt = self.current.items[-1] if self.current.items else None
-        if plan and isinstance(prompt, Prompt) and plan in prompt.text:
-            prompt.plan_chars = utf16_length(plan)
+        if plan and isinstance(prompt, Prompt):
+            prompt.plan_chars = min(utf16_length(plan), prompt.chars)
 
     def _result(self, block: Content, record: Record) -> None:
         use = self.tools.get(block.tool_use_id or "")
