@@ -152,7 +152,10 @@ class ClaudeCodeNumbers:
         (), _MEASURED, "a session's own: each automatic compaction's recorded summary in turn (import sets it)"
     )
     summary_max_tokens: int = number(20_000, _SRC, "COMPACT_MAX_OUTPUT_TOKENS")
-    restore_max_files: int = number(5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE")
+    restore_max_files: int = number(
+        5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE; latest modification first: the read-file cache stamps a file "
+        "with its mtime on Read, Edit and Write (cli.js 2.0.76, 2.1.7, 2.1.20, 2.1.39; source 2.1.88)",
+    )  # fmt: skip
     restore_max_tokens_per_file: int = number(5_000, _SRC, "POST_COMPACT_MAX_TOKENS_PER_FILE")
     restore_total_tokens: int = number(50_000, _SRC, "POST_COMPACT_TOKEN_BUDGET")
     file_reference: int = number(40, _GUESS, "a one-line file reference")
