@@ -311,8 +311,9 @@ class _Builder:
             compaction.summary_chars += len(_text_of(content))
             return
         if isinstance(content, str):
+            items = len(self.current.items)
             self._prompt(content, bool(record.isMeta))
-            if b'"planContent"' in raw:
+            if len(self.current.items) > items and b'"planContent"' in raw:
                 self._plan(raw)
             return
         for block in content or ():
@@ -333,8 +334,8 @@ class _Builder:
         self.current.items.append(Prompt(text, utf16_length(text), kind or "prompt"))
 
     def _plan(self, raw: bytes) -> None:
-        plan = _PLAN.decode(raw).planContent
-        prompt = self.current.items[-1] if self.current.items else None
+        """The prompt just added carries the plan its record holds."""
+        plan, prompt = _PLAN.decode(raw).planContent, self.current.items[-1]
         if plan and isinstance(prompt, Prompt):
             prompt.plan_chars = min(utf16_length(plan), prompt.chars)
 
