@@ -71,6 +71,7 @@ class _FlagMessage(Struct, frozen=True):
 
 class _Output(Struct, frozen=True):
     output_tokens: int | None = None
+    cache_read_input_tokens: int | None = None
 
 
 class _OutputMessage(Struct, frozen=True):
@@ -79,7 +80,8 @@ class _OutputMessage(Struct, frozen=True):
 
 class _CallFacts(Struct, frozen=True):
     """Of an API call's record: the Claude Code version that wrote it (the replay takes that version's
-    rules) and the output tokens recorded (Claude Code's own count before the next call adds them)."""
+    rules), the output tokens recorded (Claude Code's own count before the next call adds them) and what
+    the prompt cache held (a prefix read from it tells how much of the start-up other calls shared)."""
 
     version: str | None = None
     message: _OutputMessage | None = None
@@ -174,6 +176,7 @@ class Segment:
     used: int | None = None
     line: int | None = None  # the call's line in the file
     output: int | None = None  # the call's output tokens as recorded
+    cache_read: int | None = None  # of the call's input, what the API read from its prompt cache
 
 
 @dataclass(frozen=True)
@@ -281,6 +284,7 @@ class _Builder:
             facts = _call_facts(raw)
             usage = facts.message.usage if facts.message is not None else None
             output = usage.output_tokens if usage is not None else None
+            cache_read = usage.cache_read_input_tokens if usage is not None else None
             called = self.call_segments.get(entry.message_id or "")
             if called is not None:
                 # one response, several records: Claude Code's count takes the output of the last one
@@ -288,6 +292,7 @@ class _Builder:
             else:
                 self.call_segments[entry.message_id or ""] = self.current
                 self.current.used, self.current.line, self.current.output = entry.used, entry.line, output
+                self.current.cache_read = cache_read
                 self.segments.append(Segment())
                 self.model = entry.model or self.model
                 self.version = facts.version or self.version
