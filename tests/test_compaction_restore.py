@@ -1,5 +1,5 @@
-"""What Claude Code puts back after a compaction: the order of the files it re-reads, the plan a prompt
-carries, and a written file's size as the Read a restore makes of it."""
+"""What Claude Code puts back after a compaction: the plan a prompt carries when it starts work on a plan
+accepted in plan mode."""
 
 from __future__ import annotations
 
@@ -7,37 +7,12 @@ import gzip
 import json
 from pathlib import Path
 
-from engine_helpers import STARTUP_200K, added, timeline
-
 from ctxviz.importer import session_to_scenario
 from ctxviz.importer.fidelity import fidelity_of
 from ctxviz.importer.replay import replay
 from ctxviz.kinds import BlockKind, EventKind, StepKind
 
-SUMMARY = 4_000
-FILES = "files: {a: 100, b: 200, c: 300, d: 400, e: 500, f: 600, g: 700}\n"
 ENTIREIO = Path(__file__).parent / "fixtures" / "claude-code" / "entireio-shrunk"
-
-
-def restored(tl) -> list[tuple[str, int]]:  # noqa: ANN001
-    step = next(s for s in tl.steps if s.kind in (StepKind.COMPACT, StepKind.AUTO_COMPACT))
-    return [(b.label.removeprefix("Restored "), b.tokens) for b in added(tl, step.index) if b.kind == "restored-file"]
-
-
-def test_files_edited_in_the_session_come_back_before_files_only_read() -> None:
-    """Claude Code's read-file cache stamps a file with its modification time: the file edited first of
-    all is still newer than the six read after it, which are ordered by their reads (latest first)."""
-    events = "  - edit: a\n" + "".join(f"  - read: {f}\n" for f in "bcdefg") + "  - compact:\n"
-    tl = timeline(FILES + "events:\n" + events)
-    assert restored(tl) == [("a", 100), ("g", 700), ("f", 600), ("e", 500), ("d", 400)]
-    compaction = next(s for s in tl.steps if s.kind == StepKind.COMPACT)
-    assert compaction.used == STARTUP_200K + SUMMARY + 100 + 700 + 600 + 500 + 400
-
-
-def test_a_read_after_an_edit_does_not_make_a_file_newer() -> None:
-    """a edited, then b edited, then a read: a's stamp is still its edit's, older than b's."""
-    tl = timeline(FILES + "events:\n  - edit: a\n  - edit: b\n  - read: a\n  - read: c\n  - compact:\n")
-    assert restored(tl) == [("b", 200), ("a", 100), ("c", 300)]
 
 
 def _unpacked(tmp_path: Path, name: str) -> Path:
@@ -77,25 +52,3 @@ def test_the_first_call_after_that_compaction_within_2_percent(tmp_path: Path) -
     (compaction,) = fidelity_of(result, "76-74489fb0a9").compactions
     assert compaction.measured_next == 43_065
     assert compaction.next_error is not None and compaction.next_error <= 2.0
-
-
-def test_a_written_file_is_sized_as_a_whole_read_of_what_was_written(tmp_path: Path) -> None:
-    """A Write records the text it wrote: the file is what a Read of it would send, 2.26 characters a
-    token (the profile's measured density, as for an edited file's original), not the Write's share."""
-    text = "x" * 4_520
-    write_input = {"file_path": "/p/w.go", "content": text}
-    usage = {"input_tokens": 20_000, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
-    ask = {"id": "m0", "model": "claude-sonnet-4-6", "role": "assistant", "usage": usage,
-           "content": [{"type": "tool_use", "id": "t1", "name": "Write", "input": write_input}]}  # fmt: skip
-    result = {"type": "tool_result", "tool_use_id": "t1", "content": "File created successfully at: /p/w.go"}
-    done = {**ask, "id": "m1", "usage": {**usage, "input_tokens": 21_200}, "content": [{"type": "text", "text": ""}]}
-    records = [
-        {"type": "user", "uuid": "u0", "parentUuid": None, "message": {"role": "user", "content": "go"}},
-        {"type": "assistant", "uuid": "a0", "parentUuid": "u0", "message": ask},
-        {"type": "user", "uuid": "u1", "parentUuid": "a0", "message": {"role": "user", "content": [result]},
-         "toolUseResult": {"type": "create", "filePath": "/p/w.go", "content": text}},
-        {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "message": done},
-    ]  # fmt: skip
-    path = tmp_path / "s.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in records))
-    assert session_to_scenario(path, keep_paths=True).draft.files["/p/w.go"] == 2_000  # 4,520 / 2.26

@@ -93,14 +93,13 @@ def test_up_to_5_files_most_recent_first_big_ones_referenced() -> None:
     restored = [
         (b.kind, b.label, b.tokens) for b in added(tl, c.index) if b.kind in ("restored-file", "file-reference")
     ]
-    # latest modification first (Claude Code's read-file cache keeps a file's mtime): the edited f2, then the
-    # files only read, latest read first: f6, f5, f4 (6,000 > 5,000 → a 40-token reference), f3; f1 is 6th
+    # most recent first: f6, f5, f4 (6,000 > 5,000 → a 40-token reference), f3, f2 (edited counts); f1 is 6th
     assert [(k, t) for k, _, t in restored] == [
-        ("restored-file", 200),
         ("restored-file", 600),
         ("restored-file", 500),
         ("file-reference", 40),
         ("restored-file", 300),
+        ("restored-file", 200),
     ]
     assert all(("f1" not in label) for _, label, _ in restored)
     assert c.used == STARTUP_200K + SUMMARY + 600 + 500 + 40 + 300 + 200

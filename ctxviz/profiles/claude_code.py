@@ -88,6 +88,17 @@ class ClaudeCodeNumbers:
     continuation_startup: int = number(
         41_794, _MEASURED, f"{_FIT}: the median first call minus its messages of the 24 sessions not resumed"
     )
+    # a start-up past the prefix its calls read from the prompt cache (system prompt, tools): a continued
+    # session whose calls show that prefix has at most the prefix plus this
+    continuation_uncached: int = number(
+        9_396, _MEASURED, f"{_FIT}: the median start-up minus that prefix of 5 sessions of 2.1.5-2.1.17 (6.5k-10.4k)"
+    )
+    continuation_uncached_later: int = number(
+        25_476, _MEASURED, f"{_FIT}: the same of 11 sessions of 2.1.25-2.1.39 (11.4k-26.9k)"
+    )
+    continuation_uncached_later_since: str = number(
+        "2.1.18", _MEASURED, f"{_FIT}: the version after the last with the smaller remainder (2.1.17)"
+    )
     # startup ("What loads before your first message"; DOCS illustrative sizes; tools from real /context
     # output, 13.5k–20.5k)
     system_prompt: int = number(4_200, _DOCS, "context-window docs, illustrative size")
@@ -152,10 +163,7 @@ class ClaudeCodeNumbers:
         (), _MEASURED, "a session's own: each automatic compaction's recorded summary in turn (import sets it)"
     )
     summary_max_tokens: int = number(20_000, _SRC, "COMPACT_MAX_OUTPUT_TOKENS")
-    restore_max_files: int = number(
-        5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE; latest modification first: the read-file cache stamps a file "
-        "with its mtime on Read, Edit and Write (cli.js 2.0.76, 2.1.7, 2.1.20, 2.1.39; source 2.1.88)",
-    )  # fmt: skip
+    restore_max_files: int = number(5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE")
     restore_max_tokens_per_file: int = number(5_000, _SRC, "POST_COMPACT_MAX_TOKENS_PER_FILE")
     restore_total_tokens: int = number(50_000, _SRC, "POST_COMPACT_TOKEN_BUDGET")
     file_reference: int = number(40, _GUESS, "a one-line file reference")

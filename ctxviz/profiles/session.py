@@ -37,7 +37,6 @@ class SessionState:
     """What the session remembers between events (reset in part by compaction and /clear)."""
 
     touched: dict[str, int] = field(default_factory=dict)  # path → order of the last read or edit
-    modified: dict[str, int] = field(default_factory=dict)  # path → order of the last edit or write (its mtime)
     current: set[str] = field(default_factory=set)  # read and unchanged since: a re-read is a stub
     sent_outputs: dict[str, int] = field(default_factory=dict)  # a tool output's digest → the block that holds it
     loaded_rules: set[str] = field(default_factory=set)

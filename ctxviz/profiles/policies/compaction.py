@@ -159,12 +159,8 @@ class SummaryAndRecentFiles:
     def _restore_files(self, session: Session, fates: list[Fate], fits: Fits) -> None:
         state = session.state
         memory = set(session.scenario.setup.memory)
-        touched, modified = state.touched, state.modified
-        # Claude Code's read-file cache stamps each file with its modification time, not the time it was read:
-        # files edited or written in the session come first (latest first), then those only read
-        recent = sorted(
-            (path for path in touched if path not in memory), key=lambda f: (-modified.get(f, -1), -touched[f])
-        )
+        touched = state.touched
+        recent = sorted((path for path in touched if path not in memory), key=lambda f: -touched[f])
         state.touched = {}  # the read-file cache starts over with just the files restored
         total = 0
         for n, path in enumerate(recent):
