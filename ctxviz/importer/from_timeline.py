@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ import yaml
 
 from ctxviz.importer.imported import MeasuredCall
 from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
+from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import Scenario
 from ctxviz.scenario_file import parse_scenario
 from ctxviz.timeline import Block, Category, Step, Timeline
@@ -32,6 +34,17 @@ from ctxviz.tokens import CharsPerToken
 HEADER_WIDTH = 100
 PROMPT_TEXT_MAX = 200  # a prompt's text is its label only: its size is given
 UNRECORDED = "start-up recorded in the log beyond the profile's own"
+
+
+@dataclass(frozen=True)
+class AgentCounts:
+    """What the agent's own log says beyond the timeline (from its recorded calls, under its rules): each
+    call's measured size (to line the calls up), how far the agent's own count before a call (from 2) is
+    from the size that call measured, and the calls its typed compactions followed."""
+
+    used: tuple[int, ...]
+    count_gaps: dict[int, int]
+    typed: frozenset[int]
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,8 @@ class _Events:
     tool_call_overhead: int
     events: list[dict[str, Any]]
     waiting: deque[dict[str, Any]]
+    agent: str
+    cuts: Callable[[str, int], bool]  # whether the agent's profile would cut an output of that tool and size
     unrecorded: int = 0  # the first call's start-up blocks
     cleared: int = 0  # tokens the log shows leaving the window with no compaction, in all
     pending_clear: int = 0  # of those, what the next event has not said yet
@@ -77,12 +92,15 @@ class _Events:
         elif block.kind in (BlockKind.TOOL_CALL, BlockKind.EDIT):
             # the replay adds the profile's envelope to every call: what a small call cannot give back is owed
             self.owed += self.tool_call_overhead
-            tool = {"name": _tool_name(block.label), "call": self.pay(block.tokens)}
+            tool: dict[str, Any] = {"name": _tool_name(block.label), "call": self.pay(block.tokens)}
             self.append({"tool": tool})
             if block.kind == BlockKind.TOOL_CALL:
                 self.waiting.append(tool)
         elif block.kind == BlockKind.TOOL_OUTPUT and self.waiting:
-            self.waiting.popleft()["output"] = self.pay(block.tokens)
+            tool = self.waiting.popleft()
+            output = tool["output"] = self.pay(block.tokens)
+            if self.cuts(str(tool["name"]), output):  # the log holds it as the agent already cut it
+                tool["cut_by"] = self.agent
         elif block.kind == BlockKind.REPLY:
             self.append({"reply": self.pay(block.tokens)})
         else:  # an output whose call the log does not show, or a block of no event's kind: its size only
@@ -127,13 +145,29 @@ def _profile_startup(agent: str, model: str) -> tuple[int, int]:
     return timeline.steps[-1].used if timeline.steps else 0, get_profile(agent).tool_call
 
 
-def timeline_to_scenario(timeline: Timeline, name: str) -> TimelineImport:
+def _cuts(agent: str) -> Callable[[str, int], bool]:
+    """Whether ``agent``'s profile would cut a tool's output of a given size (in tokens)."""
+    from ctxviz.profiles import get_profile
+
+    output = get_profile(agent).output
+    return lambda tool, tokens: output.result(tool, tool, Measure.of_tokens(tokens), False).tokens != tokens
+
+
+def _measured_sizes(timeline: Timeline) -> tuple[int, ...]:
+    return tuple(step.used for step in timeline.steps if step.kind == StepKind.API_CALL and step.used > 0)
+
+
+def timeline_to_scenario(timeline: Timeline, name: str, counts: AgentCounts | None = None) -> TimelineImport:
     """Pure but for the profile's start-up: ``timeline`` (a reader's) → a scenario under its agent's profile.
-    Raises ``InputError`` only if the result does not validate (a defect)."""
+    ``counts``: what the agent's log says of its own count and typed compactions, used where its calls are
+    the timeline's. Raises ``InputError`` only if the result does not validate (a defect)."""
     blocks = {block.id: block for block in timeline.blocks}
     agent, model = str(timeline.agent), str(timeline.model)
+    if counts is not None and counts.used != _measured_sizes(timeline):
+        counts = None  # the two readings disagree on the calls: the agent's count cannot be placed
+    gaps, typed = (counts.count_gaps, counts.typed) if counts is not None else ({}, frozenset())
     startup, overhead = _profile_startup(agent, model)
-    built = _Events(overhead, [], deque())
+    built = _Events(overhead, [], deque(), agent, _cuts(agent))
     measured: list[tuple[int, int]] = []  # (size, events before it)
     automatic = 0
     compacted = False  # the step before was a compaction: what the next call drops is part of it
@@ -143,20 +177,27 @@ def timeline_to_scenario(timeline: Timeline, name: str) -> TimelineImport:
             if step.removed and not compacted:
                 built.clear(sum(blocks[i].tokens for i in step.removed))
             compacted = False
+            start = len(built.events)
             for block_id in step.added:
                 built.block(blocks[block_id], first_call=len(measured) == 0)
+            for event in built.events[start:-1]:  # all of them come in before the call: checked once, after
+                event["call_follows"] = False
             if step.used > 0:  # a call of size 0 measured nothing (a log's own figure, an aborted call)
                 measured.append((step.used, len(built.events)))
+                if len(measured) in gaps and len(built.events) > start:
+                    # the agent decides before the call from its own count, this far from the exact size
+                    built.events[-1]["count_gap"] = gaps[len(measured)]
         elif step.trigger is not None:
             compacted = True
-            if step.trigger == CompactionTrigger.MANUAL:
+            if step.trigger == CompactionTrigger.MANUAL or len(measured) in typed:
                 built.append(_compaction_event(step, blocks))
             else:
                 automatic += 1
     beyond = max(0, built.unrecorded - startup)
     events = built.events
     if beyond:
-        events.insert(0, {"prompt": {"text": UNRECORDED, "size": beyond, "visibility": "hidden"}})
+        hidden = {"text": UNRECORDED, "size": beyond, "visibility": "hidden"}
+        events.insert(0, {"prompt": hidden, "call_follows": False})
     shift = 1 if beyond else 0
     calls = tuple(
         MeasuredCall(n, used, before + shift - 1 if before + shift else None)

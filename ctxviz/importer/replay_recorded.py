@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from ctxviz.errors import InputError
+from ctxviz.importer.from_timeline import AgentCounts
 from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
 
 FORMAT = "ctxviz.fidelity/1"
@@ -27,6 +28,11 @@ class RecordedRules(Protocol):
 
     def compacts(self, session: RecordedSession, size: int, call: RecordedCall) -> bool:
         """Whether the agent compacts after ``call``'s answer, the context being ``size`` at the call."""
+        ...
+
+    def own_count(self, size: int, call: RecordedCall) -> int:
+        """The agent's own count after ``call``'s answer, the context being ``size`` at the call: what it
+        decides to compact from."""
         ...
 
     def size_after(self, session: RecordedSession, compaction: RecordedCompaction | None) -> int:
@@ -59,6 +65,30 @@ def read_recorded(agent: str, path: Path) -> RecordedSession:
         names = ", ".join([IMPORTED_AGENT, *recorded_agents()])
         raise InputError(f"{path}: a {agent} session; `ctxviz fidelity` replays {names} sessions, not {agent}'s")
     return cast(RecordedSession, read(path))
+
+
+def agent_counts(agent: str, path: Path) -> AgentCounts | None:
+    """What the agent counted and typed in the session at ``path``, for its import (None: ``fidelity``
+    cannot replay that agent's recorded calls)."""
+    from ctxviz.transcripts.registry import recorded_reader
+
+    if recorded_reader(agent) is None:
+        return None
+    return counts_of(read_recorded(agent, path), rules_for(agent))
+
+
+def counts_of(session: RecordedSession, rules: RecordedRules) -> AgentCounts:
+    """Pure: before each call (from 2), how far the agent's own count is from the exact size, and the calls
+    its typed compactions followed. The exact size is what the next call measured; where a compaction came
+    between (the import drops what entered before it), the call's own size and what entered after it."""
+    after = {c.after_call for c in session.compactions}
+    gaps = {
+        n + 1: rules.own_count(call.used, call)
+        - (call.used + call.added_after_compaction if n in after else session.calls[n].used)
+        for n, call in enumerate(session.calls[:-1], start=1)
+    }
+    typed = frozenset(c.after_call for c in session.compactions if rules.typed(session, c))
+    return AgentCounts(tuple(c.used for c in session.calls), gaps, typed)
 
 
 def recorded_fidelity(agent: str, path: Path) -> RecordedReport:

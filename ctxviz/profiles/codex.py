@@ -179,6 +179,9 @@ class KeepUserMessages(FoldsHistory):
     tool output and reply goes."""
 
     numbers: CodexNumbers
+    # The API stops sending the reasoning of earlier turns once a new turn starts: a rollout records it as
+    # usage that falls with no compaction, which an imported scenario gives as an event's ``cleared``.
+    clears_old_results: bool = True
 
     def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
@@ -230,7 +233,9 @@ def build(n: CodexNumbers) -> Profile:
         tools=ToolNames(
             "read_file", "apply_patch", "apply_patch", "grep_files", "list_dir", "shell", "spawn_agent", "skill"
         ),
-        thresholds=FractionOfWindow(n.autocompact_percent / 100, warning_below=0, blocking_percent=n.effective_percent),
+        thresholds=FractionOfWindow(
+            n.autocompact_percent / 100, warning_below=0, blocking_percent=n.effective_percent, checks_own_count=True
+        ),
         startup=noted_startup(n),
         instructions=CappedAgentsMd(
             n,
@@ -271,9 +276,9 @@ class RecordedRules:
     numbers: CodexNumbers
 
     def compacts(self, session: RecordedSession, size: int, call: RecordedCall) -> bool:
-        return self.count(size, call) >= self.limit(session)
+        return self.own_count(size, call) >= self.limit(session)
 
-    def count(self, size: int, call: RecordedCall) -> int:
+    def own_count(self, size: int, call: RecordedCall) -> int:
         """Codex's count after ``call``'s answer: the call's input and output, what entered since, and the
         reasoning of earlier turns, which it estimates from their encrypted text."""
         reasoning = call.earlier_reasoning * self.numbers.reasoning_estimate_percent // 100

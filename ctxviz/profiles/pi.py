@@ -67,7 +67,11 @@ class RecordedRules:
     numbers: PiNumbers
 
     def compacts(self, session: RecordedSession, size: int, call: RecordedCall) -> bool:
-        return size + call.output > self.limit(session)
+        return self.own_count(size, call) > self.limit(session)
+
+    def own_count(self, size: int, call: RecordedCall) -> int:
+        """pi's count after ``call``'s answer: its ``totalTokens``, input and output; nothing since."""
+        return size + call.output
 
     def limit(self, session: RecordedSession) -> int:
         return session.window - self.numbers.reserve
@@ -134,6 +138,9 @@ class KeepRecentTokens(FoldsHistory):
     modified."""
 
     numbers: PiNumbers
+    # A session's usage sometimes falls with no compaction (an aborted answer's partial output, a provider's
+    # own trimming): an imported scenario gives it as an event's ``cleared``, which the replay honours.
+    clears_old_results: bool = True
 
     def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
@@ -173,7 +180,7 @@ def build(n: PiNumbers) -> Profile:
         tools=ToolNames(
             read="read", edit="edit", write="write", grep="bash", glob="bash", bash="bash", subagent="", skill="read"
         ),
-        thresholds=WindowMinus(n.reserve, warning_below=0),
+        thresholds=WindowMinus(n.reserve, warning_below=0, checks_own_count=True),
         startup=noted_startup(n, environment=None, mcp="none"),  # the date and folder are in the system prompt
         instructions=NamedInstructions(
             "pi", ("AGENTS.md", "CLAUDE.md"), first_only=True, user=("~/.pi/agent/AGENTS.md", "~/.pi/agent/CLAUDE.md")
