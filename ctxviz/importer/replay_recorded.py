@@ -78,22 +78,20 @@ def agent_counts(agent: str, path: Path) -> AgentCounts | None:
 
 
 def counts_of(session: RecordedSession, rules: RecordedRules) -> AgentCounts:
-    """Pure: before each call (from 2), how far the agent's own count is from the exact size, and the calls
-    its typed compactions followed. The exact size is what the next call measured; where a compaction came
-    between (the import drops what entered before it), the call's own size and what entered after it."""
+    """Pure: after each call, how far the agent's own count is from the exact size, what entered before each
+    compaction, and the calls its typed compactions followed. The exact size is what the next call
+    measured; where a compaction came between, the call's own and what entered before the compaction."""
     after = {c.after_call for c in session.compactions}
+    entered = {n: call.added - call.added_after_compaction for n, call in enumerate(session.calls, start=1)
+               if n in after}  # fmt: skip
     gaps = {
-        n + 1: rules.own_count(call.used, call)
-        - (call.used + call.added_after_compaction if n in after else session.calls[n].used)
-        for n, call in enumerate(session.calls[:-1], start=1)
+        n: rules.own_count(call.used, call) - (call.used + entered[n] if n in after else session.calls[n].used)
+        for n, call in enumerate(session.calls, start=1)
+        if n in after or n < len(session.calls)
     }
     typed = frozenset(c.after_call for c in session.compactions if rules.typed(session, c))
-    return AgentCounts(tuple(c.used for c in session.calls), gaps, typed)
-
-
-def recorded_fidelity(agent: str, path: Path) -> RecordedReport:
-    """``ctxviz fidelity`` for a session of an agent other than Claude Code."""
-    return replay(read_recorded(agent, path), rules_for(agent))
+    after_compaction = {n: session.calls[n - 1].added_after_compaction for n in after}
+    return AgentCounts(tuple(c.used for c in session.calls), gaps, entered, after_compaction, typed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from ctxviz.profiles.generic import (
     add_summary,
     drop,
     shown,
+    summary_tokens,
 )
 from ctxviz.profiles.policies.mentions import PathOnly
 from ctxviz.profiles.policies.output import HeadAndTail
@@ -66,6 +67,9 @@ class CodexNumbers(McpSizesAsClaudeCode):
         20_000, "source", f"{_REPO} codex-rs/core/src/compact.rs @0100b103 COMPACT_USER_MESSAGE_MAX_TOKENS"
     )
     summary: int = number(4_000, "assumed", "the handoff summary's length is not fixed")
+    summary_each: tuple[int, ...] = number(
+        (), "measured", "a rollout's own: each automatic compaction's recorded summary in turn (import sets it)"
+    )
     # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on the five
     # rollouts of the fit half, checked on the five others (benchmarks/fidelity_agents.py). The rule itself is
     # read in source.
@@ -186,7 +190,8 @@ class KeepUserMessages(FoldsHistory):
     def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
         fates: list[Fate] = []
-        prompts = [b for b in blocks if b.kind == BlockKind.PROMPT]
+        # the person's messages: input the agent added itself (hidden) is context it sends again, not kept
+        prompts = [b for b in blocks if b.kind == BlockKind.PROMPT and b.visibility != "hidden"]
         left = n.kept_user_tokens
         keep: dict[int, int] = {}
         for block in reversed(prompts):
@@ -213,7 +218,7 @@ class KeepUserMessages(FoldsHistory):
             f"kept {len(keep)} recent user message(s), {kept_total:,} tokens (≤ {n.kept_user_tokens:,}); "
             "all tool calls, outputs and replies dropped"
         )
-        tokens = summary.tokens if summary is not None else n.summary
+        tokens = summary_tokens(session, summary, n.summary, n.summary_each)
         summary_why = "a handoff summary" + ("" if summary is not None else f" ({shown(n, 'summary')})")
         fates.append(add_summary(session, tokens, "Summary (handoff)", summary_why))
         return fates, True

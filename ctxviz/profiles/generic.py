@@ -244,6 +244,19 @@ class FoldsHistory(ClearsHistory):
         raise NotImplementedError
 
 
+def summary_tokens(session: Session, requested: Measure | None, default: int, each: Sequence[int]) -> int:
+    """A compaction's summary: the size a /compact gives, else the n-th automatic compaction's own (``each``,
+    as a session recorded them; ``import`` sets it), else ``default``."""
+    if requested is not None:
+        return requested.tokens
+    automatic = session.state.policy.get(_AUTOMATIC_SUMMARIES, 0)
+    session.state.policy[_AUTOMATIC_SUMMARIES] = automatic + 1
+    return each[automatic] if automatic < len(each) else default
+
+
+_AUTOMATIC_SUMMARIES = "generic.automatic_summaries"  # how many automatic compactions took their summary
+
+
 def startup_kept(session: Session) -> list[Fate]:
     """What is not history stays: it is sent with every request."""
     return [

@@ -18,6 +18,7 @@ from ctxviz.profiles.generic import (
     drop,
     kept_fates,
     shown,
+    summary_tokens,
 )
 from ctxviz.profiles.limits import tokens_of
 from ctxviz.profiles.policies.mentions import PathOnly
@@ -51,6 +52,9 @@ class PiNumbers(SizesAsClaudeCode):
     spill_note: int = number(30, "assumed", "'full output: pi-bash-<id>.log'; not measured")
     keep_recent: int = number(20_000, "source", f"{_AT} src/core/compaction/compaction.ts keepRecentTokens")
     summary: int = number(4_000, "assumed", "the structured summary's length is not fixed")
+    summary_each: tuple[int, ...] = number(
+        (), "measured", "a session's own: each automatic compaction's recorded summary in turn (import sets it)"
+    )
 
 
 NUMBERS = PiNumbers()
@@ -159,7 +163,7 @@ class KeepRecentTokens(FoldsHistory):
         lists = tokens_of(
             "\n".join(["<read-files>", *read, "</read-files>", "<modified-files>", *edited, "</modified-files>"])
         )
-        tokens = (summary.tokens if summary is not None else n.summary) + lists
+        tokens = summary_tokens(session, summary, n.summary, n.summary_each) + lists
         why = f"the structured summary ({shown(n, 'summary')}) and the lists of files read and modified ({lists:,})"
         fates.append(add_summary(session, tokens, "Summary (structured)", why))
         kept = sum(b.tokens for b in newer)
