@@ -200,7 +200,7 @@ def timeline_to_scenario(timeline: Timeline, name: str, counts: AgentCounts | No
     if counts is not None and counts.used != _measured_sizes(timeline):
         counts = None  # the two readings disagree on the calls: the agent's count cannot be placed
     gaps, typed = (counts.count_gaps, counts.typed) if counts is not None else ({}, frozenset())
-    before_compaction = counts.before_compaction if counts is not None else {}
+    before_compaction = dict(counts.before_compaction) if counts is not None else {}
     after_compaction = counts.after_compaction if counts is not None else {}
     profile = _profile_startup(agent, model)
     built = _Events(profile.tool_call, [], deque(), agent, _cuts(agent))
@@ -222,6 +222,8 @@ def timeline_to_scenario(timeline: Timeline, name: str, counts: AgentCounts | No
                 # the measured growth holds the new context the compaction made, unknown before this call: what
                 # entered since is sized as the agent counted it, not from the call after
                 added = _scaled(added, after_compaction[len(measured)])
+            if compacted_before and measured:  # instructions put back: the start-up, which the compaction kept
+                added = [block for block in added if block.category == Category.MESSAGES]
             for block in added:
                 built.block(block, first_call=len(measured) == 0)
             for event in built.events[start:-1]:  # all of them come in before the call: checked once, after
@@ -242,8 +244,9 @@ def timeline_to_scenario(timeline: Timeline, name: str, counts: AgentCounts | No
             automatic += 1
             summaries.append(_summary(step, blocks))
             if before_compaction.get(len(measured)):
-                # what entered after the call and went into the compaction: the agent decided there
-                built.hidden(ENTERED_BEFORE_COMPACTION, before_compaction[len(measured)])
+                # what entered after the call and went into the compaction: the agent decided there (once, if
+                # more compactions follow the same call)
+                built.hidden(ENTERED_BEFORE_COMPACTION, before_compaction.pop(len(measured)))
                 built.events[-1]["count_gap"] = gaps.get(len(measured), 0)
             elif len(measured) in gaps:  # nothing entered first: decided with what enters before the next call
                 undecided = gaps[len(measured)] - after_compaction.get(len(measured), 0)
