@@ -1,6 +1,6 @@
 """``ctxviz import`` and ``ctxviz fidelity`` on a session another agent wrote: which agent; for ``import``
-the scenario its reader's timeline makes, for ``fidelity`` the replay under that agent's rules (Codex,
-pi), printed or as JSON."""
+the scenario its reader's timeline makes, for ``fidelity`` that scenario replayed under the agent's profile
+(Codex, pi); and the fidelity tables every agent's report is printed with, or its JSON."""
 
 from __future__ import annotations
 

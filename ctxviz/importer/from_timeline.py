@@ -9,8 +9,9 @@ Sizes: a prompt, a reply, a tool's call and output take the tokens the reader ga
 profile's per-call envelope (``tool_call``), which the replay adds to every tool call, is taken off the
 sizes that follow, so that the replay's total stays the measured one.
 What the log records at start-up beyond the profile's own start-up (instructions, AGENTS.md, tool
-schemas) is one hidden input at the start. A typed compaction is an event; an automatic one is left to
-the rules of the profile that replays the scenario.
+schemas) goes to ``setup.system_prompt``: it is sent with every request and survives a compaction. A typed
+compaction is an event; an automatic one is left to the rules of the profile that replays the scenario,
+which decide from the agent's own count where the agent's log gives it (``AgentCounts``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
-"""``fidelity`` for agents whose logs record every call (Codex, pi): the session replayed under the agent's
-compaction rules, scored on what the rules predict.
+"""The recorded calls of a session whose log records every call (Codex, pi) replayed under the agent's
+compaction rules alone, with no scenario: ``fidelity`` reports it beside the engine's replay
+(``importer.fidelity_timeline``), as a check of the rules apart from the scenario's sizes; and what the
+agent counted (``counts_of``), which the import of its session writes for the engine.
 
 The replay knows only what the agent knew. Between two calls with no compaction between them it grows by
 the measured difference (the recorded events' size: fitted, not predicted). After each answer it decides,
