@@ -139,10 +139,11 @@ def test_codex_compacts_on_its_own_count_and_starts_again_from_its_own_figure(tm
     assert (compaction["measured_after_call"], compaction["simulated_after_call"]) == (3, 3)
     assert compaction["trigger"] == "auto"  # the compaction came inside a turn, not as a turn of its own
     assert report["version"] == "0.142.0" and report["agent"] == "codex"
-    # the engine's new context: the start-up (the first call's 20,000 less "first turn", 10 chars = 3 tokens),
-    # the newest user messages up to 20,000 tokens (the second turn's, which took the 180,000 its call grew
-    # by, cut to that), the handoff summary the profile assumes (the rollout holds none)
-    assert compaction["simulated_next"] == 19_997 + CODEX.kept_user_tokens + CODEX.summary == 43_997
+    # the engine's new context: the start-up (the first call's 20,000 less "first turn", 10 chars = 3 tokens)
+    # and the newest user messages up to 20,000 tokens (the second turn's, which took the 180,000 its call
+    # grew by, cut to that); the summary would be what Codex's own figure (15,000 + 3,197) leaves beyond
+    # them, which is nothing here
+    assert compaction["simulated_next"] == 19_997 + CODEX.kept_user_tokens == 39_997
     # the recorded calls under Codex's rules alone: its own figure written with the compaction (15,000) plus
     # what that figure leaves out
     [rules_only] = _recorded(path).compactions

@@ -21,8 +21,10 @@ from ctxviz.transcripts.registry import read_target
 from tests.test_fidelity_agents import _codex_rollout
 
 
-def _scenario(agent: str, events: list[dict[str, object]]) -> Scenario:
-    document = {"name": "t", "agent": agent, "model": "gpt-5.5", "events": events}
+def _scenario(agent: str, events: list[dict[str, object]], profile: dict[str, object] | None = None) -> Scenario:
+    document = {"name": "t", "agent": agent, "model": "gpt-5.5", "events": events} | (
+        {"profile": profile} if profile else {}
+    )
     return parse_scenario(yaml.safe_dump(document), "t.yaml", counter=CharsPerToken())
 
 
@@ -71,3 +73,16 @@ def test_an_imported_rollout_starts_at_its_first_call_and_decides_where_codex_di
     # output that entered before the compaction (1,015 as Codex counts it): 239,015
     assert entered.count_gap == 245_865 - 239_015
     assert [s.index for s in steps if s.kind == StepKind.AUTO_COMPACT]  # it compacted there
+
+
+def test_a_compaction_leaves_the_new_context_the_agents_own_figures_give() -> None:
+    events: list[dict[str, object]] = [{"prompt": {"text": "p", "size": 1_000}}, {"reply": 250_000}]
+    steps = simulate(_scenario("codex", events, {"new_context_each": [30_000]})).steps
+    [compaction] = [s for s in steps if s.kind == StepKind.AUTO_COMPACT]
+    # 251,000 plus the start-up is over 244,800; after it: start-up, the 1,000-token message, and a summary
+    # of what Codex's figure (30,000) leaves beyond them: 30,000 in all
+    assert compaction.used == 30_000
+    # without the figure: the start-up, the message and the 4,000-token summary Codex's profile assumes
+    plain = [s for s in simulate(_scenario("codex", events)).steps if s.kind == StepKind.AUTO_COMPACT]
+    startup = [s for s in steps if s.kind == StepKind.STARTUP][-1].used
+    assert plain[0].used == startup + 1_000 + CODEX.summary

@@ -50,6 +50,7 @@ class AgentCounts:
     before_compaction: dict[int, int]
     after_compaction: dict[int, int]
     typed: frozenset[int]
+    new_context: tuple[int, ...] = ()  # each automatic compaction's, as the agent's own figures give it
 
 
 @dataclass(frozen=True)
@@ -260,8 +261,13 @@ def timeline_to_scenario(timeline: Timeline, name: str, counts: AgentCounts | No
         "agent": agent,
         "model": model,
     }
+    document["profile"] = {}
     if any(summaries):  # the profile's own guess stands in for a summary the log does not hold
-        document["profile"] = {"summary_each": [s or profile.summary for s in summaries]}
+        document["profile"]["summary_each"] = [s or profile.summary for s in summaries]
+    if counts is not None and counts.new_context:
+        document["profile"]["new_context_each"] = list(counts.new_context)
+    if not document["profile"]:
+        del document["profile"]
     # the start-up the log records beyond the profile's own (instructions, tool schemas, AGENTS.md) is sent
     # with every request and survives a compaction: it goes to the system prompt's size
     system_prompt = max(0, profile.system_prompt + built.unrecorded - profile.used)

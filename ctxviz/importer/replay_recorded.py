@@ -93,7 +93,8 @@ def counts_of(session: RecordedSession, rules: RecordedRules) -> AgentCounts:
     }
     typed = frozenset(c.after_call for c in session.compactions if rules.typed(session, c))
     after_compaction = {n: session.calls[n - 1].added_after_compaction for n in after}
-    return AgentCounts(tuple(c.used for c in session.calls), gaps, entered, after_compaction, typed)
+    new_context = tuple(rules.size_after(session, c) for c in session.compactions if c.after_call not in typed)
+    return AgentCounts(tuple(c.used for c in session.calls), gaps, entered, after_compaction, typed, new_context)
 
 
 @dataclass(frozen=True, slots=True)

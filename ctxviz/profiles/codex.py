@@ -70,6 +70,12 @@ class CodexNumbers(McpSizesAsClaudeCode):
     summary_each: tuple[int, ...] = number(
         (), "measured", "a rollout's own: each automatic compaction's recorded summary in turn (import sets it)"
     )
+    new_context_each: tuple[int, ...] = number(
+        (),
+        "measured",
+        "a rollout's own: the new context after each automatic compaction, Codex's figure written with it plus "
+        "after_beyond_own_count (import sets it; the summary is what it leaves)",
+    )
     # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on the five
     # rollouts of the fit half, checked on the five others (benchmarks/fidelity_agents.py). The rule itself is
     # read in source.
@@ -218,7 +224,7 @@ class KeepUserMessages(FoldsHistory):
             f"kept {len(keep)} recent user message(s), {kept_total:,} tokens (≤ {n.kept_user_tokens:,}); "
             "all tool calls, outputs and replies dropped"
         )
-        tokens = summary_tokens(session, summary, n.summary, n.summary_each)
+        tokens = summary_tokens(session, summary, n.summary, n.summary_each, n.new_context_each)
         summary_why = "a handoff summary" + ("" if summary is not None else f" ({shown(n, 'summary')})")
         fates.append(add_summary(session, tokens, "Summary (handoff)", summary_why))
         return fates, True

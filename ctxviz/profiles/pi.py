@@ -55,6 +55,12 @@ class PiNumbers(SizesAsClaudeCode):
     summary_each: tuple[int, ...] = number(
         (), "measured", "a session's own: each automatic compaction's recorded summary in turn (import sets it)"
     )
+    new_context_each: tuple[int, ...] = number(
+        (),
+        "measured",
+        "a session's own: the new context after each automatic compaction, pi's count of what it kept and "
+        "its summary (import sets it; the summary is what it leaves)",
+    )
 
 
 NUMBERS = PiNumbers()
@@ -163,7 +169,7 @@ class KeepRecentTokens(FoldsHistory):
         lists = tokens_of(
             "\n".join(["<read-files>", *read, "</read-files>", "<modified-files>", *edited, "</modified-files>"])
         )
-        tokens = summary_tokens(session, summary, n.summary, n.summary_each) + lists
+        tokens = summary_tokens(session, summary, n.summary, n.summary_each, n.new_context_each) + lists
         why = f"the structured summary ({shown(n, 'summary')}) and the lists of files read and modified ({lists:,})"
         fates.append(add_summary(session, tokens, "Summary (structured)", why))
         kept = sum(b.tokens for b in newer)
