@@ -304,7 +304,8 @@ def _header(
         paragraphs.append(
             f"The session compacted {automatic} time(s) that the log does not mark as typed. Those are not "
             "events: the profile that replays the scenario decides when to compact (`ctxviz fidelity` scores "
-            "it); profile.summary_each is each one's recorded summary in turn."
+            "it); profile.summary_each is each one's recorded summary in turn, profile.new_context_each the new "
+            "context the agent's own figures give after each (the summary is what it leaves)."
         )
     if cleared:
         paragraphs.append(
