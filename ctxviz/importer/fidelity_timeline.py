@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ctxviz.importer.fidelity import CallFit, CompactionFit, FidelityReport, Score
+from ctxviz.importer.fidelity import CallFit, CompactionFit, FidelityReport, Score, scored_next_call
 from ctxviz.importer.from_timeline import TimelineImport
 from ctxviz.importer.imported import MeasuredCall
 from ctxviz.importer.replay import Replay, replay
 from ctxviz.importer.replay_recorded import RecordedReport
-from ctxviz.kinds import COMPACTION_STEP_KINDS, CompactionTrigger, StepKind
+from ctxviz.kinds import COMPACTION_STEP_KINDS, StepKind
 from ctxviz.timeline import Timeline
 
 NEXT_CALL_WIDE_TOLERANCE = 10.0  # % : the Codex target for the first call after a compaction
@@ -53,15 +53,15 @@ def _after_call(event: int, calls: Sequence[MeasuredCall]) -> int:
     return max((c.call for c in calls if c.after_event is not None and c.after_event < event), default=0)
 
 
-def _measured_compactions(timeline: Timeline) -> list[tuple[int, CompactionTrigger, int | None]]:
-    """Each compaction of the log: (the measured call it came after, its trigger, size before as recorded)."""
+def _measured_compactions(timeline: Timeline) -> list[tuple[int, int | None]]:
+    """Each compaction of the log: (the measured call it came after, its size before as recorded)."""
     found = []
     calls = 0
     for step in timeline.steps:
         if step.kind == StepKind.API_CALL and step.used > 0:
             calls += 1
         elif step.kind in COMPACTION_STEP_KINDS:
-            found.append((calls, step.trigger or CompactionTrigger.UNKNOWN, step.pre_tokens))
+            found.append((calls, step.pre_tokens))
     return found
 
 
@@ -78,16 +78,17 @@ def score(
     by_call = {c.call: c for c in calls}
     simulated = [_after_call(event, imported.measured) for event, _ in run.compactions()]
     fits: list[CompactionFit] = []
-    for after, _trigger, pre in _measured_compactions(timeline):
-        nxt = by_call.get(after + 1)
-        measured_next, simulated_next = (nxt.measured, nxt.simulated) if nxt is not None else (None, None)
-        if after in typed:
-            fits.append(CompactionFit("manual", after, after, measured_next, simulated_next, pre))
-            continue
-        nearest = min(simulated, key=lambda s: (abs(s - after), s), default=None)
-        if nearest is not None:
-            simulated.remove(nearest)
-        fits.append(CompactionFit("auto", after, nearest, measured_next, simulated_next, pre))
+    for after, pre in _measured_compactions(timeline):
+        nearest: int | None = after  # a typed one is an event: replayed where it was typed
+        trigger = "manual"
+        if after not in typed:
+            trigger = "auto"
+            nearest = min(simulated, key=lambda s: (abs(s - after), s), default=None)
+            if nearest is not None:
+                simulated.remove(nearest)
+        nxt = scored_next_call(after + 1, nearest, by_call)
+        measured_next, simulated_next = (by_call[nxt].measured, by_call[nxt].simulated) if nxt else (None, None)
+        fits.append(CompactionFit(trigger, after, nearest, measured_next, simulated_next, pre, nxt))
     fits += [CompactionFit("auto", None, s, None, None) for s in simulated]
     fits.sort(key=lambda c: c.measured_after_call if c.measured_after_call is not None else c.simulated_after_call or 0)
     first = min((c.measured_after_call for c in fits if c.measured_after_call is not None), default=None)
