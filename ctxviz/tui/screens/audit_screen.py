@@ -24,6 +24,22 @@ def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "—"
 
 
+def _input_tokens(saved: int, sent: int) -> Text:
+    """What a finding's replay changes in input tokens, worded as ``ctxviz audit`` words it: a what-if that
+    costs more "sends N more", never a negative saving."""
+    if saved > 0:
+        return Text(f"saves {saved:,} ({_share(saved, sent)})", style="green")
+    if saved == 0:
+        return Text("sends the same")
+    return Text(f"sends {-saved:,} more ({_share(-saved, sent)})", style="red")
+
+
+def _compactions(saved: int) -> str:
+    if saved == 0:
+        return "as many"
+    return f"{saved:,} fewer" if saved > 0 else f"{-saved:,} more"
+
+
 def _cut(text: str, width: int) -> Text:
     """``text`` in ``width`` cells; a path keeps its end (the file's name), anything else its start."""
     if len(text) <= width:
@@ -108,14 +124,13 @@ class AuditScreen(Screen[None]):
         findings: list[list[str | Text]] = [
             [
                 finding.kind,
-                Text(f"{saved:,} ({_share(saved, sent)})", style="green" if saved > 0 else "red"),
-                f"{finding.compactions_saved:+d}",
+                _input_tokens(finding.input_tokens_saved, sent),
+                _compactions(finding.compactions_saved),
                 " ".join(finding.what_if),
             ]
             for finding in self.findings
-            for saved in [finding.input_tokens_saved]
         ]
-        _fill(self.query_one("#audit-findings", DataTable), ("finding", "saved (replayed)", "compactions",
+        _fill(self.query_one("#audit-findings", DataTable), ("finding", "input tokens (replayed)", "compactions",
               "replay with"), findings, free=3, width=self.size.width)  # fmt: skip
         items: list[list[str | Text]] = []
         for item in self.document["items"][:ITEMS_SHOWN]:
