@@ -88,7 +88,8 @@ class TokenBar:
             line[column] = "▲"
         for n, (marker, column) in enumerate(zip(self.markers, columns, strict=True)):
             rightwards = n == len(columns) - 1 and len(columns) > 1
-            for label in (marker.label, marker.short):
+            # "auto-compact 167k", else "compact 167k", else "compact"
+            for label in (marker.label, f"{marker.short} {humanize(marker.tokens)}", marker.short):
                 text = f" {label} "
                 start = column + 1 if rightwards else column - len(text)
                 end = start + len(text)
