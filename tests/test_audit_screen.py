@@ -14,6 +14,9 @@ from ctxviz.report.audit_findings import Finding
 from ctxviz.tui.audit_app import AuditApp
 from ctxviz.tui.screens.audit_screen import AuditScreen
 
+ITEM = {"label": "src/a.py", "kind": "file-read", "tokens": 1_000, "first_call": 2, "last_call": 5, "calls": 4,
+        "carried": 4_000}  # fmt: skip
+
 
 def _finding(kind: FindingKind, saved: int, compactions: int) -> Finding:
     return Finding(kind, "t", (), 0, ("output_cap=2k",), ("claude-code", "claude-code"), saved, compactions)
@@ -21,11 +24,12 @@ def _finding(kind: FindingKind, saved: int, compactions: int) -> Finding:
 
 def _document() -> dict[str, Any]:
     return {"session": "s", "file": "s.jsonl", "agent": "claude-code", "model": "m", "measured": True,
-            "calls": 200, "input_tokens": 10_000_000, "unaccounted": 0, "categories": {}, "items": [],
+            "calls": 200, "input_tokens": 10_000_000, "unaccounted": 0, "categories": {}, "items": [ITEM],
             "findings": [], "not_replayed": None, "cost": {"known": False, "model": "m", "prices": "p"}}  # fmt: skip
 
 
 def _rows(findings: list[Finding], size: tuple[int, int]) -> list[list[str]]:
+    """The findings table's rows, as shown; the items table's numbers are checked to line up on the right."""
     timeline = run("claude-code", "events:\n  - prompt: hi\n")
     app = AuditApp(timeline, _document(), findings, lambda finding: None)  # type: ignore[arg-type,return-value]
     rows: list[list[str]] = []
@@ -36,6 +40,9 @@ def _rows(findings: list[Finding], size: tuple[int, int]) -> list[list[str]]:
             assert isinstance(app.screen, AuditScreen)
             table = app.screen.query_one("#audit-findings", DataTable)
             rows.extend([str(cell) for cell in table.get_row_at(row)] for row in range(table.row_count))
+            items = app.screen.query_one("#audit-items", DataTable).get_row_at(0)
+            assert [str(cell) for cell in items] == ["src/a.py", "file-read", "1,000", "2–5", "4,000", "0.0%"]
+            assert [getattr(cell, "justify", None) for cell in items[2:]] == ["right"] * 4
 
     asyncio.run(pilot_run())
     return rows
