@@ -192,9 +192,11 @@ def _codex_lines(calls: int, every: int, pad: int) -> object:
     stamp = "2026-11-30T10:00:00.000Z"
     yield json.dumps({"timestamp": stamp, "type": "session_meta", "payload": {
         "id": "019fc8be-3658-7ca3-9e29-b16b16b16b16", "timestamp": stamp, "cwd": CWD,
-        "originator": "codex_cli_rs", "cli_version": "0.146.0", "source": "cli"}}, separators=(",", ":"))  # fmt: skip
-    yield json.dumps({"timestamp": stamp, "type": "turn_context", "payload": {"cwd": CWD, "model": "gpt-5-codex"}},
-                     separators=(",", ":"))  # fmt: skip
+        "originator": "codex_cli_rs", "cli_version": "0.146.0", "source": "cli",
+        "base_instructions": {"text": "You are Codex, a coding agent. " * 300}}}, separators=(",", ":"))  # fmt: skip
+    turn = json.dumps({"timestamp": stamp, "type": "turn_context", "payload": {"cwd": CWD, "model": "gpt-5-codex"}},
+                      separators=(",", ":"))  # fmt: skip
+    yield turn
     filler = "x" * pad
     used, total = 20_000, 0
     for n in range(1, calls + 1):
@@ -214,6 +216,7 @@ def _codex_lines(calls: int, every: int, pad: int) -> object:
                    f'"replacement_history":[{{"type":"message","role":"user","content":[{{"type":"input_text",'
                    f'"text":"Work through the list"}}]}}]}}}}')  # fmt: skip
             yield f'{{"timestamp":"{stamp}","type":"event_msg","payload":{{"type":"context_compacted"}}}}'
+            yield turn  # the turn that goes on names its model again, as Codex writes each turn's context
             used = 24_000
 
 
@@ -257,9 +260,8 @@ def measure(command: list[str], env: dict[str, str], stdin: bytes = b"") -> tupl
 def commands(ctxviz: list[str], python: str, path: Path, agent: str, root: Path) -> dict[str, tuple[list[str], bytes]]:
     payload = json.dumps({"transcript_path": str(path), "session_id": SESSION}).encode()
     found: dict[str, tuple[list[str], bytes]] = {}
-    if agent == "claude-code":
-        found["statusline cold"] = ([*ctxviz, "statusline"], payload)
-        found["statusline warm"] = ([*ctxviz, "statusline"], payload)
+    found["statusline cold"] = ([*ctxviz, "statusline"], payload)
+    found["statusline warm"] = ([*ctxviz, "statusline"], payload)
     found["context --json"] = ([*ctxviz, "context", str(path), "--json"], b"")
     found["context --at 1"] = ([*ctxviz, "context", str(path), "--at", "1", "--json"], b"")
     found["sessions --no-cache"] = ([*ctxviz, "sessions", "--json", "--no-cache", "--root", str(root)], b"")
