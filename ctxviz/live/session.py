@@ -1,5 +1,6 @@
 """One session file followed as it grows: the tailer, the line parser's carried state and the
-incremental follower together. The only I/O is the tailer's; a rebuild rereads the file from its start.
+incremental follower together. The I/O is the tailer's, but for two reads from the file's start: a
+rebuild's, and a first read's when the follower it fed cannot tell (the lines fed, parsed again).
 """
 
 from __future__ import annotations
