@@ -22,11 +22,10 @@ def share_cells(values: Sequence[int], cells: int) -> list[int]:
     exact = [max(v, 0) * cells / total for v in values]
     shares = [math.floor(x) for x in exact]
     short = cells - sum(shares)
-    if short:  # (a reader splits each call's growth so: most splits come out whole)
-        # ties go to the earlier value, so the split is deterministic
-        by_remainder = sorted(range(len(values)), key=lambda i: (-(exact[i] - shares[i]), i))
-        for i in by_remainder[:short]:
-            shares[i] += 1
+    # ties go to the earlier value, so the split is deterministic
+    by_remainder = sorted(range(len(values)), key=lambda i: (-(exact[i] - shares[i]), i))
+    for i in by_remainder[:short]:
+        shares[i] += 1
     return shares
 
 
