@@ -119,19 +119,18 @@ turn_context after each compaction). Before is main at 19a3542 (Claude Code 20 M
 | watch first screen | 2.99 s / 69 | 2.65 s / 69 | 10.67 s / 178 | 9.45 s / 175 |
 | play first paint | 2.79 s / 72 | 2.60 s / 69 | 8.65 s / 206 | 7.58 s / 176 |
 
-"wrong": before, ``statusline`` read a Codex rollout with Claude Code's parser, the whole file, and said
-"no API call yet"; now it reads the rollout from its last compaction through the Codex reader, flat in
-the file's size (26 MiB). Single runs on a loaded machine: the processor seconds of one command vary by
-up to 1.5x between runs (Codex 151 MB context --json: 7.82 s here, 5.4 s an hour earlier); the side by
-side figures: Codex 151 MB ``context --json``, farm-bench, 3 pairs, this branch's final code against
-main: cpu 9.01 -> 7.40 s (A/B 0.82), peak 180 -> 149 MiB (the tables' after columns were measured with
-``share_cells`` skipping its sort, since put back: see below). Where the cost follows the file: everything but the statusline and ``sessions``
-warm; watch's first screen and play's first paint still read the whole file (watch's now without
-holding every entry: 1 GB session 1,482 -> 1,053 MiB). The 1 GB ``context --json`` first run peaks
-higher on this branch than on main, same output, ``/usr/bin/time`` with PYTHONHASHSEED=0: 322 MiB on
-main, 354 with ``share_cells`` skipping its sort when no cell is left over (the table's 353; the
-sort since put back), 333 without that; putting back the timeline's and the assembler's changes too left
-it at 334: the rest not found.
+"wrong": before, ``statusline`` read a Codex rollout with Claude Code's parser, the whole file, and said "no
+API call yet"; now it reads the rollout from its last compaction through the Codex reader, flat in the file's
+size (26 MiB). Single runs on a loaded machine: the processor seconds of one command vary by up to 1.5x
+between runs (Codex 151 MB context --json: 7.82 s here, 5.4 s an hour earlier); the side by side figures:
+Codex 151 MB ``context --json``, farm-bench, 3 pairs, this branch's final code against main: cpu 9.01 -> 7.40
+s (A/B 0.82), peak 180 -> 149 MiB (the tables' after columns were measured with ``share_cells`` skipping its
+sort, since put back: see below). Where the cost follows the file: everything but the statusline and
+``sessions`` warm; watch's first screen and play's first paint still read the whole file (watch's now without
+holding every entry: 1 GB session 1,482 -> 1,053 MiB). The 1 GB ``context --json`` first run peaks higher on
+this branch than on main, same output, ``/usr/bin/time`` with PYTHONHASHSEED=0: 322 MiB on main, 354 with
+``share_cells`` skipping its sort when no cell is left over (the table's 353; the sort since put back), 333
+without that; putting back the timeline's and the assembler's changes too left it at 334: the rest not found.
 """
 
 from __future__ import annotations
