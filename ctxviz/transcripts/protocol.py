@@ -139,6 +139,12 @@ class Reader(Protocol):
         most, read without building the whole timeline; None when this reader cannot (then ``read``)."""
         return None
 
+    def last_window(self, ref: SessionRef) -> Timeline | None:
+        """A timeline whose last step is the session's last, read from the session's end where its log
+        allows (from its last compaction on): the steps before it are not all the session's, only the
+        last one is to be shown. None when only the whole file can tell (then ``read``)."""
+        return None
+
     def summaries(
         self, roots: list[Path], index: SummaryIndex, project: str | None, since: date | None
     ) -> tuple[int, Iterator[Answer]]:
