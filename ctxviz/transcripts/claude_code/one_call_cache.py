@@ -32,7 +32,6 @@ from ctxviz.regular_file import open_regular
 from ctxviz.timeline import Block, Step, Timeline
 from ctxviz.transcripts.claude_code.build import StepBuilder
 from ctxviz.transcripts.claude_code.one_call import Pass, StepTally
-from ctxviz.transcripts.claude_code.one_call_from_end import FROM_END_BYTES
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, Piece
 from ctxviz.transcripts.lines import CHUNK_BYTES, lines_after, read_chunk
 from ctxviz.transcripts.protocol import CallWindow, Carried
@@ -278,7 +277,7 @@ def _packed(header: dict[str, Any], answer: bytes, state: bytes) -> bytes:
 
 
 def cached_call_window(
-    path: Path, top: int, *, history: bool = False, from_end_bytes: int = FROM_END_BYTES
+    path: Path, top: int, *, history: bool = False, from_end_bytes: int | None = None
 ) -> CallWindow | None:
     """``call_window`` at the last step: the last run's answer when the file has not changed since, else
     taken up from the cache where the last run stopped, and the cache brought up to date (not written

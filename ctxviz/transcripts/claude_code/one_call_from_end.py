@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from contextlib import closing
 from dataclasses import replace
-from itertools import islice
+from itertools import islice, takewhile
 from pathlib import Path
 
 import msgspec
@@ -25,7 +25,7 @@ from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX
 from ctxviz.transcripts.claude_code.follow import Follower
 from ctxviz.transcripts.claude_code.from_end import last_boundary, last_call_before
 from ctxviz.transcripts.claude_code.one_call import Pass
-from ctxviz.transcripts.claude_code.parse import Entry, Parsed, ParseState, parse_lines
+from ctxviz.transcripts.claude_code.parse import Parsed, ParseState, parse_lines
 from ctxviz.transcripts.lines import CHUNK_BYTES, lines_after, numbered_lines, read_chunk
 from ctxviz.transcripts.protocol import CallWindow
 
@@ -44,9 +44,10 @@ def history_notice(offset: int, size: int) -> str:
     )
 
 
-def big_boundary(path: Path, from_end_bytes: int = FROM_END_BYTES) -> int | None:
-    """Where the last compaction boundary starts, when at least ``from_end_bytes`` come before it and the
-    file is a plain session of its own (not a compaction call's file); else None."""
+def big_boundary(path: Path, from_end_bytes: int | None = None) -> int | None:
+    """Where the last compaction boundary starts, when at least ``from_end_bytes`` (None: ``FROM_END_BYTES``)
+    come before it and the file is a plain session of its own (not a compaction call's file); else None."""
+    from_end_bytes = FROM_END_BYTES if from_end_bytes is None else from_end_bytes
     if path.name.startswith(COMPACTION_PREFIX):
         return None
     try:
@@ -61,7 +62,7 @@ def big_boundary(path: Path, from_end_bytes: int = FROM_END_BYTES) -> int | None
     return offset if offset is not None and offset >= from_end_bytes else None
 
 
-def window_from_end(path: Path, top: int, from_end_bytes: int = FROM_END_BYTES) -> CallWindow | None:
+def window_from_end(path: Path, top: int, from_end_bytes: int | None = None) -> CallWindow | None:
     """The last step's window read from the last compaction boundary on, when at least ``from_end_bytes``
     come before it; None when the file is smaller or only the whole read can tell."""
     offset = big_boundary(path, from_end_bytes)
@@ -86,22 +87,30 @@ def window_from_end(path: Path, top: int, from_end_bytes: int = FROM_END_BYTES) 
 def _head(path: Path, top: int) -> Pass | None:
     """A pass holding the file's first records up to its first call on the main conversation, or None
     when the session does not start the usual way (a compaction first, no call, no fixed overhead)."""
+    first = _first_call_line(path)
+    if first is None:
+        return None
     taken = Pass.new(None, top)
-    entries: list[Entry] = []
     with closing(numbered_lines(path, taken.line_problems)) as lines:
+        head = list(takewhile(lambda line: line[0] <= first, lines))
+    parsed = parse_lines(head, str(path), taken.tools)
+    taken.session, taken.parse_problems = parsed.session, list(parsed.problems)
+    follower = taken.follower
+    if not follower.start(parsed.entries):
+        return None
+    if follower.builder.overhead is None or follower.compactions or follower.open_compaction:
+        return None
+    return taken
+
+
+def _first_call_line(path: Path) -> int | None:
+    """The line of the file's first call on the main conversation (its records parsed in batches)."""
+    tools, problems = ParseState(), list[str]()
+    with closing(numbered_lines(path, problems)) as lines:
         while batch := list(islice(lines, HEAD_LINES)):
-            parsed = parse_lines(batch, str(path), taken.tools)
-            taken.session = taken.session or parsed.session
-            taken.parse_problems += parsed.problems
-            entries += parsed.entries
-            first = next((n for n, e in enumerate(entries) if e.used is not None and not e.sidechain), None)
-            if first is not None:
-                head = taken.follower
-                if not head.start(entries[: first + 1]):
-                    return None
-                if head.builder.overhead is None or head.compactions or head.open_compaction:
-                    return None
-                return taken
+            parsed = parse_lines(batch, str(path), tools)
+            if line := next((e.line for e in parsed.entries if e.used is not None and not e.sidechain), None):
+                return line
     return None
 
 
