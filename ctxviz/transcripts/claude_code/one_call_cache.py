@@ -19,6 +19,7 @@ import json
 import os
 import zlib
 from contextlib import suppress
+from itertools import chain, groupby, repeat
 from pathlib import Path
 from typing import Any
 
@@ -114,13 +115,8 @@ def cache_file(transcript: Path) -> Path:
 
 
 def _runs(models: list[str]) -> list[tuple[str, int]]:
-    runs: list[tuple[str, int]] = []
-    for model in models:
-        if runs and runs[-1][0] == model:
-            runs[-1] = (model, runs[-1][1] + 1)
-        else:
-            runs.append((model, 1))
-    return runs
+    """Each model and how many calls in a row named it (counted in C: a session has one model a call)."""
+    return [(model, sum(1 for _ in run)) for model, run in groupby(models)]
 
 
 def _saved(taken: Pass, line_number: int) -> _Saved:
@@ -166,8 +162,9 @@ def _restored(saved: _Saved, top: int) -> Pass:
         lean=True, mode=saved.mode, last_call=saved.last_call, below=saved.below,
         last_conversational=saved.last_conversational, linked=saved.linked, bridged=saved.bridged,
         seen=set(saved.measured) if saved.seen is None else saved.seen, open_compaction=saved.open_compaction,
-        models=[model for model, count in saved.models for _ in range(count)], last_used=saved.last_used,
-        last_measured=saved.last_measured, peak=saved.peak, compactions=saved.compactions_done,
+        models=list(chain.from_iterable(repeat(model, count) for model, count in saved.models)),
+        last_used=saved.last_used, last_measured=saved.last_measured, peak=saved.peak,
+        compactions=saved.compactions_done,
     )  # fmt: skip
     follower.builder = StepBuilder({}, state=tally.state, pending=list(saved.pending), notes=list(saved.notes),
                                    calls=saved.calls, overhead=saved.overhead)  # fmt: skip
