@@ -49,7 +49,8 @@ def test_type_errors_name_no_schema_classes() -> None:
     assert lines == [
         "s.yaml:4:12: setup.skills[0]: expected a mapping with the keys name, description, body, "
         "disable_model_invocation, uses, got 'pdf'",
-        's.yaml:6:5: events[0].edit: expected text or a mapping with the keys path, change, result, got ["a.py"]',
+        "s.yaml:6:5: events[0].edit: expected text or a mapping with the keys path, change, result, file_after, "
+        'got ["a.py"]',
         "s.yaml:7:5: events[1].prompt: expected text or a mapping with the keys text, size, visibility, got 5",
         "3 errors in s.yaml",
     ]

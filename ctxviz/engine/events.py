@@ -74,6 +74,8 @@ def edit(session: EngineSession, event: EditEvent, spilled: bool) -> Outcome:
     result = spec.result.tokens if spec.result else p.edit_result
     session.add(M, BlockKind.TOOL_OUTPUT, f"{spec.path} edited", result, "full")
     session.changed(spec.path, Touch.EDIT)
+    if spec.file_after is not None:
+        session.resize(spec.path, spec.file_after)
     session.post_tool_hooks(tool)
     return StepKind.EDIT, spec.path
 
@@ -91,6 +93,8 @@ def write(session: EngineSession, event: WriteEvent, spilled: bool) -> Outcome:
         session.hook_block(hook, f"PreToolUse:{tool}")
     session.add(M, BlockKind.TOOL_OUTPUT, f"{spec.path} written", p.edit_result, "full")
     session.changed(spec.path, Touch.WRITE)
+    if spec.file_after is not None:
+        session.resize(spec.path, spec.file_after)
     session.post_tool_hooks(tool)
     return StepKind.WRITE, spec.path
 

@@ -75,7 +75,7 @@ class EngineSession(Recorder):
         self.blocked: str | None = None  # why requests fail (over the window, auto-compaction off) until /compact
         self.child: Timeline | None = None  # a subagent's timeline, attached to the step that ran it
         self.child_scenarios: dict[str | None, Scenario] = {}  # by model: what every subagent starts from
-        self._created: dict[str, Measure] = {}  # files a write created
+        self._sizes: dict[str, Measure] = {}  # files a write created, or a change left at another size
         self._versions: dict[str, int] = {}  # edits and writes so far, by path
         self.nested: list[tuple[str, str]]  # (folder, path) of each nested instruction file
         self.scoped_rules: dict[str, RuleEntry]
@@ -83,7 +83,7 @@ class EngineSession(Recorder):
         self._reach: dict[str, _Reach]  # by path: what touching it may load (see triggered_by)
         if parent is not None:  # a subagent works on the same project: share what was derived from it
             self.nested, self.scoped_rules, self._hooks = parent.nested, parent.scoped_rules, parent._hooks
-            self._created, self._versions, self._reach = parent._created, parent._versions, parent._reach
+            self._sizes, self._versions, self._reach = parent._sizes, parent._versions, parent._reach
             return
         self.nested = profile.instructions.nested(scenario.files)
         scoped = {p: r for p, r in scenario.setup.rules.items() if r.paths}
@@ -116,18 +116,22 @@ class EngineSession(Recorder):
         return next(self._order)
 
     def file_size(self, path: str) -> Measure:
-        created = self._created.get(path)
-        return created if created is not None else self.scenario.files[path].size
+        changed = self._sizes.get(path)
+        return changed if changed is not None else self.scenario.files[path].size
 
     def file_version(self, path: str) -> int:
         return self._versions.get(path, 0)
 
     def exists(self, path: str) -> bool:
-        return path in self.scenario.files or path in self._created
+        return path in self.scenario.files or path in self._sizes
 
     def create(self, path: str, size: Measure) -> None:
         """A write to a path not among the scenario's files creates it with the size written."""
-        self._created[path] = size
+        self._sizes[path] = size
+
+    def resize(self, path: str, size: Measure) -> None:
+        """A write or an edit left the file at ``size``: later reads, and a compaction's re-read, send that."""
+        self._sizes[path] = size
 
     # --- reads and what they trigger ------------------------------------------------------------------
     def touch(self, path: str) -> None:

@@ -107,6 +107,10 @@ def _prepare(draft: Draft, scenario: Scenario) -> None:
     read_paths = {e.fields["path"] for e in _flat(draft) if e.kind == EventKind.READ}
     for path in read_paths & set(draft.files):
         draft.files[path] = max(1, draft.files[path] - tool_call)
+    for event in _flat(draft):  # what a Write or an Edit left: sized as a Read, so the same
+        after = event.fields.get("file_after")
+        if isinstance(after, dict):
+            after["tokens"] = max(1, after["tokens"] - tool_call)
     for skill in draft.skills:
         draft.skills[skill] = max(0, draft.skills[skill] - tool_call)
 

@@ -55,6 +55,7 @@ class EventDraft:
     cleared: int = 0  # earlier results cleared before it (the measured usage fell without a compaction)
     count_gap: int = 0  # Claude Code's own count before the next call minus the exact size (see count_gap)
     call_follows: bool = True  # False: more of the stretch comes in before the next call (or compaction)
+    file_after: tuple[int, int] | None = None  # (chars, lines) of the file as a Read, Write or Edit left it
 
     def flat(self) -> list[EventDraft]:
         return self.inner if self.kind == EventKind.PARALLEL else [self]
@@ -172,6 +173,7 @@ class _Drafter:
             fields["digest"] = use.digest  # only the dedup what-if reads it
         event = EventDraft(kind, fields, dict.fromkeys(free, 0), free, 0, segment, False, comment)
         event.lines, event.agent, event.total_lines = use.lines, use.agent, use.total_lines
+        event.file_after = use.file_after
         if kind == EventKind.EDIT:
             event.sizes["result"] = 0  # the whole measured size goes to the change
         return event, [_Unit(use.call_chars, event, _CALL_KEY.get(kind)), _Unit(result, event, _RESULT_KEY.get(kind))]
@@ -334,11 +336,42 @@ class _Drafter:
             elif event.kind == EventKind.SKILL:
                 name = event.fields["name"]
                 self.skills[name] = min(self.skills.get(name, event.target), event.target)
+        self._follow_files()
         for event in (e for top in self.events for e in top.flat()):
             if event.kind == EventKind.READ and event.fields["path"] not in self.files:
                 self.files[event.fields["path"]] = event.target  # only stubs seen: the stub's size
             elif "reads" in event.fields and event.fields["reads"] not in self.files:
                 self._whole_from_part(event)
+
+    def _follow_files(self) -> None:
+        """Each Write and Edit says what the file became, as a Read of it would send it: its text's chars at
+        the tokens a char of a whole Read of the file — the next one, if it comes before any compaction
+        and before the file changes again (then the replay's read is the measured one), else the last one
+        before, else the profile's density. A compaction then re-reads the file as it was at that time."""
+        flat = [e for top in self.events for e in top.flat()]
+        compacted = sorted(segment for segment, _, _ in self.compactions)
+        reads: dict[str, list[tuple[int, EventDraft]]] = {}
+        for n, event in enumerate(flat):
+            chars = event.file_after[0] if event.file_after else 0
+            if event.kind == EventKind.READ and event.measured and chars and "unchanged" not in (event.comment or ""):
+                reads.setdefault(event.fields["path"], []).append((n, event))
+        changes = [(n, e) for n, e in enumerate(flat) if e.kind in (EventKind.EDIT, EventKind.WRITE) and e.file_after]
+        for k, (n, event) in enumerate(changes):
+            path, (chars, lines) = event.fields["path"], event.file_after or (0, 0)
+            again = next((m for m, later in changes[k + 1 :] if later.fields["path"] == path), len(flat))
+            known = reads.get(path, [])
+            after = next(
+                (r for m, r in known if n < m < again and not any(event.segment <= c <= r.segment for c in compacted)),
+                None,
+            )
+            before = next((r for m, r in reversed(known) if m < n), None)
+            read = after or before
+            if read is not None and read.file_after:
+                tokens: int | None = round(chars * read.target / read.file_after[0])
+            else:
+                tokens = read_tokens_of_file(AgentName.CLAUDE_CODE, chars)
+            if tokens is not None:
+                event.fields["file_after"] = {"tokens": max(1, tokens), "lines": lines}
 
     def _whole_from_part(self, event: EventDraft) -> None:
         """A file only read in part: its whole size is the part's, per line, times the lines the Read said

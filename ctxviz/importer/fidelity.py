@@ -40,7 +40,8 @@ class CallFit:
 class CompactionFit:
     """One compaction of the session or of the replay. ``measured_after_call`` / ``simulated_after_call``:
     the call it came after (0: before the first call; None: it did not happen on that side). ``next_*``:
-    the first call after the session's compaction, measured and as the replay has it at that call."""
+    call ``next_call``, measured and as the replay has it: the first call after both the session's
+    compaction and the replay's (where the replay made none, the first after the session's)."""
 
     trigger: str
     measured_after_call: int | None
@@ -48,6 +49,7 @@ class CompactionFit:
     measured_next: int | None
     simulated_next: int | None
     pre_tokens: int | None = None
+    next_call: int | None = None
 
     @property
     def offset(self) -> int | None:
@@ -147,6 +149,7 @@ class FidelityReport:
                     "measured_next": c.measured_next,
                     "simulated_next": c.simulated_next,
                     "next_error": _rounded(c.next_error),
+                    "next_call": c.next_call,
                 }
                 for c in self.compactions
             ],
@@ -207,6 +210,18 @@ def _last_call_before(segment: int, calls: dict[int, CallFit]) -> int:
     return max((c for c in calls if c <= segment), default=0)
 
 
+def scored_next_call(first_after: int, simulated_after: int | None, sizes: dict[int, CallFit]) -> int | None:
+    """The call a compaction's size is scored at: the session's first call after it, when that call
+    follows it directly; moved on to the first call after the replay's compaction when the replay
+    compacted later, so that both windows are compacted ones (the timing is scored apart, as the offset).
+    A replay that never compacted is scored at the session's call: its window is still the full one."""
+    if first_after not in sizes:
+        return None
+    if simulated_after is None or simulated_after < first_after:
+        return first_after
+    return min((c for c in sizes if c > simulated_after), default=None)
+
+
 def _compactions(result: ImportResult, run: Replay, sizes: dict[int, CallFit]) -> list[CompactionFit]:
     flat = [e for top in result.draft.events for e in top.flat()]
     simulated_autos = [
@@ -215,16 +230,15 @@ def _compactions(result: ImportResult, run: Replay, sizes: dict[int, CallFit]) -
     fits: list[CompactionFit] = []
     for segment, trigger, pre in result.draft.compactions:
         after = _last_call_before(segment, sizes)
-        nxt = segment + 1 if segment + 1 in sizes else None
+        nearest: int | None = after
+        if trigger != "manual":
+            nearest = min(simulated_autos, key=lambda s: abs(s - after), default=None)
+            if nearest is not None:
+                simulated_autos.remove(nearest)
+        nxt = scored_next_call(segment + 1, nearest, sizes)
         measured_next = sizes[nxt].measured if nxt is not None else None
         simulated_next = sizes[nxt].simulated if nxt is not None else None
-        if trigger == "manual":
-            fits.append(CompactionFit(trigger, after, after, measured_next, simulated_next, pre))
-            continue
-        nearest = min(simulated_autos, key=lambda s: abs(s - after), default=None)
-        if nearest is not None:
-            simulated_autos.remove(nearest)
-        fits.append(CompactionFit(trigger, after, nearest, measured_next, simulated_next, pre))
+        fits.append(CompactionFit(trigger, after, nearest, measured_next, simulated_next, pre, nxt))
     fits += [CompactionFit("auto", None, s, None, None) for s in simulated_autos]
     return sorted(fits, key=lambda c: (c.measured_after_call if c.measured_after_call is not None
                                        else c.simulated_after_call or 0))  # fmt: skip

@@ -127,7 +127,7 @@ def session_to_scenario(path: Path | str, *, keep_paths: bool = False) -> Import
     name = session.session_id or Path(path).stem
     draft = draft_session(session, PathStyle(session.cwd, keep_paths), loaded.subagents)
     stand_ins = make_representable(draft, name)
-    rule = continuation_rule(AgentName.CLAUDE_CODE)
+    rule = continuation_rule(AgentName.CLAUDE_CODE, session.version)
     if rule is not None:
         carry_over(draft, *rule)
     calibrated = calibrate(draft, name)

@@ -8,6 +8,7 @@ from typing import Any
 
 from ctxviz.engine import resolve_profile
 from ctxviz.profiles import Profile, get_profile
+from ctxviz.profiles.versions import at_least
 from ctxviz.scenario.model import Scenario
 
 UNLIMITED = 10**12
@@ -32,13 +33,18 @@ def builtin_subagent_types(agent: str) -> tuple[str, ...]:
     return get_profile(agent).subagents.types
 
 
-def continuation_rule(agent: str) -> tuple[int, int] | None:
+def continuation_rule(agent: str, version: str | None = None) -> tuple[int, int, int | None] | None:
     """(first call over which a session opened as another's continuation, the start-up such a session
-    has besides the earlier conversation), where the agent's profile measured them."""
+    has besides the earlier conversation, what a start-up holds past the prefix read from the prompt
+    cache at ``version``), where the agent's profile measured them."""
     numbers = get_profile(agent).numbers
     over = getattr(numbers, "continuation_first_call", None)
     startup = getattr(numbers, "continuation_startup", None)
-    return (over, startup) if over is not None and startup is not None else None
+    uncached = getattr(numbers, "continuation_uncached", None)
+    since = getattr(numbers, "continuation_uncached_later_since", None)
+    if version and since and at_least(version, since):
+        uncached = getattr(numbers, "continuation_uncached_later", uncached)
+    return (over, startup, uncached) if over is not None and startup is not None else None
 
 
 def unchecked(document: dict[str, Any]) -> dict[str, Any]:

@@ -44,13 +44,18 @@ class _FileInfo(Struct, frozen=True):
     numLines: int | None = None
     startLine: int | None = None
     totalLines: int | None = None
+    content: str | None = None  # the text read (without the line numbers the Read adds)
 
 
 class _ToolResultInfo(Struct, frozen=True):
-    """``toolUseResult``: a Read's line range, an Edit's file before the change, a Task's agent."""
+    """``toolUseResult``: a Read's line range and text, an Edit's file before the change and its old and
+    new strings, a Write's text, a Task's agent."""
 
     file: _FileInfo | None = None
     originalFile: str | None = None
+    oldString: str | None = None
+    newString: str | None = None
+    replaceAll: bool | None = None
     agentId: str | None = None
     content: Raw = Raw()  # Write: the written text
 
@@ -66,6 +71,7 @@ class _FlagMessage(Struct, frozen=True):
 
 class _Output(Struct, frozen=True):
     output_tokens: int | None = None
+    cache_read_input_tokens: int | None = None
 
 
 class _OutputMessage(Struct, frozen=True):
@@ -74,7 +80,8 @@ class _OutputMessage(Struct, frozen=True):
 
 class _CallFacts(Struct, frozen=True):
     """Of an API call's record: the Claude Code version that wrote it (the replay takes that version's
-    rules) and the output tokens recorded (Claude Code's own count before the next call adds them)."""
+    rules), the output tokens recorded (Claude Code's own count before the next call adds them) and what
+    the prompt cache held (a prefix read from it tells how much of the start-up other calls shared)."""
 
     version: str | None = None
     message: _OutputMessage | None = None
@@ -121,6 +128,9 @@ class ToolUse:
     error: bool = False
     partial_read: bool = False  # a Read of a line range (offset/limit, or a file cut at its line limit)
     file_chars: int | None = None  # the whole file, when the transcript shows it (an Edit's original)
+    # (chars, lines) of the whole file as this call left it, where the transcript shows it: the text a
+    # whole Read returned, a Write's text, an Edit's original with its change applied
+    file_after: tuple[int, int] | None = None
     lines: int | None = None  # the lines a Read returned
     total_lines: int | None = None  # the lines of the whole file, as a Read recorded them
     agent: str | None = None  # a subagent's id
@@ -166,6 +176,7 @@ class Segment:
     used: int | None = None
     line: int | None = None  # the call's line in the file
     output: int | None = None  # the call's output tokens as recorded
+    cache_read: int | None = None  # of the call's input, what the API read from its prompt cache
 
 
 @dataclass(frozen=True)
@@ -216,6 +227,31 @@ def _counted(raw: Raw) -> tuple[int, int]:
     return tokens, media
 
 
+def _text_shape(text: str) -> tuple[int, int]:
+    """(chars, lines) of a file's text, its lines as a Read numbers them."""
+    return len(text), text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def _file_after(use: ToolUse, info: _ToolResultInfo) -> tuple[int, int] | None:
+    """The whole file as the call left it, where its result records it (None: it does not)."""
+    if use.name == "Read" and not use.partial_read and info.file is not None and info.file.content is not None:
+        return _text_shape(info.file.content)
+    if use.name == "Write" and info.content:
+        try:
+            written = msgspec.json.decode(info.content)
+        except msgspec.DecodeError:
+            return None
+        return _text_shape(written) if isinstance(written, str) else None
+    if use.name == "Edit" and info.originalFile is not None and info.oldString and info.newString is not None:
+        chars, lines = _text_shape(info.originalFile)
+        # an Edit replaces the one occurrence of its old string, or each with replace_all
+        times = max(1, info.originalFile.count(info.oldString)) if info.replaceAll else 1
+        chars += times * (len(info.newString) - len(info.oldString))
+        lines += times * (info.newString.count("\n") - info.oldString.count("\n"))
+        return chars, max(1, lines)
+    return None
+
+
 def _raw_text(raw: Raw) -> str:
     """The text of a tool result (a JSON string or a list of text blocks), for its first characters."""
     try:
@@ -248,6 +284,7 @@ class _Builder:
             facts = _call_facts(raw)
             usage = facts.message.usage if facts.message is not None else None
             output = usage.output_tokens if usage is not None else None
+            cache_read = usage.cache_read_input_tokens if usage is not None else None
             called = self.call_segments.get(entry.message_id or "")
             if called is not None:
                 # one response, several records: Claude Code's count takes the output of the last one
@@ -255,6 +292,7 @@ class _Builder:
             else:
                 self.call_segments[entry.message_id or ""] = self.current
                 self.current.used, self.current.line, self.current.output = entry.used, entry.line, output
+                self.current.cache_read = cache_read
                 self.segments.append(Segment())
                 self.model = entry.model or self.model
                 self.version = facts.version or self.version
@@ -344,6 +382,8 @@ class _Builder:
             use.total_lines = info.file.totalLines
         if info.originalFile is not None:
             use.file_chars = len(info.originalFile)
+        if not use.error:
+            use.file_after = _file_after(use, info)
         if use.name in SUBAGENT_TOOLS:
             use.agent = info.agentId
 

@@ -88,6 +88,17 @@ class ClaudeCodeNumbers:
     continuation_startup: int = number(
         41_794, _MEASURED, f"{_FIT}: the median first call minus its messages of the 24 sessions not resumed"
     )
+    # a start-up past the prefix its calls read from the prompt cache (system prompt, tools): a continued
+    # session whose calls show that prefix has at most the prefix plus this
+    continuation_uncached: int = number(
+        9_396, _MEASURED, f"{_FIT}: the median start-up minus that prefix of 5 sessions of 2.1.5-2.1.17 (6.5k-10.4k)"
+    )
+    continuation_uncached_later: int = number(
+        25_476, _MEASURED, f"{_FIT}: the same of 11 sessions of 2.1.25-2.1.39 (11.4k-26.9k)"
+    )
+    continuation_uncached_later_since: str = number(
+        "2.1.18", _MEASURED, f"{_FIT}: the version after the last with the smaller remainder (2.1.17)"
+    )
     # startup ("What loads before your first message"; DOCS illustrative sizes; tools from real /context
     # output, 13.5k–20.5k)
     system_prompt: int = number(4_200, _DOCS, "context-window docs, illustrative size")

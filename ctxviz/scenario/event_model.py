@@ -95,6 +95,7 @@ class EditSpec(Strict):
     path: str
     change: Size = Measure.of_tokens(200)  # old + new strings in the tool call
     result: Size | None = None  # the tool's short answer (profile default)
+    file_after: Size | None = None  # the file as the edit leaves it, as a Read sends it (default: unchanged)
 
 
 class EditEvent(EventBase):
@@ -105,6 +106,7 @@ class EditEvent(EventBase):
 class WriteSpec(Strict):
     path: str
     content: Size | None = None  # default: the file's size in files:
+    file_after: Size | None = None  # the file as the write leaves it, as a Read sends it (default: unchanged)
 
 
 class WriteEvent(EventBase):
