@@ -138,7 +138,9 @@ class Reader(Protocol):
         """The session's Timeline (``read(ref).timeline``)."""
         return self.read(ref).timeline
 
-    def call_window(self, ref: SessionRef, at_call: int | None, top: int, *, history: bool = True) -> CallWindow | None:
+    def call_window(
+        self, ref: SessionRef, at_call: int | None, top: int, *, history: bool = False
+    ) -> CallWindow | None:
         """The window at the ``at_call``-th call (None: the last step) with the ``top`` blocks carried
         most, read without building the whole timeline; None when this reader cannot (then ``read``).
         Not ``history``: the last step of a big session may be read from its last compaction on."""
