@@ -74,7 +74,7 @@ def window_from_end(path: Path, top: int, from_end_bytes: int | None = None) -> 
         if taken is None:
             return None
         tail = _tail(path, offset, taken.tools, 0)
-        if tail.problems or taken.line_problems:  # located problems: number the tail's lines as the file does
+        if tail.problems:  # located problems: number the tail's lines as the whole file numbers them
             taken = _head(path, top)
             if taken is None:
                 return None
