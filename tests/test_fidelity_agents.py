@@ -9,6 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from ctxviz.cli import main
+from ctxviz.importer.replay_recorded import RecordedReport, read_recorded, replay, rules_for
 from ctxviz.profiles.codex import NUMBERS as CODEX
 
 
@@ -52,17 +53,31 @@ def _pi_session(path: Path, next_call: int) -> Path:
     return path
 
 
+def _recorded(path: Path) -> RecordedReport:
+    """The recorded calls replayed under the agent's compaction rules alone (no scenario)."""
+    from ctxviz.transcripts.registry import reader_for
+
+    reader = reader_for(path)
+    assert reader is not None
+    agent = str(reader.name)
+    return replay(read_recorded(agent, path), rules_for(agent))
+
+
 def test_pi_compacts_past_window_less_reserve_and_keeps_what_it_counted(tmp_path: Path) -> None:
-    report = _fidelity(_pi_session(tmp_path / "pi.jsonl", next_call=37_500))
+    path = _pi_session(tmp_path / "pi.jsonl", next_call=37_500)
+    report = _fidelity(path)
     [compaction] = report["compactions"]
+    # pi's count after call 3: its totalTokens, 183,600 + 100 = 183,700 > 200,000 - 16,384 = 183,616
     assert (compaction["measured_after_call"], compaction["simulated_after_call"]) == (3, 3)
-    # overhead 3,000 - 100 (the first prompt) = 2,900; kept: pi's count at the compaction (183,600 + 100)
-    # less its count where entry 5 starts (150,000 + 100) = 33,600; summary 2,000 chars = 500; then the
-    # new prompt, 10: 2,900 + 33,600 + 500 + 10
-    assert compaction["simulated_next"] == 37_010
     assert compaction["pre_tokens"] == 183_700
     predicted = report["predicted"]
     assert isinstance(predicted, dict) and predicted["calls"] == 1 and predicted["same_call"] == 1
+    # the recorded calls under pi's rules alone: overhead 3,000 - 100 (the first prompt) = 2,900; kept: pi's
+    # count at the compaction (183,600 + 100) less its count where entry 5 starts (150,000 + 100) = 33,600;
+    # summary 2,000 chars = 500; then the new prompt, 10: 2,900 + 33,600 + 500 + 10
+    [rules_only] = _recorded(path).compactions
+    assert rules_only.simulated_after == 37_010
+    assert report["recorded_calls"]["predicted"]["same_call"] == 1
 
 
 def test_the_prediction_never_reads_the_call_after_the_compaction(tmp_path: Path) -> None:
@@ -118,13 +133,21 @@ def _codex_rollout(path: Path, first_reasoning: int = 5_000) -> Path:
 
 
 def test_codex_compacts_on_its_own_count_and_starts_again_from_its_own_figure(tmp_path: Path) -> None:
-    report = _fidelity(_codex_rollout(tmp_path / "rollout.jsonl"))
+    path = _codex_rollout(tmp_path / "rollout.jsonl")
+    report = _fidelity(path)
     [compaction] = report["compactions"]
     assert (compaction["measured_after_call"], compaction["simulated_after_call"]) == (3, 3)
-    # Codex's own figure written with the compaction (15,000) plus what that figure leaves out
-    assert compaction["simulated_next"] == 15_000 + CODEX.after_beyond_own_count
     assert compaction["trigger"] == "auto"  # the compaction came inside a turn, not as a turn of its own
-    assert report["version"] == "0.142.0"
+    assert report["version"] == "0.142.0" and report["agent"] == "codex"
+    # the engine's new context: the start-up (the first call's 20,000 less "first turn", 10 chars = 3 tokens)
+    # and the newest user messages up to 20,000 tokens (the second turn's, which took the 180,000 its call
+    # grew by, cut to that); the summary would be what Codex's own figure (15,000 + 3,197) leaves beyond
+    # them, which is nothing here
+    assert compaction["simulated_next"] == 19_997 + CODEX.kept_user_tokens == 39_997
+    # the recorded calls under Codex's rules alone: its own figure written with the compaction (15,000) plus
+    # what that figure leaves out
+    [rules_only] = _recorded(path).compactions
+    assert rules_only.simulated_after == 15_000 + CODEX.after_beyond_own_count
 
 
 def test_codex_counts_the_reasoning_of_earlier_turns_that_the_api_dropped(tmp_path: Path) -> None:

@@ -38,6 +38,9 @@ GROWING = [
     ("gemini-cli", "gemini-cli/agent-sessions_jsonl_v040.jsonl", 4, 2),
     ("grok-build", GROK, 4, 4),
 ]
+# How long a test waits for the app's own timers to show a change: a bound for a loaded machine (two cores
+# shared by many), never a latency claim; benchmarks/live.py measures how soon a change shows.
+SETTLE_SECONDS = 60.0
 
 
 @pytest.fixture(autouse=True)
@@ -115,7 +118,7 @@ def test_a_truncated_codex_session_is_said_and_read_again(tmp_path: Path) -> Non
     assert watch.poll() is None
 
 
-def test_lines_appended_show_up_in_the_app_within_seconds(growing: Growing) -> None:
+def test_lines_appended_show_up_in_the_app_by_its_own_polling(growing: Growing) -> None:
     agent, fixture, file, lines, first, steps = growing
     whole = reader_named(agent).timeline(ref_for(agent, fixture))
 
@@ -131,7 +134,7 @@ def test_lines_appended_show_up_in_the_app_within_seconds(growing: Growing) -> N
                 await pilot.pause(0.01)
             written = time.monotonic()
             # the app's own timer picks the lines up
-            while not _showing(app, whole) and time.monotonic() - written < 3.0:
+            while not _showing(app, whole) and time.monotonic() - written < SETTLE_SECONDS:
                 await pilot.pause(0.02)
             screen = _screen(app)
             assert _used(screen.timeline) == _used(whole) and len(screen.timeline.steps) == steps
@@ -243,17 +246,31 @@ def test_the_newest_session_of_any_agent_is_followed_and_a_newer_one_switched_to
     assert switched.status.startswith("switched to the newer pi session ")
 
 
+class _Clock:
+    """A monotonic clock moved by hand, for the rest after a slow read: each look at it is a second later,
+    so a read (a look before, one after) takes one second, however busy the machine."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
 def test_after_a_slow_read_the_next_waits_a_few_times_as_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(reread, "SLOW_READ_SECONDS", 0.0)  # every read counts as slow
+    clock = _Clock()
+    monkeypatch.setattr(reread, "time", clock)
+    monkeypatch.setattr(reread, "SLOW_READ_SECONDS", 0.5)  # a read of one second is slow
     fixture = OTHERS / "codex" / "agent-sessions_stage0_small.jsonl"
     file, lines = _copy(fixture, tmp_path, 22)
     session = RereadSession(reader_named("codex"), ref_for("codex", file))
-    session.poll()
-    assert session.rest_until > time.monotonic()
+    assert session.poll().change.value == "grew"
+    assert session.rest_until == clock.now + reread.REST_FACTOR * 1.0  # three times the second it took
     with file.open("ab") as out:
         out.write(b"".join(lines[22:]))
     assert session.poll().change.value == "same"  # resting: the change waits
-    session.rest_until = 0.0  # the rest is over
+    clock.now = session.rest_until  # the rest is over
     assert session.poll().change.value == "grew" and len(_used(session.timeline())) == 8
 
 
@@ -301,7 +318,7 @@ def test_in_the_app_the_look_for_a_newer_session_runs_in_a_thread(
             shutil.copy(OTHERS / "pi" / "synthetic-branch-compaction.jsonl", pi)
             pi_timeline = reader_named("pi").timeline(ref_for("pi", pi))
             started = time.monotonic()
-            while not _showing(app, pi_timeline) and time.monotonic() - started < 5.0:
+            while not _showing(app, pi_timeline) and time.monotonic() - started < SETTLE_SECONDS:
                 await pilot.pause(0.05)
             assert _screen(app).timeline.agent == "pi" and watch.path == pi
             assert app.status == "switched to the newer pi session 0190aaaa"

@@ -17,11 +17,11 @@ from ctxviz.cli import main
 from ctxviz.errors import InputError
 from ctxviz.report.context import context_renderable
 from ctxviz.report.context_data import api_call_indices, context_dict, shown_breakdown
+from ctxviz.report.sessions import project_labels
 from ctxviz.transcripts import open_transcript
 from ctxviz.transcripts.claude_code.build import SUMMARISED_LABEL
 from ctxviz.transcripts.claude_code.chain import REORDERED_NOTE, REWOUND_NOTE
 from ctxviz.transcripts.claude_code.load import read_transcript
-from ctxviz.transcripts.claude_code.select import project_labels
 from ctxviz.transcripts.claude_code.summary import summarize
 
 SAMPLES = Path(__file__).resolve().parent / "fixtures" / "claude-code"

@@ -80,3 +80,25 @@ def test_segments_add_up_to_the_categories_at_every_step() -> None:
 def test_the_tui_command_module_does_not_import_textual() -> None:
     code = "import sys, ctxviz.cli.tui_commands; sys.exit('textual' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_a_marker_short_of_room_drops_its_long_name_then_its_figure() -> None:
+    slices = [Slice("free", "Free space", 167_000, "white"), Slice("reserve", "R", 33_000, "blue")]
+    markers = [Marker(147_000, "warning 147k", "warn"), Marker(167_000, "auto-compact 167k", "compact")]
+    labels = {}
+    for width in (120, 100, 80):
+        console = Console(width=width, record=True, color_system=None)
+        console.print(TokenBar(slices, 200_000, markers, "yellow"))
+        labels[width] = console.export_text().splitlines()[2].split("▲")[-1].strip()
+    # the marker sits at column 167/200 of the width: 100, 83 and 66; its label starts two columns later
+    assert labels == {120: "auto-compact 167k", 100: "compact 167k", 80: "compact"}
+
+
+def test_two_markers_too_close_for_a_label_each_share_one() -> None:
+    # a 1M window: the markers at columns 94 and 96 of 100; right of 96 there is no room for " compact "
+    slices = [Slice("free", "Free space", 967_000, "white"), Slice("reserve", "R", 33_000, "blue")]
+    markers = [Marker(947_000, "warning 947k", "warn"), Marker(967_000, "auto-compact 967k", "compact")]
+    console = Console(width=100, record=True, color_system=None)
+    console.print(TokenBar(slices, 1_000_000, markers, "yellow"))
+    row = console.export_text().splitlines()[2]
+    assert row.rstrip().endswith(" warning 947k · auto-compact 967k ▲ ▲") and row.index("▲") == 94

@@ -9,24 +9,31 @@ from typing import TYPE_CHECKING
 import click
 
 from ctxviz.cli.common import fail
-from ctxviz.cli.fidelity_agents import emit_scenario, import_other, other_agent, print_fidelity, show_report
+from ctxviz.cli.fidelity_agents import (
+    emit_scenario,
+    import_other,
+    other_agent,
+    print_fidelity,
+    print_tables,
+    show_report,
+)
 
 if TYPE_CHECKING:
-    from ctxviz.importer.fidelity import FidelityReport
+    from ctxviz.transcripts.protocol import SessionRef
 
 
-def _session_file(file: Path | None, latest: bool, session_id: str | None) -> Path:
-    """The session file a command was pointed at; --latest and --session look among the sessions it
-    imports (found as every command finds them)."""
+def _session_target(
+    file: Path | None, latest: bool, session_id: str | None, among: tuple[str, ...]
+) -> Path | SessionRef:
+    """The session a command was pointed at; --latest and --session look among the sessions of ``among``
+    (every agent: none), found as every command finds them."""
     from ctxviz.cli.transcript_commands import choose_session
     from ctxviz.errors import InputError
-    from ctxviz.importer import IMPORTED_AGENT
 
     try:
-        target = choose_session(file, latest, session_id, None, among=(IMPORTED_AGENT,))
+        return choose_session(file, latest, session_id, None, among=among)
     except InputError as error:
         fail(error.message)
-    return target if isinstance(target, Path) else target.path
 
 
 _SESSION_OPTIONS = (
@@ -57,11 +64,15 @@ def import_session(
     left to the engine: `ctxviz fidelity` shows whether it compacts at the same place.
     """
     from ctxviz.errors import InputError
-    from ctxviz.importer import session_to_scenario
+    from ctxviz.importer import IMPORTED_AGENT, session_to_scenario
 
-    path = _session_file(session, latest, session_id)
-    if other_agent(path) is not None:
-        import_other(path, output)
+    target = _session_target(session, latest, session_id, among=())
+    if isinstance(target, Path):
+        path, other = target, other_agent(target) is not None
+    else:
+        path, other = target.path, target.agent != IMPORTED_AGENT
+    if other:
+        import_other(target, output)
         return
     try:
         result = session_to_scenario(path, keep_paths=keep_paths)
@@ -77,9 +88,12 @@ def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json
     """Replay a session under its agent's rules (claude-code, codex, pi) and compare with what it measured,
     call by call."""
     from ctxviz.errors import InputError
+    from ctxviz.importer import IMPORTED_AGENT
     from ctxviz.importer import fidelity as measure
+    from ctxviz.transcripts.registry import recorded_agents
 
-    path = _session_file(session, latest, session_id)
+    target = _session_target(session, latest, session_id, among=(IMPORTED_AGENT, *recorded_agents()))
+    path = target if isinstance(target, Path) else target.path
     if (agent := other_agent(path)) is not None:
         print_fidelity(agent, path, as_json)
         return
@@ -87,60 +101,7 @@ def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json
         report = measure(path)
     except InputError as error:
         fail(error.message)
-    show_report(report, as_json, _print_report)
-
-
-def _print_report(report: FidelityReport) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console()
-    calls = Table("call", "measured", "simulated", "error", "scored as")
-    first = report.fitted.calls if report.predicted.calls else None
-    for call in report.calls:
-        scored = "predicted" if first is not None and call.call > first else "fitted"
-        calls.add_row(str(call.call), f"{call.measured:,}", f"{call.simulated:,}", f"{call.error:.2f}%", scored)
-    console.print(calls)
-    if report.compactions:
-        table = Table("compaction", "after call (measured)", "after call (replay)", "off by", "next call measured",
-                      "replay there", "error")  # fmt: skip
-        for fit in report.compactions:
-            cells = (fit.measured_after_call, fit.simulated_after_call, fit.offset, fit.measured_next,
-                     fit.simulated_next)  # fmt: skip
-            error = f"{fit.next_error:.1f}%" if fit.next_error is not None else "—"
-            table.add_row(fit.trigger, *(f"{v:,}" if v is not None else "—" for v in cells), error)
-        console.print(table)
-    sources = Table("where the error comes from", "calls", "mean error", "worst call")
-    for source in report.sources:
-        sources.add_row(source.label, str(source.calls), f"{source.mean_error:.2f}%",
-                        f"{source.worst_call} ({source.worst_error:.1f}%)")  # fmt: skip
-    console.print(sources)
-    console.print(_headline(report))
-
-
-def _headline(report: FidelityReport) -> str:
-    """What the replay predicted and how well; the calls fitted by the importer are named apart."""
-    name = f"[bold]{report.session}[/]: {len(report.calls)} calls replayed under claude-code"
-    version = f" {report.version}" if report.version else ""
-    if not report.predicted.calls:
-        return (
-            f"{name}{version}; no compaction with a call after it, so nothing was predicted: all "
-            f"{report.fitted.calls} calls are fitted from the session's own measurements"
-        )
-    autos = report.automatic
-    timing = (
-        f"; automatic compactions at the same call {report.same_call} of {len(autos)}, within one "
-        f"{report.within_one_call}"
-        if autos
-        else ""
-    )
-    nexts = report.next_calls
-    after = f"; first call after within 5% {report.next_within_tolerance} of {len(nexts)}" if nexts else ""
-    return (
-        f"{name}{version}: {report.predicted.calls} calls predicted (after the first compaction), median "
-        f"error {report.median_error:.2f}%, 90th percentile {report.p90_error:.2f}%{timing}{after}; "
-        f"{report.fitted.calls} calls before it fitted"
-    )
+    show_report(report, as_json, lambda fit: print_tables(fit, IMPORTED_AGENT))
 
 
 COMMANDS = [import_session, fidelity]

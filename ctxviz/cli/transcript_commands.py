@@ -64,7 +64,7 @@ def _known_readers(ctx: click.Context, param: click.Parameter, value: tuple[str,
 def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date | None:
     if value is None:
         return None
-    from ctxviz.transcripts.claude_code.select import parse_day
+    from ctxviz.transcripts.days import parse_day
 
     try:
         return parse_day(value)

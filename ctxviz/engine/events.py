@@ -171,7 +171,10 @@ def tool(session: EngineSession, event: ToolEvent, spilled: bool) -> Outcome:
                 "before the first call"
             )
     session.tool_call(spec.name, spec.name, spec.call.tokens)
-    session.output(spec.name, spec.name, spec.output, spilled, digest=spec.digest)
+    if spec.cut_by == p.name:  # as it reached the model: this agent's cut is already in its size
+        session.add(M, BlockKind.TOOL_OUTPUT, spec.name, spec.output.tokens, "brief")
+    else:
+        session.output(spec.name, spec.name, spec.output, spilled, digest=spec.digest)
     if spec.reads is not None and session.exists(spec.reads):
         session.touch(spec.reads)
     session.post_tool_hooks(spec.name)

@@ -62,8 +62,10 @@ def run_event(
     session.check_warning()
     session.close_step(step_kind, label, note=narration(session, event.note))
     if last:
-        # a gap recorded for the agent whose own count it is; other rules compare the exact size
-        own_count = getattr(session.profile.thresholds, "checks_own_count", False)
+        # a gap recorded for the agent whose own count it is (the scenario's); other rules compare the exact size
+        own_count = getattr(session.profile.thresholds, "checks_own_count", False) and (
+            session.scenario.agent == session.profile.name
+        )
         gap = getattr(event, "count_gap", 0) if own_count else 0
         after_event(session, gap, group_call_follows and getattr(event, "call_follows", True))
 

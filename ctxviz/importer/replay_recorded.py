@@ -1,5 +1,7 @@
-"""``fidelity`` for agents whose logs record every call (Codex, pi): the session replayed under the agent's
-compaction rules, scored on what the rules predict.
+"""The recorded calls of a session whose log records every call (Codex, pi) replayed under the agent's
+compaction rules alone, with no scenario: ``fidelity`` reports it beside the engine's replay
+(``importer.fidelity_timeline``), as a check of the rules apart from the scenario's sizes; and what the
+agent counted (``counts_of``), which the import of its session writes for the engine.
 
 The replay knows only what the agent knew. Between two calls with no compaction between them it grows by
 the measured difference (the recorded events' size: fitted, not predicted). After each answer it decides,
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from ctxviz.errors import InputError
+from ctxviz.importer.from_timeline import AgentCounts
 from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
 
 FORMAT = "ctxviz.fidelity/1"
@@ -27,6 +30,11 @@ class RecordedRules(Protocol):
 
     def compacts(self, session: RecordedSession, size: int, call: RecordedCall) -> bool:
         """Whether the agent compacts after ``call``'s answer, the context being ``size`` at the call."""
+        ...
+
+    def own_count(self, size: int, call: RecordedCall) -> int:
+        """The agent's own count after ``call``'s answer, the context being ``size`` at the call: what it
+        decides to compact from."""
         ...
 
     def size_after(self, session: RecordedSession, compaction: RecordedCompaction | None) -> int:
@@ -61,9 +69,32 @@ def read_recorded(agent: str, path: Path) -> RecordedSession:
     return cast(RecordedSession, read(path))
 
 
-def recorded_fidelity(agent: str, path: Path) -> RecordedReport:
-    """``ctxviz fidelity`` for a session of an agent other than Claude Code."""
-    return replay(read_recorded(agent, path), rules_for(agent))
+def agent_counts(agent: str, path: Path) -> AgentCounts | None:
+    """What the agent counted and typed in the session at ``path``, for its import (None: ``fidelity``
+    cannot replay that agent's recorded calls)."""
+    from ctxviz.transcripts.registry import recorded_reader
+
+    if recorded_reader(agent) is None:
+        return None
+    return counts_of(read_recorded(agent, path), rules_for(agent))
+
+
+def counts_of(session: RecordedSession, rules: RecordedRules) -> AgentCounts:
+    """Pure: after each call, how far the agent's own count is from the exact size, what entered before each
+    compaction, and the calls its typed compactions followed. The exact size is what the next call
+    measured; where a compaction came between, the call's own and what entered before the compaction."""
+    after = {c.after_call for c in session.compactions}
+    entered = {n: call.added - call.added_after_compaction for n, call in enumerate(session.calls, start=1)
+               if n in after}  # fmt: skip
+    gaps = {
+        n: rules.own_count(call.used, call) - (call.used + entered[n] if n in after else session.calls[n].used)
+        for n, call in enumerate(session.calls, start=1)
+        if n in after or n < len(session.calls)
+    }
+    typed = frozenset(c.after_call for c in session.compactions if rules.typed(session, c))
+    after_compaction = {n: session.calls[n - 1].added_after_compaction for n in after}
+    new_context = tuple(rules.size_after(session, c) for c in session.compactions if c.after_call not in typed)
+    return AgentCounts(tuple(c.used for c in session.calls), gaps, entered, after_compaction, typed, new_context)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from ctxviz.profiles.generic import (
     add_summary,
     drop,
     shown,
+    summary_tokens,
 )
 from ctxviz.profiles.policies.mentions import PathOnly
 from ctxviz.profiles.policies.output import HeadAndTail
@@ -66,6 +67,15 @@ class CodexNumbers(McpSizesAsClaudeCode):
         20_000, "source", f"{_REPO} codex-rs/core/src/compact.rs @0100b103 COMPACT_USER_MESSAGE_MAX_TOKENS"
     )
     summary: int = number(4_000, "assumed", "the handoff summary's length is not fixed")
+    summary_each: tuple[int, ...] = number(
+        (), "measured", "a rollout's own: each automatic compaction's recorded summary in turn (import sets it)"
+    )
+    new_context_each: tuple[int, ...] = number(
+        (),
+        "measured",
+        "a rollout's own: the new context after each automatic compaction, Codex's figure written with it plus "
+        "after_beyond_own_count (import sets it; the summary is what it leaves)",
+    )
     # What real rollouts show (Codex CLI 0.140-0.142, gpt-5.5 and gpt-5.3-codex-spark): fitted on the five
     # rollouts of the fit half, checked on the five others (benchmarks/fidelity_agents.py). The rule itself is
     # read in source.
@@ -179,11 +189,15 @@ class KeepUserMessages(FoldsHistory):
     tool output and reply goes."""
 
     numbers: CodexNumbers
+    # The API stops sending the reasoning of earlier turns once a new turn starts: a rollout records it as
+    # usage that falls with no compaction, which an imported scenario gives as an event's ``cleared``.
+    clears_old_results: bool = True
 
     def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
         fates: list[Fate] = []
-        prompts = [b for b in blocks if b.kind == BlockKind.PROMPT]
+        # the person's messages: input the agent added itself (hidden) is context it sends again, not kept
+        prompts = [b for b in blocks if b.kind == BlockKind.PROMPT and b.visibility != "hidden"]
         left = n.kept_user_tokens
         keep: dict[int, int] = {}
         for block in reversed(prompts):
@@ -210,7 +224,7 @@ class KeepUserMessages(FoldsHistory):
             f"kept {len(keep)} recent user message(s), {kept_total:,} tokens (≤ {n.kept_user_tokens:,}); "
             "all tool calls, outputs and replies dropped"
         )
-        tokens = summary.tokens if summary is not None else n.summary
+        tokens = summary_tokens(session, summary, n.summary, n.summary_each, n.new_context_each)
         summary_why = "a handoff summary" + ("" if summary is not None else f" ({shown(n, 'summary')})")
         fates.append(add_summary(session, tokens, "Summary (handoff)", summary_why))
         return fates, True
@@ -230,7 +244,9 @@ def build(n: CodexNumbers) -> Profile:
         tools=ToolNames(
             "read_file", "apply_patch", "apply_patch", "grep_files", "list_dir", "shell", "spawn_agent", "skill"
         ),
-        thresholds=FractionOfWindow(n.autocompact_percent / 100, warning_below=0, blocking_percent=n.effective_percent),
+        thresholds=FractionOfWindow(
+            n.autocompact_percent / 100, warning_below=0, blocking_percent=n.effective_percent, checks_own_count=True
+        ),
         startup=noted_startup(n),
         instructions=CappedAgentsMd(
             n,
@@ -271,9 +287,9 @@ class RecordedRules:
     numbers: CodexNumbers
 
     def compacts(self, session: RecordedSession, size: int, call: RecordedCall) -> bool:
-        return self.count(size, call) >= self.limit(session)
+        return self.own_count(size, call) >= self.limit(session)
 
-    def count(self, size: int, call: RecordedCall) -> int:
+    def own_count(self, size: int, call: RecordedCall) -> int:
         """Codex's count after ``call``'s answer: the call's input and output, what entered since, and the
         reasoning of earlier turns, which it estimates from their encrypted text."""
         reasoning = call.earlier_reasoning * self.numbers.reasoning_estimate_percent // 100

@@ -244,6 +244,24 @@ class FoldsHistory(ClearsHistory):
         raise NotImplementedError
 
 
+def summary_tokens(
+    session: Session, requested: Measure | None, default: int, each: Sequence[int], new_context: Sequence[int] = ()
+) -> int:
+    """A compaction's summary: the size a /compact gives; else for the n-th automatic compaction what the new
+    context the agent's own figures give (``new_context``) leaves beyond what is in the window now, or its
+    recorded summary (``each``; ``import`` sets both); else ``default``."""
+    if requested is not None:
+        return requested.tokens
+    automatic: int = session.state.policy.get(_AUTOMATIC_SUMMARIES, 0)
+    session.state.policy[_AUTOMATIC_SUMMARIES] = automatic + 1
+    if automatic < len(new_context):
+        return max(0, new_context[automatic] - sum(block.tokens for block in session.live()))
+    return each[automatic] if automatic < len(each) else default
+
+
+_AUTOMATIC_SUMMARIES = "generic.automatic_summaries"  # how many automatic compactions took their summary
+
+
 def startup_kept(session: Session) -> list[Fate]:
     """What is not history stays: it is sent with every request."""
     return [

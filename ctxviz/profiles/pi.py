@@ -18,6 +18,7 @@ from ctxviz.profiles.generic import (
     drop,
     kept_fates,
     shown,
+    summary_tokens,
 )
 from ctxviz.profiles.limits import tokens_of
 from ctxviz.profiles.policies.mentions import PathOnly
@@ -51,6 +52,15 @@ class PiNumbers(SizesAsClaudeCode):
     spill_note: int = number(30, "assumed", "'full output: pi-bash-<id>.log'; not measured")
     keep_recent: int = number(20_000, "source", f"{_AT} src/core/compaction/compaction.ts keepRecentTokens")
     summary: int = number(4_000, "assumed", "the structured summary's length is not fixed")
+    summary_each: tuple[int, ...] = number(
+        (), "measured", "a session's own: each automatic compaction's recorded summary in turn (import sets it)"
+    )
+    new_context_each: tuple[int, ...] = number(
+        (),
+        "measured",
+        "a session's own: the new context after each automatic compaction, pi's count of what it kept and "
+        "its summary (import sets it; the summary is what it leaves)",
+    )
 
 
 NUMBERS = PiNumbers()
@@ -67,7 +77,11 @@ class RecordedRules:
     numbers: PiNumbers
 
     def compacts(self, session: RecordedSession, size: int, call: RecordedCall) -> bool:
-        return size + call.output > self.limit(session)
+        return self.own_count(size, call) > self.limit(session)
+
+    def own_count(self, size: int, call: RecordedCall) -> int:
+        """pi's count after ``call``'s answer: its ``totalTokens``, input and output; nothing since."""
+        return size + call.output
 
     def limit(self, session: RecordedSession) -> int:
         return session.window - self.numbers.reserve
@@ -134,6 +148,9 @@ class KeepRecentTokens(FoldsHistory):
     modified."""
 
     numbers: PiNumbers
+    # A session's usage sometimes falls with no compaction (an aborted answer's partial output, a provider's
+    # own trimming): an imported scenario gives it as an event's ``cleared``, which the replay honours.
+    clears_old_results: bool = True
 
     def fold(self, session: Session, blocks: list[Block], summary: Measure | None) -> tuple[list[Fate], bool]:
         n = self.numbers
@@ -152,7 +169,7 @@ class KeepRecentTokens(FoldsHistory):
         lists = tokens_of(
             "\n".join(["<read-files>", *read, "</read-files>", "<modified-files>", *edited, "</modified-files>"])
         )
-        tokens = (summary.tokens if summary is not None else n.summary) + lists
+        tokens = summary_tokens(session, summary, n.summary, n.summary_each, n.new_context_each) + lists
         why = f"the structured summary ({shown(n, 'summary')}) and the lists of files read and modified ({lists:,})"
         fates.append(add_summary(session, tokens, "Summary (structured)", why))
         kept = sum(b.tokens for b in newer)
@@ -173,7 +190,7 @@ def build(n: PiNumbers) -> Profile:
         tools=ToolNames(
             read="read", edit="edit", write="write", grep="bash", glob="bash", bash="bash", subagent="", skill="read"
         ),
-        thresholds=WindowMinus(n.reserve, warning_below=0),
+        thresholds=WindowMinus(n.reserve, warning_below=0, checks_own_count=True),
         startup=noted_startup(n, environment=None, mcp="none"),  # the date and folder are in the system prompt
         instructions=NamedInstructions(
             "pi", ("AGENTS.md", "CLAUDE.md"), first_only=True, user=("~/.pi/agent/AGENTS.md", "~/.pi/agent/CLAUDE.md")

@@ -80,7 +80,7 @@ def list_sessions(
     """Print the sessions found (``InputError`` when the search itself fails). ``as_object``: JSON, as one
     object that also lists every file, folder or database that gave no session."""
     as_json = as_json or as_object
-    from ctxviz.transcripts.claude_code.select import local_day
+    from ctxviz.transcripts.days import local_day
     from ctxviz.transcripts.every_agent import collect
 
     def progress(results: Iterator[SessionSummary | InputError], total: int) -> Iterable[SessionSummary | InputError]:
@@ -147,7 +147,6 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
     from rich.text import Text
 
     from ctxviz.short_forms import humanize, undated
-    from ctxviz.transcripts.claude_code.select import PROJECT_LABEL_CHARS, project_labels
     from ctxviz.transcripts.safe import safe_text
 
     console = Console()
@@ -202,3 +201,28 @@ def print_table(rows: list[SessionSummary], not_started: int = 0) -> None:
             size_label(r.bytes),
         )
     console.print(table)
+
+
+PROJECT_LABEL_CHARS = 30
+
+
+def project_labels(projects: list[str], limit: int = PROJECT_LABEL_CHARS) -> dict[str, str]:
+    """A short label per project path that still tells them apart: the last two folders, more while two
+    projects share them (worktrees of one repository), cut on the left when long — the end is what
+    differs."""
+    parts = {p: [x for x in p.replace("\\", "/").split("/") if x] for p in set(projects)}
+    depth = dict.fromkeys(parts, 2)
+    while True:
+        tails: dict[str, list[str]] = {}
+        for project, names in parts.items():
+            tails.setdefault("/".join(names[-depth[project] :]), []).append(project)
+        clashes = [p for group in tails.values() if len(group) > 1 for p in group if depth[p] < len(parts[p])]
+        if not clashes:
+            break
+        for project in clashes:
+            depth[project] += 1
+    labels: dict[str, str] = {}
+    for project, names in parts.items():
+        label = "/".join(names[-depth[project] :]) or project
+        labels[project] = label if len(label) <= limit else "…" + label[-(limit - 1) :]
+    return labels

@@ -157,6 +157,9 @@ class ToolSpec(Strict):
     digest: str | None = None  # of the output's content: the same digest is the same content sent again
     # a file this call read part of: it joins the files read lately (what a compaction re-reads whole)
     reads: str | None = None
+    # the agent whose own cut this output's size already reflects (an imported session: the output as it
+    # reached the model); that agent's profile does not cut it a second time
+    cut_by: AgentName | None = None
 
 
 class ToolEvent(EventBase):

@@ -4,6 +4,7 @@ one-line problem count, the message for a session with nothing measured. Pure.""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ctxviz.errors import InputError
@@ -39,22 +40,24 @@ def nothing_measured(path: object, agent: str, why: str) -> InputError:
     return NoUsage(f"{path}: {agent} session with no usable token counts: {why}")
 
 
-def summary_row(
-    ref: SessionRef,
-    timeline: Timeline,
-    *,
-    project: str,
-    started: str | None,
-    ended: str | None,
-    models: Sequence[str],
-    subagents: int = 0,
-    problems: Sequence[str] = (),
-    measured: bool = True,
-    size: int | None = None,
-) -> SessionSummary:
+@dataclass(frozen=True, slots=True)
+class RowDetails:
+    """What a ``sessions`` row says beside its sizes: the project, when, the models, and what else the
+    reader counted."""
+
+    project: str
+    started: str | None
+    ended: str | None
+    models: Sequence[str]
+    subagents: int = 0
+    problems: Sequence[str] = ()
+    measured: bool = True
+    size: int | None = None  # on disk, when not the file's size (a session over many files, or in a database)
+
+
+def summary_row(ref: SessionRef, timeline: Timeline, details: RowDetails) -> SessionSummary:
     """The ``sessions`` row of a timeline (each compaction's size before as the agent recorded it, from its
-    step); ``size`` what the session takes on disk when that is not its file's size (a session spread over
-    many files, or in a database)."""
+    step)."""
     calls: list[int] = []
     compactions: list[Compaction] = []
     for step in timeline.steps:
@@ -62,10 +65,8 @@ def summary_row(
             calls.append(step.used)
         elif step.kind in COMPACTION_STEP_KINDS:
             compactions.append(compaction_at(step.trigger, step.pre_tokens, len(calls)))
-    return numbers_row(ref, timeline.agent, timeline.source.name, calls or [s.used for s in timeline.steps],
-                       compactions, project=project, started=started, ended=ended, models=models,
-                       subagents=subagents, problems=problems, measured=measured, size=size,
-                       calls=len(calls))  # fmt: skip
+    sizes = calls or [s.used for s in timeline.steps]
+    return numbers_row(ref, timeline.agent, timeline.source.name, sizes, compactions, details, calls=len(calls))
 
 
 def compaction_at(trigger: CompactionTrigger | None, pre_tokens: int | None, calls_before: int) -> Compaction:
@@ -79,15 +80,8 @@ def numbers_row(
     session: str,
     sizes: Sequence[int],
     compactions: Sequence[Compaction],
+    details: RowDetails,
     *,
-    project: str,
-    started: str | None,
-    ended: str | None,
-    models: Sequence[str],
-    subagents: int = 0,
-    problems: Sequence[str] = (),
-    measured: bool = True,
-    size: int | None = None,
     calls: int | None = None,
 ) -> SessionSummary:
     """The ``sessions`` row of a session's sizes in order (each call's, or each step's when it has no
@@ -95,18 +89,18 @@ def numbers_row(
     return SessionSummary(
         agent=agent,
         session=session,
-        project=project,
+        project=details.project,
         file=str(ref.path),
-        started=started,
-        ended=ended,
-        models=tuple(models),
+        started=details.started,
+        ended=details.ended,
+        models=tuple(details.models),
         calls=len(sizes) if calls is None else calls,
         first=sizes[0] if sizes else 0,
         peak=max(sizes, default=0),
         last=sizes[-1] if sizes else 0,
         compactions=tuple(compactions),
-        subagents=subagents,
-        bytes=ref.size if size is None else size,
-        problems=tuple(problems),
-        measured=measured,
+        subagents=details.subagents,
+        bytes=ref.size if details.size is None else details.size,
+        problems=tuple(details.problems),
+        measured=details.measured,
     )

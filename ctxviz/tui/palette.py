@@ -20,7 +20,7 @@ SEGMENT_COLORS: dict[str, str] = {
     "rules": "#d9a441",
     "hooks": "#9b72cf",
     "tool-output": "#c98f5a",
-    "subagents": "#1fa9a1",
+    "subagents": "#3fb950",
     "skill-bodies": "#e07bbf",
     "summary": "#b8b85a",
     "overhead": "#7d7d7d",

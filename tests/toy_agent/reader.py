@@ -18,7 +18,7 @@ from ctxviz.timeline import Source, Thresholds, Timeline
 from ctxviz.transcripts.assemble import Call, Item, assemble
 from ctxviz.transcripts.jsonl import first_records, records
 from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
-from ctxviz.transcripts.rows import nothing_measured, summary_row
+from ctxviz.transcripts.rows import RowDetails, nothing_measured, summary_row
 from ctxviz.transcripts.walk import files_under
 
 WINDOW = 100_000  # the toy model's window, and it compacts at 90% of it
@@ -65,5 +65,5 @@ class ToyReader(Reader):
         reads.path(ref.path)  # the row holds while this file is unchanged
         reading = self.read(ref)
         timeline = reading.timeline
-        return summary_row(ref, timeline, project=timeline.source.summary or "", started=None, ended=None,
-                           models=["toy-1"], problems=reading.problems)  # fmt: skip
+        details = RowDetails(timeline.source.summary or "", None, None, ["toy-1"], problems=reading.problems)
+        return summary_row(ref, timeline, details)

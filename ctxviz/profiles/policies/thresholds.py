@@ -64,6 +64,7 @@ class FractionOfWindow:
     warning_below: int
     blocking_buffer: int = 0
     blocking_percent: int | None = None  # requests fail above this share of each model's window (Codex 95%)
+    checks_own_count: bool = False  # the agent decides from its own count: an event's count_gap applies
 
     def thresholds(
         self, window: int, max_output: int, autocompact: bool | int = True, autocompact_pct: float | None = None
@@ -90,6 +91,7 @@ class WindowMinus:
 
     below: int
     warning_below: int
+    checks_own_count: bool = False  # the agent decides from its own count: an event's count_gap applies
 
     def thresholds(
         self, window: int, max_output: int, autocompact: bool | int = True, autocompact_pct: float | None = None

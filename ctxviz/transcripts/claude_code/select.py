@@ -1,10 +1,10 @@
-"""Choosing sessions: by id, by project, by date. Pure over ``SessionFile`` lists."""
+"""Choosing Claude Code sessions: by id, by project (read back from its folder's name). Pure over
+``SessionFile`` lists."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import date, datetime
 
 from ctxviz.transcripts.claude_code.discover import SessionFile, decode_project, peek_ids
 from ctxviz.transcripts.safe import safe_text
@@ -44,48 +44,3 @@ def sessions_named(files: list[SessionFile], wanted: str) -> list[SessionFile]:
 def _matching(files: list[SessionFile], wanted: str, key: Callable[[SessionFile], str]) -> list[SessionFile]:
     exact = [f for f in files if key(f) == wanted]
     return exact or [f for f in files if key(f).startswith(wanted)]
-
-
-def parse_day(text: str) -> date:
-    """``YYYYMMDD`` (as ccusage takes it) or ``YYYY-MM-DD``."""
-    for layout in ("%Y%m%d", "%Y-%m-%d"):
-        try:
-            return datetime.strptime(text, layout).date()
-        except ValueError:
-            continue
-    raise ValueError(f"{text!r} is not a date (YYYYMMDD or YYYY-MM-DD)")
-
-
-def local_day(timestamp: str | None) -> date | None:
-    """The local calendar day of an ISO timestamp (transcripts write UTC ``…Z``)."""
-    if not timestamp:
-        return None
-    try:
-        return datetime.fromisoformat(timestamp.replace("Z", "+00:00")).astimezone().date()
-    except ValueError:
-        return None
-
-
-PROJECT_LABEL_CHARS = 30
-
-
-def project_labels(projects: list[str], limit: int = PROJECT_LABEL_CHARS) -> dict[str, str]:
-    """A short label per project path that still tells them apart: the last two folders, more while two
-    projects share them (worktrees of one repository), cut on the left when long — the end is what
-    differs."""
-    parts = {p: [x for x in p.replace("\\", "/").split("/") if x] for p in set(projects)}
-    depth = dict.fromkeys(parts, 2)
-    while True:
-        tails: dict[str, list[str]] = {}
-        for project, names in parts.items():
-            tails.setdefault("/".join(names[-depth[project] :]), []).append(project)
-        clashes = [p for group in tails.values() if len(group) > 1 for p in group if depth[p] < len(parts[p])]
-        if not clashes:
-            break
-        for project in clashes:
-            depth[project] += 1
-    labels: dict[str, str] = {}
-    for project, names in parts.items():
-        label = "/".join(names[-depth[project] :]) or project
-        labels[project] = label if len(label) <= limit else "…" + label[-(limit - 1) :]
-    return labels

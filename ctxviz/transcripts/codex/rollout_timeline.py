@@ -32,7 +32,7 @@ def row(state: Parsed, ref: SessionRef) -> SessionSummary:
     """Pure: the ``sessions`` row of a rollout parsed ``counting`` (the same calls and compactions its
     timeline's steps would be, without building it)."""
     from ctxviz.transcripts.assemble import Call, Compaction
-    from ctxviz.transcripts.rows import compaction_at, numbers_row
+    from ctxviz.transcripts.rows import RowDetails, compaction_at, numbers_row
 
     _refuse_unmeasured(state, ref.path)
     calls: list[int] = []
@@ -42,9 +42,9 @@ def row(state: Parsed, ref: SessionRef) -> SessionSummary:
             calls.append(event.used)
         elif isinstance(event, Compaction):
             compactions.append(compaction_at(event.trigger, event.pre_tokens, len(calls)))
-    found = numbers_row(ref, AgentName.CODEX, state.session or ref.path.stem, calls, compactions,
-                        project=state.cwd or "", started=state.started, ended=state.ended, models=state.models,
-                        subagents=state.subagents, problems=state.problems)  # fmt: skip
+    details = RowDetails(state.cwd or "", state.started, state.ended, state.models, subagents=state.subagents,
+                         problems=state.problems)  # fmt: skip
+    found = numbers_row(ref, AgentName.CODEX, state.session or ref.path.stem, calls, compactions, details)
     return found._replace(parent=state.parent)
 
 

@@ -64,7 +64,7 @@ class GeminiCliReader(Reader):
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.gemini_cli.chat import build
-        from ctxviz.transcripts.rows import is_time, summary_row
+        from ctxviz.transcripts.rows import RowDetails, is_time, summary_row
 
         reads.path(ref.path)  # appended to (JSONL) or rewritten in place (an older .json): its time moves
         state = self._parse(ref)
@@ -73,6 +73,6 @@ class GeminiCliReader(Reader):
         children = ref.path.parent / timeline.source.name
         reads.path(children)  # only counted: a subagent's chat added or removed changes the folder's time
         subagents = sum(1 for p in children.glob("*.json*")) if children.is_dir() else 0
-        return summary_row(ref, timeline, project=timeline.source.summary or "", started=started,
-                           ended=state.ended, models=models, subagents=subagents,
-                           problems=state.problems)  # fmt: skip
+        details = RowDetails(timeline.source.summary or "", started, state.ended, models, subagents=subagents,
+                             problems=state.problems)  # fmt: skip
+        return summary_row(ref, timeline, details)

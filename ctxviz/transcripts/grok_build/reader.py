@@ -106,7 +106,7 @@ class GrokBuildReader(Reader):
         from urllib.parse import unquote
 
         from ctxviz.transcripts.grok_build.session import build, json_or_empty
-        from ctxviz.transcripts.rows import from_millis, is_time, summary_row
+        from ctxviz.transcripts.rows import RowDetails, from_millis, is_time, summary_row
 
         state, folder = self._parse(ref, reads)
         reads.path(folder / "signals.json")  # both read by build, and summary.json again below
@@ -119,6 +119,6 @@ class GrokBuildReader(Reader):
         end = end or (meta.get("updated_at") if is_time(meta.get("updated_at")) else None)
         models = [timeline.model] if timeline.model != MODEL_NOT_RECORDED else []
         project = timeline.source.summary or unquote(folder.parent.name)
-        row = summary_row(ref, timeline, project=project, started=start, ended=end, models=models,
-                          problems=state.problems, measured=False)  # fmt: skip
+        row = summary_row(ref, timeline, RowDetails(project, start, end, models, problems=state.problems,
+                                                     measured=False))  # fmt: skip
         return row._replace(calls=state.model_calls, file=state.where)

@@ -217,7 +217,7 @@ class OpencodeReader(Reader):
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.jsonl import obj
         from ctxviz.transcripts.opencode.build import children_in
-        from ctxviz.transcripts.rows import from_millis, summary_row
+        from ctxviz.transcripts.rows import RowDetails, from_millis, summary_row
 
         problems: list[str] = []
         timeline, state, session = self._open(ref, problems, reads)
@@ -225,7 +225,7 @@ class OpencodeReader(Reader):
         children = session.get("children")
         if children is None:  # the sessions beside it that name it their parent: all read, once a folder
             children = children_in(ref.path.parent, reads.every_file_in(ref.path.parent))[session["id"]]
-        return summary_row(ref, timeline, project=str(session.get("directory") or ""),
-                           started=from_millis(time.get("created")), ended=from_millis(time.get("updated")),
-                           models=state.models, subagents=int(children),
-                           problems=problems, size=int(session["bytes"]))  # fmt: skip
+        return summary_row(ref, timeline, RowDetails(str(session.get("directory") or ""),
+                                                     from_millis(time.get("created")), from_millis(time.get("updated")),
+                                                     state.models, subagents=int(children), problems=problems,
+                                                     size=int(session["bytes"])))  # fmt: skip

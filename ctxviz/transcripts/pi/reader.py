@@ -54,14 +54,14 @@ class PiReader(Reader):
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.pi.session import build
-        from ctxviz.transcripts.rows import is_time, summary_row
+        from ctxviz.transcripts.rows import RowDetails, is_time, summary_row
 
         reads.path(ref.path)  # a session, all its branches, is one file
         state = self._parse(ref)
         timeline, session = build(state, ref.path)
         stamps = [e.get("timestamp") for _, e in state.entries if is_time(e.get("timestamp"))]
         started = state.header.get("timestamp") if is_time(state.header.get("timestamp")) else None
-        return summary_row(ref, timeline, project=str(state.header.get("cwd") or ""),
-                           started=started or (stamps[0] if stamps else None),
-                           ended=stamps[-1] if stamps else None, models=session.models,
-                           problems=state.problems)  # fmt: skip
+        return summary_row(ref, timeline, RowDetails(str(state.header.get("cwd") or ""),
+                                                     started or (stamps[0] if stamps else None),
+                                                     stamps[-1] if stamps else None, session.models,
+                                                     problems=state.problems))  # fmt: skip

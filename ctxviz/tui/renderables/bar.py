@@ -82,21 +82,41 @@ class TokenBar:
 
     def _marker_row(self, width: int, columns: list[int], style: Style) -> Text:
         """``▲`` under each marker with its label beside it (left of the first, right of the last),
-        shortened or left out when it would not fit."""
+        shortened or left out when it would not fit; two markers too close for a label each share one,
+        left of both ("warning 947k · auto-compact 967k ▲ ▲")."""
+        choices = [_label_choices(marker) for marker in self.markers]
+        line, unlabelled = self._placed(width, columns, choices)
+        if unlabelled and len(columns) == 2:
+            joined = tuple(f"{first} · {last}" for first, last in zip(*choices, strict=True))
+            both, unlabelled = self._placed(width, columns, [joined, ()])
+            line = line if unlabelled else both
+        return Text("".join(line), style=style, no_wrap=True, overflow="crop")
+
+    @staticmethod
+    def _placed(width: int, columns: list[int], choices: Sequence[tuple[str, ...]]) -> tuple[list[str], bool]:
+        """The marker row with each marker's first label that fits (left of the first marker, right of the
+        last), and whether one with labels to choose from got none."""
         line = [" "] * width
         for column in columns:
             line[column] = "▲"
-        for n, (marker, column) in enumerate(zip(self.markers, columns, strict=True)):
+        unlabelled = False
+        for n, (labels, column) in enumerate(zip(choices, columns, strict=True)):
             rightwards = n == len(columns) - 1 and len(columns) > 1
-            for label in (marker.label, marker.short):
+            for label in labels:
                 text = f" {label} "
                 start = column + 1 if rightwards else column - len(text)
                 end = start + len(text)
-                free = all(c == " " for c in line[max(start, 0) : end])
-                if start >= 0 and end <= width and free:
+                if start >= 0 and end <= width and all(c == " " for c in line[start:end]):
                     line[start:end] = list(text)
                     break
-        return Text("".join(line), style=style, no_wrap=True, overflow="crop")
+            else:
+                unlabelled = unlabelled or bool(labels)
+        return line, unlabelled
+
+
+def _label_choices(marker: Marker) -> tuple[str, str, str]:
+    """A marker's labels, longest first: "auto-compact 167k", "compact 167k", "compact"."""
+    return (marker.label, f"{marker.short} {humanize(marker.tokens)}", marker.short)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
+from typing import Generic, TypeVar
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
@@ -13,20 +14,34 @@ from rich.style import Style
 from ctxviz.layout import humanize
 
 _EIGHTHS = " ▁▂▃▄▅▆▇█"
+T = TypeVar("T")
+
+
+def column_shares(count: int, columns: int) -> Iterator[slice]:
+    """Each column's share of ``count`` values, in order (a column repeats a value when there are fewer
+    values than columns)."""
+    for column in range(columns if count else 0):
+        lo = column * count // columns
+        yield slice(lo, max(lo + 1, (column + 1) * count // columns))
 
 
 def downsample(values: Sequence[int], columns: int) -> list[int]:
-    """The peak of each column's share of ``values`` (a column repeats a value when there are fewer
-    values than columns), so a spike is never averaged away."""
-    count = len(values)
-    if not count or columns <= 0:
-        return []
-    peaks = []
-    for column in range(columns):
-        lo = column * count // columns
-        hi = max(lo + 1, (column + 1) * count // columns)
-        peaks.append(max(values[lo:hi]))
-    return peaks
+    """The peak of each column's share of ``values``, so a spike is never averaged away."""
+    return [max(values[share]) for share in column_shares(len(values), columns)]
+
+
+class PerWidth(Generic[T]):
+    """What ``compute`` gives for a width, kept until the width changes: downsampling walks every step,
+    so it is done once per width, not once per redraw."""
+
+    def __init__(self, compute: Callable[[int], T]) -> None:
+        self._compute = compute
+        self._kept: tuple[int, T] | None = None
+
+    def at(self, width: int) -> T:
+        if self._kept is None or self._kept[0] != width:
+            self._kept = (width, self._compute(width))
+        return self._kept[1]
 
 
 def column_of(index: int, count: int, columns: int) -> range:
@@ -35,6 +50,12 @@ def column_of(index: int, count: int, columns: int) -> range:
     last = -(-(index + 1) * columns // count)
     first = last - 1 if count >= columns else -(-index * columns // count)
     return range(max(0, first), min(last, columns))
+
+
+def moves_column(previous: int, index: int, count: int, columns: int) -> bool:
+    """Whether the chart must be drawn again when its current step goes from ``previous`` to ``index``:
+    with more steps than columns most steps share a column."""
+    return not columns or column_of(previous, count, columns) != column_of(index, count, columns)
 
 
 def nice_top(peak: int, window: int) -> int:

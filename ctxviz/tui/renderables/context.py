@@ -9,6 +9,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ctxviz.layout import FREE, FULL, RESERVE, context_grid, humanize, percent
+from ctxviz.report.context import UNRECORDED_NOTE
+from ctxviz.report.context_data import shown_breakdown, unrecorded_overhead
 from ctxviz.timeline import FREE_SPACE, Block, Category, Timeline
 from ctxviz.tui.segments import SEGMENTS
 
@@ -32,10 +34,12 @@ def context_view(
 ) -> RenderableType:
     """``live`` is ``timeline.state_at(index)``, ``segment_tokens`` the tokens per segment there, and
     ``colors`` maps each breakdown row (a category, Free space, the buffer) to a colour."""
-    breakdown = timeline.breakdown_at(index)
+    # the rows as ``ctxviz context`` shows them: a row a transcript cannot tell apart is None, not 0
+    breakdown = shown_breakdown(timeline, index)
     used = timeline.used_at(index)
     window = timeline.window
-    grid = context_grid(breakdown, window, timeline.thresholds.buffer_label, narrow)
+    shown = {row: tokens or 0 for row, tokens in breakdown.items()}
+    grid = context_grid(shown, window, timeline.thresholds.buffer_label, narrow)
     glyphs = [Text(" ").join(Text(square.glyph, style=colors.get(square.row, "")) for square in row) for row in grid]
     measured = "measured" if timeline.steps[index].measured else "estimated"
     # a transcript measures the total only: how it splits among categories and items is estimated
@@ -45,8 +49,9 @@ def context_view(
         Text(f"({percent(used, window):.0f}%, {measured}) at step {index}", style="dim"),
         Text(""),
     ]
+    unrecorded = unrecorded_overhead(timeline, index) is not None
     for row, tokens in breakdown.items():
-        if tokens <= 0 and row != FREE_SPACE:
+        if tokens is None or (tokens <= 0 and row != FREE_SPACE):
             continue
         glyph = FREE if row == FREE_SPACE else RESERVE if row == timeline.thresholds.buffer_label else FULL
         split = approx if glyph == FULL else ""
@@ -57,6 +62,8 @@ def context_view(
                 (f"{split}{humanize(tokens)} tokens ({percent(tokens, window):.1f}%)", "dim"),
             )
         )
+        if row == Category.SYSTEM_PROMPT and unrecorded:
+            rows.append(Text(f"  {UNRECORDED_NOTE}", style="dim"))
     side = Table.grid(padding=(0, 3))
     side.add_column(no_wrap=True)
     side.add_column()

@@ -24,6 +24,22 @@ def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "—"
 
 
+def _input_tokens(saved: int, sent: int) -> Text:
+    """What a finding's replay changes in input tokens, worded as ``ctxviz audit`` words it: a what-if that
+    costs more "sends N more", never a negative saving."""
+    if saved > 0:
+        return Text(f"saves {saved:,} ({_share(saved, sent)})", style="green")
+    if saved == 0:
+        return Text("sends the same")
+    return Text(f"sends {-saved:,} more ({_share(-saved, sent)})", style="red")
+
+
+def _compactions(saved: int) -> str:
+    if saved == 0:
+        return "as many"
+    return f"{saved:,} fewer" if saved > 0 else f"{-saved:,} more"
+
+
 def _cut(text: str, width: int) -> Text:
     """``text`` in ``width`` cells; a path keeps its end (the file's name), anything else its start."""
     if len(text) <= width:
@@ -34,18 +50,19 @@ def _cut(text: str, width: int) -> Text:
 
 
 def _fill(table: DataTable[Any], columns: Sequence[str], rows: list[list[str | Text]], *, free: int,
-          width: int) -> None:  # fmt: skip
+          width: int, numbers: frozenset[int] = frozenset()) -> None:  # fmt: skip
     """``rows`` into ``table``, column ``free`` cut with … to the width the others leave (each column has
-    a cell's padding on both sides; the vertical scrollbar takes two)."""
+    a cell's padding on both sides; the vertical scrollbar takes two); the ``numbers`` columns to the right,
+    so that their digits line up."""
     widths = [max([len(columns[c]), *(len(row[c]) for row in rows)]) for c in range(len(columns))]
     widths[free] = max(width - sum(w + 2 for c, w in enumerate(widths) if c != free) - 2 - 2, len(columns[free]), 8)
     table.clear(columns=True)
-    for column, column_width in zip(columns, widths, strict=True):
-        table.add_column(column, width=column_width)
+    for c, (column, column_width) in enumerate(zip(columns, widths, strict=True)):
+        table.add_column(Text(column, justify="right") if c in numbers else column, width=column_width)
     for row in rows:
         cell = row[free]
         row[free] = _cut(cell if isinstance(cell, str) else cell.plain, widths[free])
-        table.add_row(*row)
+        table.add_row(*(Text(str(cell), justify="right") if c in numbers else cell for c, cell in enumerate(row)))
 
 
 class AuditScreen(Screen[None]):
@@ -108,14 +125,13 @@ class AuditScreen(Screen[None]):
         findings: list[list[str | Text]] = [
             [
                 finding.kind,
-                Text(f"{saved:,} ({_share(saved, sent)})", style="green" if saved > 0 else "red"),
-                f"{finding.compactions_saved:+d}",
+                _input_tokens(finding.input_tokens_saved, sent),
+                _compactions(finding.compactions_saved),
                 " ".join(finding.what_if),
             ]
             for finding in self.findings
-            for saved in [finding.input_tokens_saved]
         ]
-        _fill(self.query_one("#audit-findings", DataTable), ("finding", "saved (replayed)", "compactions",
+        _fill(self.query_one("#audit-findings", DataTable), ("finding", "input tokens (replayed)", "compactions",
               "replay with"), findings, free=3, width=self.size.width)  # fmt: skip
         items: list[list[str | Text]] = []
         for item in self.document["items"][:ITEMS_SHOWN]:
@@ -123,7 +139,7 @@ class AuditScreen(Screen[None]):
             items.append([item["label"], item["kind"], f"{item['tokens']:,}", calls, f"{item['carried']:,}",
                           _share(item["carried"], sent)])  # fmt: skip
         _fill(self.query_one("#audit-items", DataTable), ("item", "kind", "tokens", "calls", "carried", "share"),
-              items, free=0, width=self.size.width)  # fmt: skip
+              items, free=0, width=self.size.width, numbers=frozenset({2, 3, 4, 5}))  # fmt: skip
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back":

@@ -21,7 +21,7 @@ from textual.widgets import Label, Static
 from ctxviz.layout import humanize, percent
 from ctxviz.report.compare_runs import STARTUP, Run, cell, compactions_of, shorten
 from ctxviz.tui.palette import color
-from ctxviz.tui.renderables.chart import column_of, downsample, nice_top
+from ctxviz.tui.renderables.chart import PerWidth, downsample, moves_column, nice_top
 from ctxviz.tui.segments import SegmentTotals
 from ctxviz.tui.widgets.reference_chart import WithReference, downsample_reference
 from ctxviz.tui.widgets.token_bar import TokenBarWidget, markers_of, slices_at
@@ -51,32 +51,29 @@ class EventChart(Widget):
         self._run = run
         self._peaks = event_peaks(run)
         # a real session's measurements as dots, one per position like the peaks (none at the start-up)
-        self._measured = None if measured is None else [None, *measured]
-        self._dots: tuple[int, list[int | None]] = (-1, [])
+        dots = None if measured is None else [None, *measured]
+        self._dots = None if dots is None else PerWidth(lambda width: downsample_reference(dots, width))
         self._top = nice_top(peak, run.timeline.window)
         self._axis = len(humanize(self._top)) + 1
         self._compactions = [c.event + 1 for c in compactions_of(run)]
         self._position = 0
-        self._columns: tuple[int, list[int]] = (-1, [])
+        self._columns = PerWidth(lambda width: downsample(self._peaks, width))
 
     def _width(self) -> int:
         return max(0, self.content_size.width - self._axis)
 
     def show(self, position: int) -> None:
         previous, self._position = self._position, position
-        width, count = self._width(), len(self._peaks)
-        if not width or column_of(previous, count, width) != column_of(position, count, width):
+        if moves_column(previous, position, len(self._peaks), self._width()):
             self.refresh()
 
     def render(self) -> RenderableType:
         width, height = self._width(), self.content_size.height
         count = len(self._peaks)
-        if self._columns[0] != width:
-            self._columns = (width, downsample(self._peaks, width))
         chart = themed_chart(
             self.app,
             self._run.timeline.thresholds,
-            self._columns[1],
+            self._columns.at(width),
             top=self._top,
             position=self._position,
             count=count,
@@ -85,11 +82,9 @@ class EventChart(Widget):
             height=height,
             axis_width=self._axis,
         )
-        if self._measured is None:
+        if self._dots is None:
             return chart
-        if self._dots[0] != width:
-            self._dots = (width, downsample_reference(self._measured, width))
-        return WithReference(chart, self._dots[1], self._top, height, self._axis, color(self.app, "foreground"))
+        return WithReference(chart, self._dots.at(width), self._top, height, self._axis, color(self.app, "foreground"))
 
 
 class Lane(Vertical):

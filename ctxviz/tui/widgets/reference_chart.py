@@ -17,7 +17,7 @@ from rich.style import Style
 
 from ctxviz.timeline import Timeline
 from ctxviz.tui.palette import color
-from ctxviz.tui.renderables.chart import nice_top
+from ctxviz.tui.renderables.chart import PerWidth, column_shares, nice_top
 from ctxviz.tui.widgets.usage_chart import UsageChartWidget
 
 DOT = "•"
@@ -25,14 +25,8 @@ DOT = "•"
 
 def downsample_reference(values: Sequence[int | None], columns: int) -> list[int | None]:
     """The highest known value in each column's share of the steps (as the bars' own downsampling)."""
-    count = len(values)
-    result: list[int | None] = []
-    for column in range(columns if count else 0):
-        lo = column * count // columns
-        hi = max(lo + 1, (column + 1) * count // columns)
-        known = [v for v in values[lo:hi] if v is not None]
-        result.append(max(known) if known else None)
-    return result
+    shares = column_shares(len(values), columns)
+    return [max((v for v in values[share] if v is not None), default=None) for share in shares]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +66,7 @@ class ReferenceChartWidget(UsageChartWidget):
         super().__init__(timeline, id=id)
         self._reference = reference
         self._reference_name = name  # "measured", "as written"
-        self._columns: tuple[int, list[int | None]] = (-1, [])
+        self._columns = PerWidth(lambda width: downsample_reference(reference, width))
 
     @property
     def top(self) -> int:
@@ -85,12 +79,9 @@ class ReferenceChartWidget(UsageChartWidget):
         return f"▇ simulated · {DOT} {self._reference_name} · " + super().title_text()
 
     def render(self) -> RenderableType:
-        width = self._data_width()
-        if self._columns[0] != width:
-            self._columns = (width, downsample_reference(self._reference, width))
         return WithReference(
             super().render(),
-            self._columns[1],
+            self._columns.at(self._data_width()),
             self.top,
             self.content_size.height,
             self.axis_width,

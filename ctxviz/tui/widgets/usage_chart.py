@@ -16,7 +16,16 @@ from ctxviz.glossary import THRESHOLDS
 from ctxviz.layout import humanize
 from ctxviz.timeline import Thresholds, Timeline
 from ctxviz.tui.palette import color
-from ctxviz.tui.renderables.chart import Line, UsageChart, axis_labels, column_of, downsample, nice_top
+from ctxviz.tui.renderables.chart import (
+    Line,
+    PerWidth,
+    UsageChart,
+    axis_labels,
+    column_of,
+    downsample,
+    moves_column,
+    nice_top,
+)
 from ctxviz.tui.step_clicked import StepClicked
 
 if TYPE_CHECKING:
@@ -31,8 +40,7 @@ class UsageChartWidget(Widget):
         self._compactions = timeline.compaction_indices()
         self._current = 0
         self.full_scale = False
-        # Downsampling walks every step, so it is done once per width, not once per step.
-        self._peaks: tuple[int, list[int]] = (-1, [])
+        self._peaks = PerWidth(lambda width: downsample(self._used, width))
 
     @property
     def top(self) -> int:
@@ -53,9 +61,7 @@ class UsageChartWidget(Widget):
 
     def title_text(self) -> str:
         """What the chart shows, the most telling first (at 80 columns the end is cut)."""
-        limits = self._timeline.thresholds
-        names = [("warning", limits.warning)]
-        names.append(("auto-compact", limits.autocompact) if limits.autocompact else ("blocking", limits.blocking))
+        names = self._lines()
         drawn = " · ".join(f"╌ {name} {humanize(value)}" for name, value in names if value <= self.top)
         above = ", ".join(f"{name} {humanize(value)}" for name, value in names if value > self.top)
         parts = [f"Usage, {len(self._used):,} steps"]
@@ -68,20 +74,19 @@ class UsageChartWidget(Widget):
         parts.append("whole window (f)" if self.full_scale else "fitted to the peak (f)")
         return " · ".join(parts)
 
+    def _lines(self) -> list[tuple[str, int]]:
+        """The threshold lines the chart draws, by name: the warning, then auto-compact (or blocking)."""
+        limits = self._timeline.thresholds
+        last = ("auto-compact", limits.autocompact) if limits.autocompact else ("blocking", limits.blocking)
+        return [("warning", limits.warning), last]
+
     def _data_width(self) -> int:
         return max(0, self.content_size.width - self.axis_width)
 
     def show(self, index: int) -> None:
         previous, self._current = self._current, index
-        width = self._data_width()
-        # With more steps than columns most steps share a column: nothing to redraw.
-        if not width or column_of(previous, len(self._used), width) != column_of(index, len(self._used), width):
+        if moves_column(previous, index, len(self._used), self._data_width()):
             self.refresh()
-
-    def _peaks_for(self, width: int) -> list[int]:
-        if self._peaks[0] != width:
-            self._peaks = (width, downsample(self._used, width))
-        return self._peaks[1]
 
     def render(self) -> RenderableType:
         width, height = self._data_width(), self.content_size.height
@@ -89,7 +94,7 @@ class UsageChartWidget(Widget):
         return themed_chart(
             self.app,
             self._timeline.thresholds,
-            self._peaks_for(width),
+            self._peaks.at(width),
             top=self.top,
             position=self._current,
             count=count,
@@ -122,13 +127,10 @@ class UsageChartWidget(Widget):
 
     def _line_in_row(self, row: int) -> tuple[str, int] | None:
         """The threshold line drawn in ``row`` (as ``UsageChart`` places it), if any; the higher wins."""
-        limits = self._timeline.thresholds
         height, top = max(1, self.content_size.height), max(1, self.top)
         levels = height * 8
         found = None
-        names = [("warning", limits.warning)]
-        names.append(("auto-compact", limits.autocompact) if limits.autocompact else ("blocking", limits.blocking))
-        for name, tokens in names:
+        for name, tokens in self._lines():
             if tokens <= top and height - 1 - min(levels - 1, tokens * levels // top) // 8 == row:
                 found = (name, tokens)
         return found
