@@ -405,3 +405,14 @@ def test_dedup_leaves_other_content_of_the_same_size_alone(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     # the dedup what-if sends nothing as a reference: no finding
     assert "repeated-content" not in {f["kind"] for f in json.loads(result.output)["findings"]}
+
+
+def test_every_built_in_scenario_model_has_a_price() -> None:
+    """The audit of a built-in scenario prices its input: its model is in the table (the published
+    Sonnet 4.6 rate is $3 in / $15 out per million, cache write 1.25x and read 0.1x of input)."""
+    import yaml
+
+    folder = Path(__file__).parent.parent / "ctxviz" / "scenarios"
+    models = {yaml.safe_load(path.read_text()).get("model") for path in folder.glob("*.yaml")} - {None}
+    assert models and models <= set(PRICES)
+    assert PRICES["claude-sonnet-4-6"] == Price(3.00, 3.75, 0.30, 15.00)

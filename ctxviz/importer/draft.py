@@ -26,6 +26,7 @@ EDIT_TOOLS = ("Edit", "MultiEdit")
 PRE_TOKENS_NOTE = "shares the count Claude Code compacted at (preTokens) minus the call before"
 UNRECORDED = "input the transcript does not record"
 PLANS_FOLDER = "/.claude/plans/"  # where plan mode writes its plan file
+ACCEPTED_PLAN_NOTE = "the plan accepted in plan mode, as the prompt carries it: re-injected after a compaction"
 # the events whose result is a tool output the dedup what-if matches by its content
 _DIGESTED = frozenset({EventKind.TOOL, EventKind.BASH, EventKind.GREP, EventKind.GLOB, EventKind.SUBAGENT})
 
@@ -206,7 +207,11 @@ class _Drafter:
                 comment = {"hook": "hook output or reminder the transcript records", "meta": None}.get(item.kind)
                 event = EventDraft(EventKind.PROMPT, fields, {"size": 0}, ("size",), 0, k, False, comment)
                 self.events.append(event)
-                units.append(_Unit(item.chars, event, "size"))
+                units.append(_Unit(item.chars - item.plan_chars, event, "size"))
+                if item.plan_chars:  # the plan the prompt carries is the plan file a compaction re-injects
+                    plan = EventDraft(EventKind.PLAN, {}, {"plan": 0}, ("plan",), 0, k, False, ACCEPTED_PLAN_NOTE)
+                    self.events.append(plan)
+                    units.append(_Unit(item.plan_chars, plan, "plan"))
                 sent += self.media_tokens if item.media else rounded_tokens(item.chars)
             elif isinstance(item, Tools):
                 group: list[EventDraft] = []

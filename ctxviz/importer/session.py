@@ -93,7 +93,14 @@ class _FlagRecord(Struct, frozen=True):
     message: _FlagMessage | None = None
 
 
+class _PlanRecord(Struct, frozen=True):
+    """A prompt that starts work on a plan accepted in plan mode records the plan (its plan file's text)."""
+
+    planContent: str | None = None
+
+
 _FLAGS = msgspec.json.Decoder(_FlagRecord)
+_PLAN = msgspec.json.Decoder(_PlanRecord)
 _CALL_FACTS = msgspec.json.Decoder(_CallFacts)
 _ARGS = msgspec.json.Decoder(ToolArgs)
 _RESULT_INFO = msgspec.json.Decoder(_ToolResultInfo)
@@ -156,6 +163,7 @@ class Prompt:
     chars: int
     kind: str  # "prompt" (typed by the person), "meta" (expanded commands, caveats), "hook" (reminders)
     media: bool = False  # an image or a document: its chars are encoded data, not text
+    plan_chars: int = 0  # of ``chars``, a plan accepted from plan mode that the prompt carries (its plan file)
 
 
 @dataclass
@@ -341,7 +349,10 @@ class _Builder:
             compaction.summary_chars += len(_text_of(content))
             return
         if isinstance(content, str):
+            items = len(self.current.items)
             self._prompt(content, bool(record.isMeta))
+            if len(self.current.items) > items and b'"planContent"' in raw:
+                self._plan(raw)
             return
         for block in content or ():
             if block.type == "text" and block.text:
@@ -359,6 +370,12 @@ class _Builder:
             "hook" if stripped.startswith("<system-reminder>") else "meta" if meta or stripped.startswith("<") else ""
         )
         self.current.items.append(Prompt(text, utf16_length(text), kind or "prompt"))
+
+    def _plan(self, raw: bytes) -> None:
+        """The prompt just added carries the plan its record holds."""
+        plan, prompt = _PLAN.decode(raw).planContent, self.current.items[-1]
+        if plan and isinstance(prompt, Prompt):
+            prompt.plan_chars = min(utf16_length(plan), prompt.chars)
 
     def _result(self, block: Content, record: Record) -> None:
         use = self.tools.get(block.tool_use_id or "")

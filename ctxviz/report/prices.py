@@ -37,6 +37,7 @@ PRICES: dict[str, Price] = {
     "claude-opus-4-1": _OPUS_4,
     "claude-opus-4-1-20250805": _OPUS_4,
     "claude-opus-4-20250514": _OPUS_4,
+    "claude-sonnet-4-6": _SONNET_4,
     "claude-sonnet-4-5": _SONNET_4,
     "claude-sonnet-4-5-20250929": _SONNET_4,
     "claude-sonnet-4-20250514": _SONNET_4,
