@@ -88,6 +88,49 @@ one streaming pass every time.
 Statusline on the 1 GB session, farm-bench whole process (load 10.6 on 2 cores, the lowest seen that
 hour): cold (cache folder removed before each run), 5 runs, median wall 1.35 s (1.14-1.81), 0.30 s
 cpu, 24.5 MiB; warm against a bare ``python -c pass``, 10 pairs: wall 1.36x, cpu 1.36x (11.6 MiB).
+
+Codex from the end, watch's first read streamed, the Codex reader's hot spots, the timeline's checkpoints
+as tuples (branch big-others, 2026-12-02, load 8-13 on 2 cores: processor seconds and peak MiB, one run
+each, this script; the Codex rollout now as Codex writes one: base instructions in its session_meta and a
+turn_context after each compaction). Before is main at 19a3542 (Claude Code 20 MB: the table above;
+152 MB: ``/usr/bin/time`` on the same first-screen program), after is this branch:
+
+| command | Claude Code 20 MB, 8,932 calls | 152 MB, 66,994 | 1,004 MB, 446,627 |
+|---|---|---|---|
+| statusline cold | 0.48 s / 25 | 0.33 s / 25 | 0.46 s / 25 |
+| statusline warm | 0.08 s / 13 | 0.08 s / 12 | 0.09 s / 12 |
+| context --json | 0.40 s / 28 | 5.35 s / 112 | 38.8 s / 353 |
+| context --at 1 | 0.80 s / 66 | 4.29 s / 108 | |
+| sessions --no-cache | 0.40 s / 36 | 1.61 s / 44 | 9.99 s / 165 |
+| sessions warm | 0.24 s / 18 | 0.24 s / 18 | |
+| watch first screen, before | 2.86 s / 98 | 11.2 s / 261 | 63.1 s / 1,482 |
+| watch first screen, after | 2.98 s / 92 | 8.68 s / 211 | 58.1 s / 1,053 |
+| play first paint, before | 2.44 s / 78 | 9.11 s / 209 | |
+| play first paint, after | 2.57 s / 78 | 8.23 s / 201 | |
+
+| command | Codex 20 MB, before | after | 151 MB, before | after |
+|---|---|---|---|---|
+| statusline cold | 0.45 s / 52 (wrong) | 0.49 s / 26 | 1.48 s / 60 (wrong) | 0.53 s / 26 |
+| statusline warm | 0.09 s / 12 | 0.09 s / 12 | 0.06 s / 12 | 0.10 s / 12 |
+| context --json | 1.56 s / 50 | 1.01 s / 50 | 6.86 s / 180 | 7.82 s / 146 |
+| context --at 1 | 1.28 s / 50 | 1.03 s / 50 | 7.66 s / 170 | 6.05 s / 133 |
+| sessions --no-cache | 0.62 s / 47 | 0.46 s / 47 | 2.87 s / 73 | 1.72 s / 66 |
+| sessions warm | 0.23 s / 18 | 0.23 s / 18 | 0.25 s / 18 | 0.22 s / 18 |
+| watch first screen | 2.99 s / 69 | 2.65 s / 69 | 10.67 s / 178 | 9.45 s / 175 |
+| play first paint | 2.79 s / 72 | 2.60 s / 69 | 8.65 s / 206 | 7.58 s / 176 |
+
+"wrong": before, ``statusline`` read a Codex rollout with Claude Code's parser, the whole file, and said "no
+API call yet"; now it reads the rollout from its last compaction through the Codex reader, flat in the file's
+size (26 MiB). Single runs on a loaded machine: the processor seconds of one command vary by up to 1.5x
+between runs (Codex 151 MB context --json: 7.82 s here, 5.4 s an hour earlier); the side by side figures:
+Codex 151 MB ``context --json``, farm-bench, 3 pairs, this branch's final code against main: cpu 9.01 -> 7.40
+s (A/B 0.82), peak 180 -> 149 MiB (the tables' after columns were measured with ``share_cells`` skipping its
+sort, since put back: see below). Where the cost follows the file: everything but the statusline and
+``sessions`` warm; watch's first screen and play's first paint still read the whole file (watch's now without
+holding every entry: 1 GB session 1,482 -> 1,053 MiB). The 1 GB ``context --json`` first run peaks higher on
+this branch than on main, same output, ``/usr/bin/time`` with PYTHONHASHSEED=0: 322 MiB on main, 354 with
+``share_cells`` skipping its sort when no cell is left over (the table's 353; the sort since put back), 333
+without that; putting back the timeline's and the assembler's changes too left it at 334: the rest not found.
 """
 
 from __future__ import annotations
@@ -192,9 +235,11 @@ def _codex_lines(calls: int, every: int, pad: int) -> object:
     stamp = "2026-11-30T10:00:00.000Z"
     yield json.dumps({"timestamp": stamp, "type": "session_meta", "payload": {
         "id": "019fc8be-3658-7ca3-9e29-b16b16b16b16", "timestamp": stamp, "cwd": CWD,
-        "originator": "codex_cli_rs", "cli_version": "0.146.0", "source": "cli"}}, separators=(",", ":"))  # fmt: skip
-    yield json.dumps({"timestamp": stamp, "type": "turn_context", "payload": {"cwd": CWD, "model": "gpt-5-codex"}},
-                     separators=(",", ":"))  # fmt: skip
+        "originator": "codex_cli_rs", "cli_version": "0.146.0", "source": "cli",
+        "base_instructions": {"text": "You are Codex, a coding agent. " * 300}}}, separators=(",", ":"))  # fmt: skip
+    turn = json.dumps({"timestamp": stamp, "type": "turn_context", "payload": {"cwd": CWD, "model": "gpt-5-codex"}},
+                      separators=(",", ":"))  # fmt: skip
+    yield turn
     filler = "x" * pad
     used, total = 20_000, 0
     for n in range(1, calls + 1):
@@ -214,6 +259,7 @@ def _codex_lines(calls: int, every: int, pad: int) -> object:
                    f'"replacement_history":[{{"type":"message","role":"user","content":[{{"type":"input_text",'
                    f'"text":"Work through the list"}}]}}]}}}}')  # fmt: skip
             yield f'{{"timestamp":"{stamp}","type":"event_msg","payload":{{"type":"context_compacted"}}}}'
+            yield turn  # the turn that goes on names its model again, as Codex writes each turn's context
             used = 24_000
 
 
@@ -257,9 +303,8 @@ def measure(command: list[str], env: dict[str, str], stdin: bytes = b"") -> tupl
 def commands(ctxviz: list[str], python: str, path: Path, agent: str, root: Path) -> dict[str, tuple[list[str], bytes]]:
     payload = json.dumps({"transcript_path": str(path), "session_id": SESSION}).encode()
     found: dict[str, tuple[list[str], bytes]] = {}
-    if agent == "claude-code":
-        found["statusline cold"] = ([*ctxviz, "statusline"], payload)
-        found["statusline warm"] = ([*ctxviz, "statusline"], payload)
+    found["statusline cold"] = ([*ctxviz, "statusline"], payload)
+    found["statusline warm"] = ([*ctxviz, "statusline"], payload)
     found["context --json"] = ([*ctxviz, "context", str(path), "--json"], b"")
     found["context --at 1"] = ([*ctxviz, "context", str(path), "--at", "1", "--json"], b"")
     found["sessions --no-cache"] = ([*ctxviz, "sessions", "--json", "--no-cache", "--root", str(root)], b"")

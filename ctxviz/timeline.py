@@ -139,17 +139,18 @@ class Timeline:
         return {block.id: block for block in self.blocks}
 
     @cached_property
-    def _tables(self) -> tuple[tuple[tuple[int, ...], ...], tuple[frozenset[int], ...]]:
-        """Category totals after each step, and the live set every ``_CHECKPOINT_EVERY`` steps."""
+    def _tables(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """Category totals after each step, and the live set every ``_CHECKPOINT_EVERY`` steps (as a
+        tuple: a frozenset of each took four times the memory, 34 MB for a 67,000-call session)."""
         column = {category: n for n, category in enumerate(CATEGORIES)}
         where = {block.id: (column[block.category], block.tokens) for block in self.blocks}
         running = [0] * len(CATEGORIES)
         live: set[int] = set()
         totals: list[tuple[int, ...]] = []
-        checkpoints: list[frozenset[int]] = []
+        checkpoints: list[tuple[int, ...]] = []
         for step in self.steps:
             if step.index % _CHECKPOINT_EVERY == 0:
-                checkpoints.append(frozenset(live))
+                checkpoints.append(tuple(live))
             for block_id in step.removed:
                 n, tokens = where[block_id]
                 running[n] -= tokens
@@ -201,8 +202,20 @@ class Timeline:
         rows[self.thresholds.buffer_label] = self.thresholds.buffer
         return rows
 
+    @cached_property
+    def _last_live(self) -> set[int]:
+        """The blocks in the window after the last step, without the tables (what ``context`` at the last
+        call asks for)."""
+        live: set[int] = set()
+        for step in self.steps:
+            live.difference_update(step.removed)
+            live.update(step.added)
+        return live
+
     def state_at(self, index: int) -> list[Block]:
         """The blocks in the window after step ``index``, in the order they entered."""
+        if index == len(self.steps) - 1 >= 0 and "_tables" not in self.__dict__:
+            return sorted((self._by_id[i] for i in self._last_live), key=lambda b: (b.entered, b.id))
         start = (index // _CHECKPOINT_EVERY) * _CHECKPOINT_EVERY
         live = set(self._tables[1][index // _CHECKPOINT_EVERY])
         for step in self.steps[start : index + 1]:

@@ -177,7 +177,7 @@ def test_statusline_debug_says_why_no_call_is_shown(
     from ctxviz.live import statusline
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    other = FIXTURES / "other-agents/codex/agent-sessions_codex_053_rate_limit.jsonl"
+    other = FIXTURES / "other-agents/codex/agent-sessions_codex_051_usage.jsonl"  # turn totals only: no call
     stdin = json.dumps({"transcript_path": str(other)}).encode()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
     assert statusline.run(["--debug"]) == 0

@@ -89,6 +89,9 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date
 )
 @click.option("--top", default=10, show_default=True, help="How many of the largest items to list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (format ctxviz.context/1).")
+@click.option("--history", is_flag=True,
+              help="Read the whole session, also when it is big: the calls, compactions and items carried "
+                   "before its last compaction (a big session is otherwise read from there on).")  # fmt: skip
 @click.option("-v", "--verbose", is_flag=True, help="List every damaged or unknown line skipped.")
 def context(
     file: Path | None,
@@ -99,6 +102,7 @@ def context(
     at_call: int | None,
     top: int,
     as_json: bool,
+    history: bool,
     verbose: bool,
 ) -> None:
     """The /context breakdown of a real session at any API call.
@@ -106,6 +110,10 @@ def context(
     Give a session FILE of any agent (the agent is told from the content; `ctxviz sessions --help` lists
     the agents read), or --latest, or --session ID. Totals are measured by the API;
     how they split among the items is estimated (chars/4) and marked with ~.
+
+    At the last call, a big session (more than 64 MB before its last compaction) is read from its last
+    compaction on: the window is the same, what counts from the session's start is shown as not read
+    (--history reads it).
     """
     from ctxviz.errors import InputError
     from ctxviz.transcripts.registry import read_target
@@ -113,7 +121,9 @@ def context(
     try:
         target = choose_session(file, latest, session_id, project, agents)
         if as_json and top >= 0 and (at_call is None or at_call >= 1):
-            _one_call_json(target, at_call, top, verbose)
+            _one_call_json(target, at_call, top, verbose, history)
+        if not as_json and at_call is None and not history and top >= 0:
+            _from_end_text(target, top, verbose)
         reading = read_target(target)
     except InputError as error:
         _fail_safely(error.message)
@@ -147,19 +157,37 @@ def context(
     sys.exit(EXIT_OK)
 
 
-def _one_call_json(target: Path | SessionRef, at_call: int | None, top: int, verbose: bool) -> None:
+def _one_call_json(target: Path | SessionRef, at_call: int | None, top: int, verbose: bool, history: bool) -> None:
     """``context --json`` from a reader that reads one call's window without the whole timeline; returns
     (having printed nothing) when it cannot, for the whole-file read."""
     from ctxviz.transcripts.registry import open_session, reader_named
 
     reader, ref = open_session(target) if isinstance(target, Path) else (reader_named(target.agent), target)
-    window = reader.call_window(ref, at_call, top)
+    window = reader.call_window(ref, at_call, top, history=history)
     if window is None:
         return
     from ctxviz.report.context_data import call_window_dict
 
     _print_json(call_window_dict(window, top_items=top))
     report_problems(window.problems, verbose, counted=False)
+    sys.exit(EXIT_OK)
+
+
+def _from_end_text(target: Path | SessionRef, top: int, verbose: bool) -> None:
+    """``context`` at the last call of a big session, read from its last compaction on; returns (having
+    printed nothing) when the session is not read so, for the whole-file read."""
+    from ctxviz.transcripts.registry import open_session, reader_named
+
+    reader, ref = open_session(target) if isinstance(target, Path) else (reader_named(target.agent), target)
+    window = reader.window_from_end(ref, top)
+    if window is None:
+        return
+    from rich.console import Console
+
+    from ctxviz.report.context import context_renderable
+
+    Console().print(context_renderable(window.timeline, 0, top_items=top, history=False))
+    report_problems(window.problems, verbose, counted=True)
     sys.exit(EXIT_OK)
 
 

@@ -1,12 +1,13 @@
 """One session file followed as it grows: the tailer, the line parser's carried state and the
-incremental follower together. The only I/O is the tailer's; a rebuild rereads the file from its start.
+incremental follower together. The I/O is the tailer's, but for two reads from the file's start: a
+rebuild's, and a first read's when the follower it fed cannot tell (the lines fed, parsed again).
 """
 
 from __future__ import annotations
 
 from contextlib import closing
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import islice, takewhile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,56 @@ class Update:
     change: Change
     rebuilt: bool = False
     reason: str = ""  # why the file restarted or went away
+
+
+@dataclass
+class _FirstRead:
+    """A first read fed to a fresh follower batch by batch, so that its entries are not all held at once.
+    When only the whole-file build can tell what they make (a rewind or gap, a main conversation after a
+    subagent's, the older layout's sidechain records in the session file), the entries are held from
+    then on and built from at the end, those already fed parsed again from the file's start."""
+
+    batches: int = 0
+    fed: bool = False  # the follower took the entries so far
+    held: list[Entry] = field(default_factory=list)  # the first ones until one is conversational; all, once not fed
+    streamed: bool = True
+    lost_before: int | None = None  # the entries of the lines before this one were fed, then not trusted
+
+    def take(self, live: LiveSession, lines: list[Line], entries: list[Entry]) -> None:
+        if not self.streamed:
+            self.held += entries
+            return
+        if live.children is not None:
+            live.children.session = live.session
+            live.children.add(entries)
+            if any(e.sidechain for e in entries):  # matched to their Task calls over the whole file
+                self._hold(lines, entries)
+                return
+        follower = live.follower
+        if not self.fed:
+            self.held += entries
+            if any(e.conversational for e in self.held):
+                self.fed = self.streamed = follower.start(self.held)
+                if self.fed:
+                    self.held = []
+        elif not follower.feed(entries):
+            self._hold(lines, entries)
+
+    def _hold(self, lines: list[Line], entries: list[Entry]) -> None:
+        self.streamed = False
+        if self.fed:
+            self.lost_before, self.held = lines[0][0], list(entries)
+        else:
+            self.held += entries
+
+    def entries(self, path: Path) -> list[Entry]:
+        """Every entry read, for the whole-file build (those fed before, parsed again)."""
+        if self.lost_before is None:
+            return self.held
+        before = self.lost_before
+        with closing(numbered_lines(path, [])) as lines:
+            head = list(takewhile(lambda line: line[0] < before, lines))
+        return [*parse_lines(head, str(path)).entries, *self.held]
 
 
 @dataclass
@@ -77,30 +128,35 @@ class LiveSession:
         """Read what was appended since the last poll and take it in (one ``stat`` when nothing was)."""
         if self.from_end and self.follower.mode is None and self.tail.offset == 0 and self._start_from_end():
             return Update(Change.GREW, rebuilt=True, reason="the first read")
-        # Before the first conversational record everything read is built from again: parsed as it is
-        # read (the first read of a 150 MB session held all its lines beside their entries).
+        # Before the first conversational record everything read is built from again, fed to the follower
+        # batch by batch as it is read: the entries are not all held at once (the first read of a 152 MB
+        # session held its 134,211 entries, 135 MB, beside the state built from them).
         anew = self.follower.mode is None
-        entries: list[Entry] = []
-        batches = 0
+        first = _FirstRead()
 
         def take(lines: list[Line]) -> None:
-            nonlocal batches
-            if not batches:
+            if not first.batches:
                 self._reset()
-            batches += 1
-            entries.extend(self._parse(lines))
+                self.follower = Follower(**self._settings())
+            first.batches += 1
+            first.take(self, lines, self._parse(lines))
 
         read = self.tail.read(take if anew else None)
         if read.change is Change.GONE:
             self.gone = read.reason
+            if anew and first.batches:  # half taken: read again from the start when it is back
+                self.tail, self.follower = Tail(self.path), Follower(**self._settings())
             return Update(Change.GONE, reason=read.reason)
         self.gone = ""
         if read.change is Change.SAME:
             return Update(Change.SAME)
         if anew:
-            if not batches:
+            if not first.batches:
                 self._reset()
-            self._build(entries)
+            if first.streamed and self.follower.duplicates:  # the whole-file build words these
+                first.streamed, first.lost_before, first.held = False, self.tail.line_number + 1, []
+            if not first.streamed or self.follower.mode is None:
+                self._build(first.entries(self.path))
             return Update(read.change, rebuilt=True, reason=read.reason or "the first read")
         if read.change is Change.RESTARTED:
             self._restart(read.lines)
@@ -119,6 +175,10 @@ class LiveSession:
         if self.from_end and self._start_from_end():
             self.gone = ""
             return
+        self._read_whole()
+
+    def _read_whole(self) -> None:
+        """The follower built from every entry of the file at once (the batch reader's own chain code)."""
         self.tail = Tail(self.path)
         self._reset()
         entries: list[Entry] = []

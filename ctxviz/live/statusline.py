@@ -12,12 +12,15 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ctxviz.cache_file import CACHE_FORMAT, MAX_CACHE_BYTES, cache_file, unpack_cache
 from ctxviz.regular_file import read_regular
 from ctxviz.short_forms import humanize
 from ctxviz.transcripts.safe import safe_text
+
+if TYPE_CHECKING:
+    from ctxviz.transcripts.protocol import Reader
 
 DEFAULT_FORMAT = "{bar} {used}/{window} {percent} · {to_compact} · {biggest}"
 FIELDS = ("bar", "used", "window", "percent", "left", "to_compact", "biggest", "item", "item_tokens", "model",
@@ -80,27 +83,28 @@ def _payload(text: bytes) -> tuple[Path, int | None]:
     return Path(transcript).expanduser().absolute(), window
 
 
-def _cached_header(cache: Path, transcript: Path, window: int | None) -> dict[str, Any] | None:
-    """The cache header when it is current: same file, same size, nothing appended, same window."""
+def _cached_header(cache: Path, transcript: Path, window: int | None) -> tuple[dict[str, Any] | None, bool]:
+    """The cache header of this file by this version (None when there is none) and whether it is current:
+    same file, same size, nothing appended, same window."""
     try:
         unpacked = unpack_cache(read_regular(cache, MAX_CACHE_BYTES))
         stat = os.stat(transcript)
     except OSError:
-        return None
+        return None, False
     if unpacked is None or not _well_formed(unpacked[0].get("figures")):
-        return None
+        return None, False
     header = unpacked[0]
     from ctxviz import __version__
 
+    if not (header.get("format") == CACHE_FORMAT and header.get("version") == __version__
+            and header.get("path") == str(transcript)):  # fmt: skip
+        return None, False
     current = (
-        header.get("format") == CACHE_FORMAT
-        and header.get("version") == __version__
-        and header.get("path") == str(transcript)
-        and header.get("identity") == [stat.st_dev, stat.st_ino]
+        header.get("identity") == [stat.st_dev, stat.st_ino]
         and header.get("offset") == stat.st_size
         and header.get("window_asked") == window
     )
-    return header if current else None
+    return header, current
 
 
 def _count(value: object) -> bool:
@@ -127,15 +131,43 @@ def _well_formed(figures: object) -> bool:
     )  # fmt: skip
 
 
+def _not_followed_by_appends(transcript: Path, previous: dict[str, Any] | None) -> Reader | None:
+    """The reader of another agent's session (a Codex rollout, a pi session), whose figures are read
+    through its reader rather than the appends follower's cache. The registry, whose import would cost
+    a statusline run more than the rest, is asked once a file: the cache's header says which agent's it
+    is after that (none: the appends follower's), and a file whose first bytes name a ``sessionId``
+    (every Claude Code session does early) is the appends follower's without asking."""
+    if previous is not None and not previous.get("agent"):
+        return None
+    try:
+        if previous is None and b'"sessionId"' in read_regular(transcript, 64 * 1024):
+            return None
+    except OSError:
+        return None
+    from ctxviz.errors import InputError
+    from ctxviz.transcripts.registry import reader_for, reader_named
+
+    try:
+        reader = reader_named(str(previous["agent"])) if previous is not None else reader_for(transcript)
+    except InputError:  # an agent no reader has: a header not of ours
+        reader = reader_for(transcript)
+    return reader if reader is not None and not reader.follows_by_appends else None
+
+
 def figures_for(transcript: Path, window: int | None, problems: list[str], count_calls: bool = False) -> dict[str, Any]:
     """The cache header with the figures to print. ``count_calls``: the template shows the number of calls,
     which a session read from its last compaction does not know (it is then read whole, once)."""
     if not transcript.is_file():
         raise StatuslineError(f"{transcript}: no such transcript")
     cache = cache_file(transcript)
-    header = _cached_header(cache, transcript, window)
+    previous, current = _cached_header(cache, transcript, window)
+    header = previous if current else None
     figures = header.get("figures") if header is not None else None
     if header is None or (count_calls and isinstance(figures, dict) and figures.get("calls") is None):
+        if (reader := _not_followed_by_appends(transcript, previous)) is not None:
+            from ctxviz.live.other_agents import refresh_other
+
+            return refresh_other(cache, reader, transcript, window, problems, count_calls=count_calls)
         from ctxviz.live.cache import refresh
 
         try:

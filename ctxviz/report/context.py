@@ -26,6 +26,7 @@ from ctxviz.report.context_data import (
 from ctxviz.timeline import FREE_SPACE, Category, Timeline
 
 _NARROW_COLUMNS = 70
+NOT_READ = "not read"  # a figure that needs the part of the session before its last compaction
 # A transcript's System prompt row also holds what its rows would show (UNRECORDED_ROWS): said, not zeroed.
 UNRECORDED_NOTE = "└ with tools, memory, skills: not recorded apart"
 _ROW_STYLES = {
@@ -45,7 +46,7 @@ def _measured_label(timeline: Timeline, index: int) -> str:
     return "measured" if timeline.steps[index].measured else "estimated"
 
 
-def _header(timeline: Timeline, index: int) -> Text:
+def _header(timeline: Timeline, index: int, history: bool) -> Text:
     step = timeline.steps[index]
     used = step.used
     style = _LEVEL_STYLES[timeline.level_at(index)]
@@ -58,7 +59,9 @@ def _header(timeline: Timeline, index: int) -> Text:
     text.append(f" ({percent(used, timeline.window):.0f}%)", style=style)
     text.append(f"  {_measured_label(timeline, index)}", style="dim")
     where = f"step {index} of 0–{timeline.last}"
-    if step.kind == StepKind.API_CALL:
+    if not history:
+        where = f"last {'call' if step.kind == StepKind.API_CALL else 'step'}, calls: {NOT_READ}"
+    elif step.kind == StepKind.API_CALL:
         where = f"call {calls_before(timeline, index)} of {len(api_call_indices(timeline))}"
     text.append(f"  ·  {where}", style="dim")
     return text
@@ -104,7 +107,7 @@ def _grid(timeline: Timeline, index: int, narrow: bool) -> Text:
     return text
 
 
-def _items(timeline: Timeline, index: int, count: int) -> Table:
+def _items(timeline: Timeline, index: int, count: int, history: bool) -> Table:
     approx = timeline.source.kind == "transcript" or timeline.steps[index].measured
     table = Table(title="Largest items in the window", title_justify="left", box=None, padding=(0, 1))
     table.add_column("tokens", justify="right", no_wrap=True, min_width=7)
@@ -114,7 +117,9 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     calls = api_call_indices(timeline)
     for block in largest_items(timeline, index, count):
         # one unit per column: a session's items by the first API call that carried them, a scenario's by step
-        if calls:
+        if not history:
+            when = NOT_READ
+        elif calls:
             first = bisect.bisect_left(calls, block.entered)
             when = f"call {first + 1}" if first < len(calls) else f"after call {len(calls)}"
         else:
@@ -124,7 +129,9 @@ def _items(timeline: Timeline, index: int, count: int) -> Table:
     return table
 
 
-def _compactions(timeline: Timeline, index: int) -> RenderableType:
+def _compactions(timeline: Timeline, index: int, history: bool) -> RenderableType:
+    if not history:
+        return Text(f"Compactions so far: {NOT_READ} (only the part after the last one was read).", style="dim")
     found = compactions_so_far(timeline, index)
     if not found:
         return Text("No compactions so far.", style="dim")
@@ -175,12 +182,16 @@ class _Breakdown:
         yield side
 
 
-def context_renderable(timeline: Timeline, index: int, *, top_items: int = 10) -> RenderableType:
-    """The ``/context`` view of ``timeline`` after step ``index``."""
-    parts: list[RenderableType] = [_header(timeline, index), Text(""), _Breakdown(timeline, index), Text("")]
+def context_renderable(timeline: Timeline, index: int, *, top_items: int = 10, history: bool = True) -> RenderableType:
+    """The ``/context`` view of ``timeline`` after step ``index``. Not ``history``: the timeline holds
+    only the last step, read from the last compaction on; what counts from the session's start is shown
+    as not read."""
+    parts: list[RenderableType] = [_header(timeline, index, history), Text(""), _Breakdown(timeline, index), Text("")]
     if top_items > 0:
-        parts += [_items(timeline, index, top_items), Text("")]
-    parts.append(_compactions(timeline, index))
+        parts += [_items(timeline, index, top_items, history), Text("")]
+    parts.append(_compactions(timeline, index, history))
+    if not history and top_items > 0:
+        parts.append(Text(f"Items carried most over the session: {NOT_READ}.", style="dim"))
     legend = f"{FULL} {PARTIAL} used  {FREE} free  {RESERVE} reserve"
     if timeline.steps[index].measured:
         legend += "  ·  total measured by the API; ~ = split estimated (chars/4)"

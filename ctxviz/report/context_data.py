@@ -109,20 +109,25 @@ def context_dict(timeline: Timeline, index: int, *, top_items: int = 10) -> dict
 
 
 def call_window_dict(window: CallWindow, *, top_items: int = 10) -> dict[str, object]:
-    """``context_dict`` of a reader's one-step window (``Reader.call_window``), with its ``carried`` rows."""
-    document = _document(window.timeline, 0, window.step, window.at_call, window.calls, list(window.compactions),
-                         top_items)  # fmt: skip
-    document["carried"] = carried_rows(carried_items(window), top_items)
+    """``context_dict`` of a reader's one-step window (``Reader.call_window``), with its ``carried`` rows.
+    A window read from the last compaction on has what counts from the session's start as None (not
+    read), and says from which byte it was read (``read_from``)."""
+    compactions = None if window.compactions is None else list(window.compactions)
+    document = _document(window.timeline, 0, window.step, window.at_call, window.calls, compactions, top_items)
+    document["carried"] = None if window.carried is None else carried_rows(carried_items(window), top_items)
+    if window.read_from is not None:
+        document["read_from"] = window.read_from
     return document
 
 
 def carried_items(window: CallWindow) -> list[Item]:
-    """The window's blocks carried most, as the carried cost of the whole timeline lists them."""
+    """The window's blocks carried most, as the carried cost of the whole timeline lists them (none when
+    they were not read)."""
     from ctxviz.report.audit import Item, cost_kind
 
     return [
         Item(b.id, b.label, cost_kind(b), b.category.value, b.tokens, first + 1, stop, stop - first)
-        for b, first, stop in window.carried
+        for b, first, stop in window.carried or ()
     ]
 
 
@@ -135,13 +140,17 @@ def carried_rows(items: Sequence[Item], top_items: int) -> list[dict[str, object
     ]  # fmt: skip
 
 
+def _without_notes(compaction: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in compaction.items() if k != "notes"}
+
+
 def _document(
     timeline: Timeline,
     index: int,
-    step_index: int,
-    at_call: int,
-    calls: int,
-    compactions: list[dict[str, object]],
+    step_index: int | None,
+    at_call: int | None,
+    calls: int | None,
+    compactions: list[dict[str, object]] | None,
     top_items: int,
 ) -> dict[str, object]:
     step = timeline.steps[index]
@@ -168,6 +177,6 @@ def _document(
             {"kind": b.kind, "label": b.label, "tokens": b.tokens, "category": b.category.value}
             for b in largest_items(timeline, index, top_items)
         ],
-        "compactions": [{k: v for k, v in c.items() if k != "notes"} for c in compactions],
+        "compactions": None if compactions is None else [_without_notes(c) for c in compactions],
         "notices": list(timeline.notices),
     }

@@ -113,6 +113,10 @@ class _State(LiveBlocks):
         self.origins[block.id] = item.origin
         return block.id
 
+    def remove(self, block_id: int) -> None:
+        super().remove(block_id)
+        del self.origins[block_id]  # asked of live blocks only: a long session's would fill memory
+
     def step(self, kind: StepKind, label: str, added: list[int], removed: list[int], *, measured: bool,
              notes: Iterable[str], fates: Sequence[Fate] = (), used: int | None = None,
              trigger: CompactionTrigger | None = None, pre_tokens: int | None = None) -> None:  # fmt: skip
@@ -261,11 +265,11 @@ def assemble(events: Iterable[Event], overhead_label: str) -> tuple[tuple[Step, 
             _compact(state, event)
         else:
             _checkpoint(state, event)
-    blocks = tuple(
-        Block(b.id, b.category, b.kind, b.label, b.tokens, b.entered, state.left.get(b.id), b.visibility)
-        for b in state.blocks
-    )
-    return tuple(state.steps), blocks
+    # each block that left gets its step, in place: a second list of every block would double the peak
+    for block_id, left in state.left.items():
+        b = state.blocks[block_id]
+        state.blocks[block_id] = Block(b.id, b.category, b.kind, b.label, b.tokens, b.entered, left, b.visibility)
+    return tuple(state.steps), tuple(state.blocks)
 
 
 def transcript_timeline(

@@ -77,15 +77,19 @@ class Carried(NamedTuple):
 class CallWindow(NamedTuple):
     """One step's ``/context`` without the session's whole timeline: ``timeline`` holds the session's
     model, window and notices and that one step (its index 0), with the blocks in the window after it;
-    the rest are the figures about the session around it, as the whole timeline would give them."""
+    the rest are the figures about the session around it, as the whole timeline would give them.
+
+    A window read from the session's last compaction on (``read_from``: the byte it started at) has
+    no history: the figures that count from the session's start are None (not read), never a guess."""
 
     timeline: Timeline
-    step: int  # its index in the session
-    at_call: int  # the calls up to it, itself included
-    calls: int
-    compactions: tuple[dict[str, object], ...]  # as ``report.context_data.compactions_so_far`` gives them
-    carried: tuple[Carried, ...]  # the blocks carried most up to it, largest first
+    step: int | None  # its index in the session
+    at_call: int | None  # the calls up to it, itself included
+    calls: int | None
+    compactions: tuple[dict[str, object], ...] | None  # as ``report.context_data.compactions_so_far`` gives them
+    carried: tuple[Carried, ...] | None  # the blocks carried most up to it, largest first
     problems: tuple[str, ...]
+    read_from: int | None = None  # None: the file was read from its start
 
 
 @runtime_checkable
@@ -134,9 +138,23 @@ class Reader(Protocol):
         """The session's Timeline (``read(ref).timeline``)."""
         return self.read(ref).timeline
 
-    def call_window(self, ref: SessionRef, at_call: int | None, top: int) -> CallWindow | None:
+    def call_window(
+        self, ref: SessionRef, at_call: int | None, top: int, *, history: bool = False
+    ) -> CallWindow | None:
         """The window at the ``at_call``-th call (None: the last step) with the ``top`` blocks carried
-        most, read without building the whole timeline; None when this reader cannot (then ``read``)."""
+        most, read without building the whole timeline; None when this reader cannot (then ``read``).
+        Not ``history``: the last step of a big session may be read from its last compaction on."""
+        return None
+
+    def window_from_end(self, ref: SessionRef, top: int) -> CallWindow | None:
+        """The last step's window read from the session's last compaction on, when the file before it
+        is big enough for that to matter; None otherwise (then the whole read)."""
+        return None
+
+    def last_window(self, ref: SessionRef) -> Timeline | None:
+        """A timeline whose last step is the session's last, read from the session's end where its log
+        allows (from its last compaction on): the steps before it are not all the session's, only the
+        last one is to be shown. None when only the whole file can tell (then ``read``)."""
         return None
 
     def summaries(

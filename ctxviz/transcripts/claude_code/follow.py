@@ -283,10 +283,12 @@ class Follower:
         state = builder.state
         if not state.steps:
             return None
-        blocks = tuple(
-            Block(b.id, b.category, b.kind, b.label, b.tokens, b.entered, state.left.get(b.id), b.visibility)
-            for b in state.blocks
-        )
+        for block_id, left in state.left.items():  # in place, once each: the blocks are not held twice
+            b = state.blocks[block_id]
+            if b.left is None:
+                state.blocks[block_id] = Block(b.id, b.category, b.kind, b.label, b.tokens, b.entered, left,
+                                               b.visibility)  # fmt: skip
+        blocks = tuple(state.blocks)
         return session_timeline(state.steps, blocks, self.models, name=name, path=path, summary=summary,
                                 notices=notices)  # fmt: skip
 

@@ -2,8 +2,10 @@
 so that the next run on the same file reads only what was appended since — nothing at all when nothing
 was. One file per transcript in the user's cache folder, never among an agent's folders.
 
-Layout: a checksum, one line of JSON (which file, up to which byte, a digest of its first and of its
-last bytes there), then the pass as msgpack. Anything unexpected — damaged, another format or ctxviz
+Layout: a checksum and one line of JSON (which file, up to which byte, a digest of its first and of its
+last bytes there, each section's length and checksum), then two msgpack sections: the answer (the
+window printed, all a run on the unchanged file reads: on a 1 GB session of 446,627 calls, 0.1 MB of a
+33 MB cache) and the pass (read only when the file grew). Anything unexpected — damaged, another format or ctxviz
 version, another file at the path, a file that shrank or whose bytes there changed — makes the cache
 worthless, never trusted: the file is read from its start and the cache written anew. Only a plain
 (uncompressed) file read to a complete last line is saved. Deleting the folder is always safe.
@@ -13,29 +15,29 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import json
 import os
-import sys
 import zlib
 from contextlib import suppress
+from itertools import chain, groupby, repeat
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from ctxviz import __version__
-from ctxviz.cache_file import pack_cache, unpack_cache
 from ctxviz.cache_folder import user_cache_folder, write_atomically
 from ctxviz.errors import InputError
-from ctxviz.regular_file import open_regular, read_regular
-from ctxviz.timeline import Block, Step
+from ctxviz.regular_file import open_regular
+from ctxviz.timeline import Block, Step, Timeline
 from ctxviz.transcripts.claude_code.build import StepBuilder
 from ctxviz.transcripts.claude_code.one_call import Pass, StepTally
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, Piece
 from ctxviz.transcripts.lines import CHUNK_BYTES, lines_after, read_chunk
-from ctxviz.transcripts.protocol import CallWindow
+from ctxviz.transcripts.protocol import CallWindow, Carried
 
-CACHE_FORMAT = "ctxviz.context-cache/1"
-MAX_CACHE_BYTES = 512 * 1024 * 1024
+CACHE_FORMAT = "ctxviz.context-cache/2"
+MAX_HEADER_BYTES = 64 * 1024
 EDGE_BYTES = 4096  # the bytes at the file's start and before the offset whose digest must still match
 KEPT_TOP = 10  # at least this many blocks carried most are kept: a later --top up to it is answered
 
@@ -46,8 +48,9 @@ class _Saved(msgspec.Struct, array_like=True):
     line_number: int
     top: int
     # parse state
-    tools: list[str]  # each tool's name once: the tool calls name it by its place here
-    tool_calls: dict[str, tuple[int, str]]  # tool_use id → its tool, its label
+    # tool_use id → its tool, its label: as the parse state holds them, so that neither saving nor taking
+    # up the pass rebuilds the map (1 s of 2.3 on a session of 446,627 tool calls)
+    tool_calls: dict[str, tuple[str, str]]
     task_prompts: dict[str, str]
     cwd: str | None
     measured: set[str]
@@ -88,7 +91,21 @@ class _Saved(msgspec.Struct, array_like=True):
     last: tuple[int, str, int, bool] | None  # the last step: index, kind, used, measured
 
 
+class _Answer(msgspec.Struct, array_like=True):
+    """The window a run answered (``CallWindow``): a later run on the unchanged file prints it as is."""
+
+    top: int
+    timeline: Timeline
+    step: int
+    at_call: int
+    calls: int
+    compactions: list[dict[str, Any]]
+    carried: list[tuple[Block, int, int]]
+    problems: list[str]
+
+
 _DECODER = msgspec.msgpack.Decoder(_Saved)
+_ANSWER_DECODER = msgspec.msgpack.Decoder(_Answer)
 _ENCODER = msgspec.msgpack.Encoder()
 
 
@@ -98,24 +115,17 @@ def cache_file(transcript: Path) -> Path:
 
 
 def _runs(models: list[str]) -> list[tuple[str, int]]:
-    runs: list[tuple[str, int]] = []
-    for model in models:
-        if runs and runs[-1][0] == model:
-            runs[-1] = (model, runs[-1][1] + 1)
-        else:
-            runs.append((model, 1))
-    return runs
+    """Each model and how many calls in a row named it (counted in C: a session has one model a call)."""
+    return [(model, sum(1 for _ in run)) for model, run in groupby(models)]
 
 
 def _saved(taken: Pass, line_number: int) -> _Saved:
     tools, follower, tally = taken.tools, taken.follower, taken.tally
     builder = follower.builder
     last = tally.last
-    names = {name: n for n, name in enumerate(dict.fromkeys(name for name, _ in tools.names.values()))}
-    calls = {tool: (names[name], label) for tool, (name, label) in tools.names.items()}
     return _Saved(
         line_number, tally.top,
-        list(names), calls, tools.task_prompts, tools.cwd, tools.measured, tools.unmeasured, taken.session,
+        tools.names, tools.task_prompts, tools.cwd, tools.measured, tools.unmeasured, taken.session,
         taken.line_problems, taken.parse_problems,
         follower.mode, follower.last_call, follower.below, follower.last_conversational, follower.linked,
         follower.bridged, None if follower.seen == tools.measured else follower.seen, follower.open_compaction,
@@ -152,14 +162,13 @@ def _restored(saved: _Saved, top: int) -> Pass:
         lean=True, mode=saved.mode, last_call=saved.last_call, below=saved.below,
         last_conversational=saved.last_conversational, linked=saved.linked, bridged=saved.bridged,
         seen=set(saved.measured) if saved.seen is None else saved.seen, open_compaction=saved.open_compaction,
-        models=[model for model, count in saved.models for _ in range(count)], last_used=saved.last_used,
-        last_measured=saved.last_measured, peak=saved.peak, compactions=saved.compactions_done,
+        models=list(chain.from_iterable(repeat(model, count) for model, count in saved.models)),
+        last_used=saved.last_used, last_measured=saved.last_measured, peak=saved.peak,
+        compactions=saved.compactions_done,
     )  # fmt: skip
     follower.builder = StepBuilder({}, state=tally.state, pending=list(saved.pending), notes=list(saved.notes),
                                    calls=saved.calls, overhead=saved.overhead)  # fmt: skip
-    names = [sys.intern(name) for name in saved.tools]
-    calls = {tool: (names[n], label) for tool, (n, label) in saved.tool_calls.items()}
-    tools = ParseState(calls, saved.task_prompts, saved.cwd, saved.measured, saved.unmeasured)
+    tools = ParseState(saved.tool_calls, saved.task_prompts, saved.cwd, saved.measured, saved.unmeasured)
     return Pass(tally, follower, tools, saved.line_problems, saved.parse_problems, saved.session)
 
 
@@ -187,13 +196,17 @@ def _newlines(path: Path, start: int, end: int) -> int:
     return count
 
 
-def _load(cache: Path, path: Path, stat: os.stat_result, top: int) -> tuple[Pass, dict[str, Any]] | None:
+def _header(cache: Path, path: Path, stat: os.stat_result) -> dict[str, Any] | None:
+    """The cache's header when it is this file's (the same file, not shrunk, its bytes at the start and
+    before the offset unchanged), read without its sections; None otherwise."""
     try:
-        unpacked = unpack_cache(read_regular(cache, MAX_CACHE_BYTES))
-        if unpacked is None:
+        with open_regular(cache) as handle:
+            line = handle.readline(MAX_HEADER_BYTES)
+        check, _, text = line.rstrip(b"\n").partition(b" ")
+        if len(check) != 8 or int(check, 16) != zlib.crc32(text):
             return None
-        header, body = unpacked
-        offset = header.get("offset")
+        header: dict[str, Any] = json.loads(text)
+        offset = header.get("offset") if isinstance(header, dict) else None
         if (
             header.get("format") != CACHE_FORMAT
             or header.get("version") != __version__
@@ -205,17 +218,64 @@ def _load(cache: Path, path: Path, stat: os.stat_result, top: int) -> tuple[Pass
             or [header.get("head"), header.get("before")] != list(_edges(path, offset)[:2])
         ):
             return None
-        saved = _DECODER.decode(body)
-        if saved.top < top:
-            return None
-        return _restored(saved, top), header
-    except (OSError, msgspec.DecodeError, RecursionError, KeyError, IndexError, TypeError, ValueError):
+        header["start"] = len(line)
+        return header
+    except (OSError, ValueError, RecursionError, AttributeError):
         return None
 
 
-def cached_call_window(path: Path, top: int) -> CallWindow | None:
-    """``call_window`` at the last step, taken up from the cache where the last run stopped; the cache is
-    then brought up to date (not written when it cannot be: the answer is still right)."""
+def _section(cache: Path, header: dict[str, Any], name: str) -> bytes | None:
+    """The cache's ``answer`` or ``state`` bytes, checked against the header's length and checksum."""
+    try:
+        answer_length = header["answer"][0]
+        length, check = header[name]
+        with open_regular(cache) as handle:
+            handle.seek(header["start"] + (answer_length if name == "state" else 0))
+            data = handle.read(length)
+    except (OSError, KeyError, IndexError, TypeError, ValueError):
+        return None
+    return data if len(data) == length and zlib.crc32(data) == check else None
+
+
+def _answer(cache: Path, header: dict[str, Any], top: int) -> CallWindow | None:
+    """The window the last run answered, kept for a file that has not changed since."""
+    data = _section(cache, header, "answer")
+    try:
+        answer = _ANSWER_DECODER.decode(data) if data is not None else None
+    except (msgspec.DecodeError, RecursionError, ValueError):
+        return None
+    if answer is None or answer.top < top:
+        return None
+    carried = tuple(Carried(*c) for c in answer.carried)
+    return CallWindow(answer.timeline, answer.step, answer.at_call, answer.calls, tuple(answer.compactions), carried,
+                      tuple(answer.problems))  # fmt: skip
+
+
+def _state(cache: Path, header: dict[str, Any], top: int) -> Pass | None:
+    """The pass where the last run stopped, to take up what was appended since."""
+    data = _section(cache, header, "state")
+    try:
+        saved = _DECODER.decode(data) if data is not None else None
+        if saved is None or saved.top < top:
+            return None
+        return _restored(saved, top)
+    except (msgspec.DecodeError, RecursionError, KeyError, IndexError, TypeError, ValueError):
+        return None
+
+
+def _packed(header: dict[str, Any], answer: bytes, state: bytes) -> bytes:
+    header = {**header, "answer": [len(answer), zlib.crc32(answer)], "state": [len(state), zlib.crc32(state)]}
+    text = json.dumps(header, ensure_ascii=False).encode()
+    return b"%08x " % zlib.crc32(text) + text + b"\n" + answer + state
+
+
+def cached_call_window(
+    path: Path, top: int, *, history: bool = False, from_end_bytes: int | None = None
+) -> CallWindow | None:
+    """``call_window`` at the last step: the last run's answer when the file has not changed since, else
+    taken up from the cache where the last run stopped, and the cache brought up to date (not written
+    when it cannot be: the answer is still right). Without a cache and not ``history``, a big session is
+    read from its last compaction on (``one_call_from_end``), and nothing is cached."""
     from ctxviz.transcripts.claude_code.cache_place import among_agent_folders
 
     # keyed by where the file is; the path as given is what the output and the problems name
@@ -226,10 +286,17 @@ def cached_call_window(path: Path, top: int) -> CallWindow | None:
     except OSError:
         return None
     cache = cache_file(path.absolute())
-    loaded = None if compressed else _load(cache, path, stat, top)
+    header = None if compressed else _header(cache, path, stat)
+    if header is not None and header["offset"] == stat.st_size and (answer := _answer(cache, header, top)):
+        return answer
+    if header is None and not history:
+        from ctxviz.transcripts.claude_code.one_call_from_end import window_from_end
+
+        if (window := window_from_end(path, top, from_end_bytes)) is not None:
+            return window
+    taken = None if header is None else _state(cache, header, top)
     try:
-        if loaded is not None:
-            taken, header = loaded
+        if taken is not None and header is not None:
             start, line_number = header["offset"], taken_lines(header)
             if stat.st_size > start:
                 with open_regular(path) as handle:
@@ -244,12 +311,11 @@ def cached_call_window(path: Path, top: int) -> CallWindow | None:
             if not taken.take(path, numbered_lines(path, taken.line_problems)):
                 return None
         after = os.stat(path)
-    except (InputError, OSError):
+    except (InputError, OSError, ValueError):
         return None
-    body = None
     unchanged = (after.st_size, after.st_mtime_ns, after.st_ino) == (stat.st_size, stat.st_mtime_ns, stat.st_ino)
-    grew = loaded is None or stat.st_size > start
-    if not compressed and unchanged and grew and stat.st_size > 0:
+    header = state = None
+    if not compressed and unchanged and stat.st_size > 0:
         try:
             head, before, complete = _edges(path, stat.st_size)
             if complete:
@@ -257,14 +323,22 @@ def cached_call_window(path: Path, top: int) -> CallWindow | None:
                 header = {"format": CACHE_FORMAT, "version": __version__, "path": str(path),
                           "identity": [stat.st_dev, stat.st_ino], "offset": stat.st_size, "mtime_ns": stat.st_mtime_ns,
                           "head": head, "before": before, "lines": line_number}  # fmt: skip
-                body = pack_cache(header, _ENCODER.encode(_saved(taken, line_number)))
+                state = _ENCODER.encode(_saved(taken, line_number))
         except OSError:
-            body = None
+            header = None
     window = taken.window(path)
-    if body is not None and window is not None and not among_agent_folders(cache.parent, path.absolute()):
-        with suppress(OSError):  # not written: the next run reads the file again
-            write_atomically(cache, body)
+    if header is not None and state is not None and window is not None:
+        kept = _ENCODER.encode(_answer_of(window, taken.tally.top))
+        if not among_agent_folders(cache.parent, path.absolute()):
+            with suppress(OSError):  # not written: the next run reads the file again
+                write_atomically(cache, _packed(header, kept, state))
     return window
+
+
+def _answer_of(window: CallWindow, top: int) -> _Answer:
+    assert window.step is not None and window.at_call is not None and window.calls is not None
+    return _Answer(top, window.timeline, window.step, window.at_call, window.calls, list(window.compactions or ()),
+                   [(c.block, c.first, c.stop) for c in window.carried or ()], list(window.problems))  # fmt: skip
 
 
 def taken_lines(header: dict[str, Any]) -> int:

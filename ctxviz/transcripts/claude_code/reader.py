@@ -84,14 +84,21 @@ class ClaudeCodeReader(Reader):
         reading = read_transcript(ref.path)
         return Reading(reading.timeline, reading.problems)
 
-    def call_window(self, ref: SessionRef, at_call: int | None, top: int) -> CallWindow | None:
+    def call_window(
+        self, ref: SessionRef, at_call: int | None, top: int, *, history: bool = False
+    ) -> CallWindow | None:
         if at_call is None:  # the last step: taken up where the last run stopped, from the cache
             from ctxviz.transcripts.claude_code.one_call_cache import cached_call_window
 
-            return cached_call_window(ref.path, top)
+            return cached_call_window(ref.path, top, history=history)
         from ctxviz.transcripts.claude_code.one_call import call_window
 
         return call_window(ref.path, at_call, top)
+
+    def window_from_end(self, ref: SessionRef, top: int) -> CallWindow | None:
+        from ctxviz.transcripts.claude_code.one_call_from_end import window_from_end
+
+        return window_from_end(ref.path, top)
 
     def summaries(
         self, roots: list[Path], index: SummaryIndex, project: str | None, since: date | None

@@ -70,13 +70,15 @@ def session_timeline(
     notices: Sequence[str] = (),
     chain_notes: Sequence[str] = (),
     peak: int | None = None,
+    models_read: bool = False,
 ) -> Timeline:
     """A Claude Code session's Timeline from its steps and blocks (whole-file read or live follower alike):
     the window its models name; the notices given, then the window's, then the chain's. ``peak``: the
-    largest step of the session when ``steps`` are only some of them."""
+    largest step of the session when ``steps`` are only some of them; ``models_read``: ``models`` are
+    only the calls read, not every call of the session."""
     if peak is None:
         peak = max((s.used for s in steps), default=0)
-    window = session_window(models, peak)
+    window = session_window(models, peak, models_read=models_read)
     return Timeline(
         source=Source("transcript", name, path, summary),
         agent=AgentName.CLAUDE_CODE,

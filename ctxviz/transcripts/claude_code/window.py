@@ -21,14 +21,16 @@ class SessionWindow:
     notices: tuple[str, ...]
 
 
-def session_window(models: Sequence[str], peak: int) -> SessionWindow:
-    """The model of the latest call sets the window; a measured call above 200k proves a 1M window."""
+def session_window(models: Sequence[str], peak: int, *, models_read: bool = False) -> SessionWindow:
+    """The model of the latest call sets the window; a measured call above 200k proves a 1M window.
+    ``models_read``: ``models`` are only the calls read (not the session's every call)."""
     notices: list[str] = []
     model = models[-1] if models else "unknown"
     counts = Counter(models)
     if len(counts) > 1:
         used = ", ".join(f"{name} ({n} calls)" for name, n in counts.items())
-        notices.append(f"several models in this session: {used}; the window follows the last one")
+        where = "among the calls read" if models_read else "in this session"
+        notices.append(f"several models {where}: {used}; the window follows the last one")
     spec = model_window(CLAUDE_CODE, undated(model))
     window = spec.window
     if peak > window:

@@ -16,6 +16,7 @@ from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, Sess
 from ctxviz.transcripts.walk import agent_home, session_files
 
 if TYPE_CHECKING:
+    from ctxviz.timeline import Timeline
     from ctxviz.transcripts.codex.rollout import Parsed
 
 
@@ -59,6 +60,11 @@ class CodexReader(Reader):
 
         state = self._parse(ref)
         return Reading(build(state, ref.path), tuple(state.problems))
+
+    def last_window(self, ref: SessionRef) -> Timeline | None:
+        from ctxviz.transcripts.codex.from_end import last_window
+
+        return last_window(ref.path)
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.codex.rollout_timeline import row
