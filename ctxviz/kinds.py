@@ -156,6 +156,16 @@ class CompactionTrigger(StrEnum):
     UNKNOWN = "unknown"
 
 
+class RestoredPiece(StrEnum):
+    """What a compaction put back, as a transcript that records it says: a file re-read whole, a file
+    only named (too big to put back), the plan, the skills invoked before."""
+
+    FILE = "file"
+    FILE_REFERENCE = "file-reference"
+    PLAN = "plan"
+    SKILLS = "skills"
+
+
 USER_STEP_KINDS = frozenset({StepKind.PROMPT, StepKind.COMPACT, StepKind.CLEAR})
 COMPACTION_STEP_KINDS = frozenset({StepKind.COMPACT, StepKind.AUTO_COMPACT})
 # A replayed scenario has no API calls of its own: the model is called after each of these (a prompt,

@@ -14,10 +14,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxviz.importer.paths import PathStyle
-from ctxviz.importer.rules import media_estimate_tokens, read_tokens_of_file
-from ctxviz.importer.session import Compaction, Item, Prompt, Reply, Segment, Session, Tools, ToolUse, is_unchanged_stub
-from ctxviz.kinds import AgentName, EventKind
+from ctxviz.importer.rules import media_estimate_tokens, read_tokens_of_file, tool_call_tokens
+from ctxviz.importer.session import (
+    Compaction,
+    Item,
+    Prompt,
+    Reply,
+    Restored,
+    Segment,
+    Session,
+    Tools,
+    ToolUse,
+    is_unchanged_stub,
+)
+from ctxviz.kinds import AgentName, EventKind, RestoredPiece
 from ctxviz.layout import share_cells
+from ctxviz.profiles import get_profile
 from ctxviz.profiles.limits import rounded_tokens
 from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS
@@ -26,6 +38,7 @@ EDIT_TOOLS = ("Edit", "MultiEdit")
 PRE_TOKENS_NOTE = "shares the count Claude Code compacted at (preTokens) minus the call before"
 UNRECORDED = "input the transcript does not record"
 PLANS_FOLDER = "/.claude/plans/"  # where plan mode writes its plan file
+RESTORED_NOTE = "put back by the compaction, as the transcript records it"
 ACCEPTED_PLAN_NOTE = "the plan accepted in plan mode, as the prompt carries it: re-injected after a compaction"
 # the events whose result is a tool output the dedup what-if matches by its content
 _DIGESTED = frozenset({EventKind.TOOL, EventKind.BASH, EventKind.GREP, EventKind.GLOB, EventKind.SUBAGENT})
@@ -179,6 +192,25 @@ class _Drafter:
             event.sizes["result"] = 0  # the whole measured size goes to the change
         return event, [_Unit(use.call_chars, event, _CALL_KEY.get(kind)), _Unit(result, event, _RESULT_KEY.get(kind))]
 
+    def restored_event(self, item: Restored, segment: int) -> EventDraft:
+        """What a compaction put back, sized from the text the transcript records (never fitted to a call
+        after it): a file as a Read of it, the plan as the plan, a reference or the skills as the text sent."""
+        if item.piece is RestoredPiece.FILE:
+            tokens = read_tokens_of_file(AgentName.CLAUDE_CODE, item.chars) or estimate(item.chars)
+            fields: dict[str, Any] = {"name": "Read", "reads": self.style.path(item.label)}
+            kind, sizes = EventKind.TOOL, {"call": 0, "output": tokens}
+            tokens += tool_call_tokens(get_profile(AgentName.CLAUDE_CODE))  # sent as a Read: its call too
+        elif item.piece is RestoredPiece.PLAN:
+            tokens = estimate(item.chars)
+            kind, fields, sizes = EventKind.PLAN, {}, {"plan": tokens}
+        else:
+            tokens = estimate(item.chars)
+            restored = "Referenced file" if item.piece is RestoredPiece.FILE_REFERENCE else "Skills restored:"
+            text = f"{restored} {item.label}"
+            fields = {"text": self.style.text(text) or item.piece.value, "visibility": "hidden"}
+            kind, sizes = EventKind.PROMPT, {"size": tokens}
+        return EventDraft(kind, fields, sizes, (), tokens, segment, False, RESTORED_NOTE)
+
     def segment(
         self, k: int, seg: Segment, measured_total: int | None, before: int | None, output: int | None = None
     ) -> None:
@@ -234,6 +266,8 @@ class _Drafter:
                 else:
                     self.events.append(EventDraft(EventKind.PARALLEL, {}, {}, (), 0, k, False, inner=group))
                     parallels.append(self.events[-1])
+            elif isinstance(item, Restored):
+                self.events.append(self.restored_event(item, k))
             elif isinstance(item, Compaction):
                 compaction = item
                 boundary = len(self.events)

@@ -8,6 +8,7 @@ from typing import Any
 
 from ctxviz.importer.draft import Draft, EventDraft
 from ctxviz.importer.rules import builtin_subagent_types, read_line_number_tokens
+from ctxviz.importer.session import Compaction
 from ctxviz.kinds import AgentName, EventKind
 from ctxviz.short_forms import undated
 
@@ -63,6 +64,8 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
         profile["summary_tokens"] = auto_summaries[0]
     if len(auto_summaries) > 1:
         profile["summary_tokens_each"] = auto_summaries  # each automatic compaction its own recorded summary
+    if any(isinstance(i, Compaction) and i.restores_recorded for segment in session.segments for i in segment.items):
+        profile["restores_recorded"] = True  # what came back after a compaction is among the events
     line_numbers = read_line_number_tokens(AgentName.CLAUDE_CODE)
     if line_numbers and draft.files:
         profile["restore_line_number_tokens"] = line_numbers  # the files' sizes are Reads, line numbers included

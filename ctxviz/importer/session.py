@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import msgspec
 from msgspec import Raw, Struct
 
+from ctxviz.kinds import RestoredPiece
 from ctxviz.profiles.limits import rounded_tokens, utf16_length
 from ctxviz.transcripts.claude_code.parse import Entry
 from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS, Content, DecodeError, Record, decode_record
@@ -99,7 +100,50 @@ class _PlanRecord(Struct, frozen=True):
     planContent: str | None = None
 
 
+class _RestoredFile(Struct, frozen=True):
+    content: str | None = None
+
+
+class _RestoredContent(Struct, frozen=True):
+    file: _RestoredFile | None = None
+
+
+class _RestoredSkill(Struct, frozen=True):
+    name: str | None = None
+    content: str | None = None
+
+
+class _RestoreAttachment(Struct, frozen=True):
+    """An attachment that puts back what a compaction kept (newer Claude Code writes them after the
+    boundary): a file with its text, a file reference, the plan with its text, the invoked skills."""
+
+    type: str | None = None
+    filename: str | None = None
+    content: Raw = Raw()  # a file's: {"type": "text", "file": {"content": ...}}; other attachments: a string
+    planFilePath: str | None = None
+    planContent: str | None = None
+    skills: list[_RestoredSkill] | None = None
+
+
+class _RestoreRecord(Struct, frozen=True):
+    attachment: _RestoreAttachment | None = None
+
+
+# what Claude Code sends for a file reference (its source, 2.1.42 to 2.1.110)
+_REFERENCE_NOTE = (
+    "Note: {path} was read before the last conversation was summarized, but the contents are too large to "
+    "include. Use Read tool if you need to access it."
+)
+# Claude Code's attachment types for what a compaction puts back
+_RESTORE_TYPES = {
+    "file": RestoredPiece.FILE,
+    "compact_file_reference": RestoredPiece.FILE_REFERENCE,
+    "plan_file_reference": RestoredPiece.PLAN,
+    "invoked_skills": RestoredPiece.SKILLS,
+}
 _FLAGS = msgspec.json.Decoder(_FlagRecord)
+_RESTORE = msgspec.json.Decoder(_RestoreRecord)
+_RESTORED_CONTENT = msgspec.json.Decoder(_RestoredContent)
 _PLAN = msgspec.json.Decoder(_PlanRecord)
 _CALL_FACTS = msgspec.json.Decoder(_CallFacts)
 _ARGS = msgspec.json.Decoder(ToolArgs)
@@ -171,9 +215,20 @@ class Compaction:
     trigger: str  # "auto" | "manual"
     pre_tokens: int | None
     summary_chars: int = 0
+    # the transcript records what this compaction put back (``Restored`` items follow it)
+    restores_recorded: bool = False
 
 
-Item = Reply | Tools | Prompt | Compaction
+@dataclass
+class Restored:
+    """One piece a compaction put back, as the transcript records it after the boundary."""
+
+    piece: RestoredPiece
+    label: str  # the file's path, the plan file's path, or the skills' names
+    chars: int  # of the text put back: the file's, the reference's note, the plan's, the skills' bodies
+
+
+Item = Reply | Tools | Prompt | Compaction | Restored
 
 
 @dataclass
@@ -404,6 +459,35 @@ class _Builder:
         if use.name in SUBAGENT_TOOLS:
             use.agent = info.agentId
 
+    def restored(self, raw: bytes) -> bool:
+        """A restore attachment after a boundary (no call since) becomes what the compaction put back;
+        False: it is not one, or no compaction precedes it."""
+        compaction = next((i for i in reversed(self.current.items) if isinstance(i, Compaction)), None)
+        if compaction is None or b'"attachment"' not in raw:
+            return False
+        try:
+            attachment = _RESTORE.decode(raw).attachment
+        except msgspec.DecodeError:
+            return False
+        piece = _RESTORE_TYPES.get(attachment.type or "") if attachment is not None else None
+        if attachment is None or piece is None:
+            return False
+        if piece is RestoredPiece.FILE:
+            text = _restored_file_text(attachment.content)
+            label, chars = attachment.filename or "file", utf16_length(text)
+        elif piece is RestoredPiece.FILE_REFERENCE:
+            label = attachment.filename or "file"
+            chars = utf16_length(_REFERENCE_NOTE.format(path=label))
+        elif piece is RestoredPiece.PLAN:
+            label, chars = attachment.planFilePath or "plan", utf16_length(attachment.planContent or "")
+        else:
+            skills = attachment.skills or []
+            label = ", ".join(s.name or "skill" for s in skills)
+            chars = sum(utf16_length(s.content or "") for s in skills)
+        self.current.items.append(Restored(piece, label, chars))
+        compaction.restores_recorded = True
+        return True
+
     def boundary(self, entry: Entry) -> None:
         trigger, pre, _ = entry.compact or ("auto", None, None)
         self.current.items.append(Compaction(trigger if trigger == "manual" else "auto", pre))
@@ -428,6 +512,8 @@ def build_session(chain: Sequence[Entry], lines: Mapping[int, bytes], cwd: str |
             builder.assistant(entry, record, raw)
         elif record.kind == "user":
             builder.user(record, raw)
+        elif record.kind == "attachment" and builder.restored(raw):
+            continue
         elif record.kind == "attachment" and entry.pieces:
             piece = entry.pieces[0]
             builder.current.items.append(Prompt(piece.label, piece.estimate * 4, "hook"))
@@ -435,6 +521,16 @@ def build_session(chain: Sequence[Entry], lines: Mapping[int, bytes], cwd: str |
     if not segments[-1].items:
         segments.pop()
     return Session(tuple(segments), builder.model, cwd, session, builder.version)
+
+
+def _restored_file_text(raw: Raw) -> str:
+    if not raw or bytes(raw)[:1] != b"{":
+        return ""
+    try:
+        content = _RESTORED_CONTENT.decode(raw)
+    except msgspec.DecodeError:
+        return ""
+    return content.file.content or "" if content.file is not None else ""
 
 
 def is_unchanged_stub(use: ToolUse) -> bool:

@@ -163,6 +163,10 @@ class ClaudeCodeNumbers:
         (), _MEASURED, "a session's own: each automatic compaction's recorded summary in turn (import sets it)"
     )
     summary_max_tokens: int = number(20_000, _SRC, "COMPACT_MAX_OUTPUT_TOKENS")
+    restores_recorded: bool = number(
+        False, _MEASURED, "a session's own: its transcript records what each compaction put back, which the replay "
+        "then puts back instead of choosing (import sets it)",
+    )  # fmt: skip
     restore_max_files: int = number(5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE")
     restore_max_tokens_per_file: int = number(5_000, _SRC, "POST_COMPACT_MAX_TOKENS_PER_FILE")
     restore_total_tokens: int = number(50_000, _SRC, "POST_COMPACT_TOKEN_BUDGET")
@@ -264,6 +268,7 @@ def build(n: ClaudeCodeNumbers) -> Profile:
             task_status=n.task_status,
             skills=skills,
             line_number_tokens=n.restore_line_number_tokens,
+            restores_recorded=n.restores_recorded,
         ),
         subagents=TaskSubagents(
             types=n.subagent_types,

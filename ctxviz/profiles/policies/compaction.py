@@ -75,6 +75,9 @@ class SummaryAndRecentFiles:
     line_number_tokens: int = 0
     # Claude Code also clears old tool results between calls (microcompact): an event's ``cleared`` applies
     clears_old_results: bool = True
+    # the session's own events put back what each compaction restored (newer transcripts record it): the
+    # files, plan and skills are not chosen here, or they would be counted twice
+    restores_recorded: bool = False
 
     def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
         state, threshold = session.state, session.thresholds.autocompact
@@ -134,7 +137,10 @@ class SummaryAndRecentFiles:
             """Re-injected content must not put an automatic compaction straight back over its threshold."""
             return manual or threshold is None or session.used + tokens + later[0] < threshold
 
-        self._restore_files(session, fates, fits)
+        if self.restores_recorded:
+            state.touched = {}  # the read-file cache starts over with the files the session's events put back
+        else:
+            self._restore_files(session, fates, fits)
         for task in state.background:
             session.add(M, BlockKind.NOTIFICATION, f"Still running: {task.label}", self.task_status, "hidden")
             fates.append(
@@ -146,11 +152,12 @@ class SummaryAndRecentFiles:
                     "still running: the model is told",
                 )
             )
-        if state.plan is not None:
+        if state.plan is not None and not self.restores_recorded:
             state.plan_block = session.add(M, BlockKind.PLAN, "Plan (from disk)", state.plan, "hidden")
             fates.append(Fate("Plan", BlockKind.PLAN, "reinjected", state.plan, "the plan file is re-read from disk"))
         later[0] = listing + hooks
-        self._restore_skills(session, fates, fits)
+        if not self.restores_recorded:
+            self._restore_skills(session, fates, fits)
         if setup.skills and self.skills is not None:
             self.skills.add(session)
         session.session_start_hooks("compact")
