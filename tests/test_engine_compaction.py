@@ -453,3 +453,16 @@ def test_the_per_file_limit_counts_content_not_the_line_numbers_a_read_adds() ->
         ("file-reference", 40),
         ("restored-file", 5_600),
     ]
+
+
+def test_memory_files_and_the_plan_read_as_files_are_not_re_read() -> None:
+    # Claude Code leaves its memory files' own paths and the plan file out of the files it re-reads (they
+    # come back their own way); a CLAUDE.md in a subfolder is an ordinary file there
+    tl = timeline(
+        "files: {CLAUDE.md: 700, CLAUDE.local.md: 300, ~/.claude/plans/p.md: 900, docs/CLAUDE.md: 250, a.py: 400}\n"
+        "events:\n  - read: a.py\n  - read: docs/CLAUDE.md\n  - read: CLAUDE.md\n  - read: CLAUDE.local.md\n"
+        "  - read: ~/.claude/plans/p.md\n  - compact:\n"
+    )
+    c = compaction(tl)
+    restored = [(b.label, b.tokens) for b in added(tl, c.index) if b.kind in ("restored-file", "file-reference")]
+    assert restored == [("Restored docs/CLAUDE.md", 250), ("Restored a.py", 400)]

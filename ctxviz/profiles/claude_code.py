@@ -168,6 +168,11 @@ class ClaudeCodeNumbers:
         "then puts back instead of choosing (import sets it)",
     )  # fmt: skip
     restore_max_files: int = number(5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE")
+    restore_never: tuple[str, ...] = number(
+        ("CLAUDE.md", "CLAUDE.local.md", "~/.claude/CLAUDE.md", "~/.claude/projects/*/memory/MEMORY.md",
+         "~/.claude/plans/*.md"),
+        _SRC, "shouldExcludeFromPostCompactRestore: the memory files' own paths and the plan file",
+    )  # fmt: skip
     restore_max_tokens_per_file: int = number(5_000, _SRC, "POST_COMPACT_MAX_TOKENS_PER_FILE")
     restore_total_tokens: int = number(50_000, _SRC, "POST_COMPACT_TOKEN_BUDGET")
     file_reference: int = number(40, _GUESS, "a one-line file reference")
@@ -269,6 +274,7 @@ def build(n: ClaudeCodeNumbers) -> Profile:
             skills=skills,
             line_number_tokens=n.restore_line_number_tokens,
             restores_recorded=n.restores_recorded,
+            never_restored=n.restore_never,
         ),
         subagents=TaskSubagents(
             types=n.subagent_types,

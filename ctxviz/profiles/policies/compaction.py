@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 
 from ctxviz.fates import summarised_by_kind
 from ctxviz.kinds import BlockKind, Touch
@@ -78,6 +79,8 @@ class SummaryAndRecentFiles:
     # the session's own events put back what each compaction restored (newer transcripts record it): the
     # files, plan and skills are not chosen here, or they would be counted twice
     restores_recorded: bool = False
+    # paths (fnmatch patterns) never among the files re-read: memory files and the plan come back their own way
+    never_restored: tuple[str, ...] = ()
 
     def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
         state, threshold = session.state, session.thresholds.autocompact
@@ -167,7 +170,10 @@ class SummaryAndRecentFiles:
         state = session.state
         memory = set(session.scenario.setup.memory)
         touched = state.touched
-        recent = sorted((path for path in touched if path not in memory), key=lambda f: -touched[f])
+        recent = sorted(
+            (path for path in touched if path not in memory and not self._never_restored(path)),
+            key=lambda f: -touched[f],
+        )
         state.touched = {}  # the read-file cache starts over with just the files restored
         total = 0
         for n, path in enumerate(recent):
@@ -206,6 +212,9 @@ class SummaryAndRecentFiles:
                 f"{min(len(recent), self.max_files)} recent files considered for re-reading, most recent "
                 f"first ({total:,} tokens restored)"
             )
+
+    def _never_restored(self, path: str) -> bool:
+        return any(fnmatchcase(path, pattern) for pattern in self.never_restored)
 
     def _restore_skills(self, session: Session, fates: list[Fate], fits: Fits) -> None:
         state = session.state
