@@ -14,154 +14,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
-from msgspec import Raw, Struct
+from msgspec import Raw
 
 from ctxviz.kinds import RestoredPiece
 from ctxviz.profiles.limits import rounded_tokens, utf16_length
+from ctxviz.transcripts.claude_code.import_fields import (
+    CALL_FACTS,
+    FLAGS,
+    PLAN,
+    REFERENCE_NOTE,
+    RESTORE,
+    RESTORE_TYPES,
+    CallFacts,
+    ToolArgs,
+    ToolResultInfo,
+    restored_file_text,
+    result_info,
+    result_text,
+    tool_args,
+)
 from ctxviz.transcripts.claude_code.parse import Entry
 from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS, Content, DecodeError, Record, decode_record
 
 READ_UNCHANGED = "File unchanged since last read"
-
-
-class ToolArgs(Struct, frozen=True):
-    """The tool_use input fields the importer maps onto scenario events."""
-
-    file_path: str | None = None
-    notebook_path: str | None = None
-    path: str | None = None
-    offset: int | None = None
-    limit: int | None = None
-    pages: str | None = None
-    command: str | None = None
-    pattern: str | None = None
-    skill: str | None = None
-    subagent_type: str | None = None
-    description: str | None = None
-    run_in_background: bool | None = None
-
-
-class _FileInfo(Struct, frozen=True):
-    numLines: int | None = None
-    startLine: int | None = None
-    totalLines: int | None = None
-    content: str | None = None  # the text read (without the line numbers the Read adds)
-
-
-class _ToolResultInfo(Struct, frozen=True):
-    """``toolUseResult``: a Read's line range and text, an Edit's file before the change and its old and
-    new strings, a Write's text, a Task's agent."""
-
-    file: _FileInfo | None = None
-    originalFile: str | None = None
-    oldString: str | None = None
-    newString: str | None = None
-    replaceAll: bool | None = None
-    agentId: str | None = None
-    content: Raw = Raw()  # Write: the written text
-
-
-class _ResultFlag(Struct, frozen=True):
-    tool_use_id: str | None = None
-    is_error: bool | None = None
-
-
-class _FlagMessage(Struct, frozen=True):
-    content: list[_ResultFlag] | str | None = None
-
-
-class _Output(Struct, frozen=True):
-    output_tokens: int | None = None
-    cache_read_input_tokens: int | None = None
-
-
-class _OutputMessage(Struct, frozen=True):
-    usage: _Output | None = None
-
-
-class _CallFacts(Struct, frozen=True):
-    """Of an API call's record: the Claude Code version that wrote it (the replay takes that version's
-    rules), the output tokens recorded (Claude Code's own count before the next call adds them) and what
-    the prompt cache held (a prefix read from it tells how much of the start-up other calls shared)."""
-
-    version: str | None = None
-    message: _OutputMessage | None = None
-
-
-class _FlagRecord(Struct, frozen=True):
-    """Only the ``is_error`` flags of a user record's tool results (the shared record type omits them)."""
-
-    message: _FlagMessage | None = None
-
-
-class _PlanRecord(Struct, frozen=True):
-    """A prompt that starts work on a plan accepted in plan mode records the plan (its plan file's text)."""
-
-    planContent: str | None = None
-
-
-class _RestoredFile(Struct, frozen=True):
-    content: str | None = None
-
-
-class _RestoredContent(Struct, frozen=True):
-    file: _RestoredFile | None = None
-
-
-class _RestoredSkill(Struct, frozen=True):
-    name: str | None = None
-    content: str | None = None
-
-
-class _RestoreAttachment(Struct, frozen=True):
-    """An attachment that puts back what a compaction kept (newer Claude Code writes them after the
-    boundary): a file with its text, a file reference, the plan with its text, the invoked skills."""
-
-    type: str | None = None
-    filename: str | None = None
-    content: Raw = Raw()  # a file's: {"type": "text", "file": {"content": ...}}; other attachments: a string
-    planFilePath: str | None = None
-    planContent: str | None = None
-    skills: list[_RestoredSkill] | None = None
-
-
-class _RestoreRecord(Struct, frozen=True):
-    attachment: _RestoreAttachment | None = None
-
-
-# what Claude Code sends for a file reference (its source, 2.1.42 to 2.1.110)
-_REFERENCE_NOTE = (
-    "Note: {path} was read before the last conversation was summarized, but the contents are too large to "
-    "include. Use Read tool if you need to access it."
-)
-# Claude Code's attachment types for what a compaction puts back
-_RESTORE_TYPES = {
-    "file": RestoredPiece.FILE,
-    "compact_file_reference": RestoredPiece.FILE_REFERENCE,
-    "plan_file_reference": RestoredPiece.PLAN,
-    "invoked_skills": RestoredPiece.SKILLS,
-}
-_FLAGS = msgspec.json.Decoder(_FlagRecord)
-_RESTORE = msgspec.json.Decoder(_RestoreRecord)
-_RESTORED_CONTENT = msgspec.json.Decoder(_RestoredContent)
-_PLAN = msgspec.json.Decoder(_PlanRecord)
-_CALL_FACTS = msgspec.json.Decoder(_CallFacts)
-_ARGS = msgspec.json.Decoder(ToolArgs)
-_RESULT_INFO = msgspec.json.Decoder(_ToolResultInfo)
-
-
-def _args(raw: Raw) -> ToolArgs:
-    try:
-        return _ARGS.decode(raw) if raw else ToolArgs()
-    except msgspec.DecodeError:
-        return ToolArgs()
-
-
-def _result_info(raw: Raw) -> _ToolResultInfo:
-    try:
-        return _RESULT_INFO.decode(raw) if raw and bytes(raw)[:1] == b"{" else _ToolResultInfo()
-    except msgspec.DecodeError:
-        return _ToolResultInfo()
 
 
 @dataclass
@@ -261,11 +136,11 @@ def _text_of(content: str | list[Content] | None) -> str:
     return "\n".join(b.text for b in content or () if b.type == "text" and b.text)
 
 
-def _call_facts(raw: bytes) -> _CallFacts:
+def _call_facts(raw: bytes) -> CallFacts:
     try:
-        return _CALL_FACTS.decode(raw)
+        return CALL_FACTS.decode(raw)
     except msgspec.DecodeError:
-        return _CallFacts()
+        return CallFacts()
 
 
 def _counted(raw: Raw) -> tuple[int, int]:
@@ -295,7 +170,7 @@ def _text_shape(text: str) -> tuple[int, int]:
     return len(text), text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
-def _file_after(use: ToolUse, info: _ToolResultInfo) -> tuple[int, int] | None:
+def _file_after(use: ToolUse, info: ToolResultInfo) -> tuple[int, int] | None:
     """The whole file as the call left it, where its result records it (None: it does not)."""
     if use.name == "Read" and not use.partial_read and info.file is not None and info.file.content is not None:
         return _text_shape(info.file.content)
@@ -313,19 +188,6 @@ def _file_after(use: ToolUse, info: _ToolResultInfo) -> tuple[int, int] | None:
         lines += times * (info.newString.count("\n") - info.oldString.count("\n"))
         return chars, max(1, lines)
     return None
-
-
-def _raw_text(raw: Raw) -> str:
-    """The text of a tool result (a JSON string or a list of text blocks), for its first characters."""
-    try:
-        value = msgspec.json.decode(raw) if raw else ""
-    except msgspec.DecodeError:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "\n".join(str(b.get("text", "")) for b in value if isinstance(b, dict))
-    return ""
 
 
 class _Builder:
@@ -370,7 +232,7 @@ class _Builder:
             elif block.type == "thinking" and block.thinking:
                 self.current.items.append(Reply(len(block.thinking)))
             elif block.type in ("tool_use", "server_tool_use") and block.name and block.id:
-                use = ToolUse(block.id, block.name, _args(block.input), len(block.name) + len(block.input))
+                use = ToolUse(block.id, block.name, tool_args(block.input), len(block.name) + len(block.input))
                 self.tools[block.id] = use
                 key = entry.message_id or f"line:{entry.line}"
                 at, group = self.message_group.get(key, (-1, None))
@@ -385,7 +247,7 @@ class _Builder:
         self.failed = set()
         if b'"is_error":true' in raw:
             try:
-                message = _FLAGS.decode(raw).message
+                message = FLAGS.decode(raw).message
             except msgspec.DecodeError:
                 message = None
             if message is not None and isinstance(message.content, list):
@@ -428,7 +290,7 @@ class _Builder:
 
     def _plan(self, raw: bytes) -> None:
         """The prompt just added carries the plan its record holds."""
-        plan, prompt = _PLAN.decode(raw).planContent, self.current.items[-1]
+        plan, prompt = PLAN.decode(raw).planContent, self.current.items[-1]
         if plan and isinstance(prompt, Prompt):
             prompt.plan_chars = min(utf16_length(plan), prompt.chars)
 
@@ -442,9 +304,9 @@ class _Builder:
         counted, media = _counted(block.content)
         use.result_counted += counted
         use.result_media += media
-        use.result_head = _raw_text(block.content)[:200] if len(block.content) < 400 else use.result_head
+        use.result_head = result_text(block.content)[:200] if len(block.content) < 400 else use.result_head
         use.error = block.tool_use_id in self.failed or use.result_head.lstrip().startswith("<tool_use_error>")
-        info = _result_info(record.toolUseResult)
+        info = result_info(record.toolUseResult)
         if use.name == "Read" and (use.args.offset is not None or use.args.limit is not None):
             use.partial_read = True
         if use.name == "Read" and info.file is not None:
@@ -466,18 +328,18 @@ class _Builder:
         if compaction is None or b'"attachment"' not in raw:
             return False
         try:
-            attachment = _RESTORE.decode(raw).attachment
+            attachment = RESTORE.decode(raw).attachment
         except msgspec.DecodeError:
             return False
-        piece = _RESTORE_TYPES.get(attachment.type or "") if attachment is not None else None
+        piece = RESTORE_TYPES.get(attachment.type or "") if attachment is not None else None
         if attachment is None or piece is None:
             return False
         if piece is RestoredPiece.FILE:
-            text = _restored_file_text(attachment.content)
+            text = restored_file_text(attachment.content)
             label, chars = attachment.filename or "file", utf16_length(text)
         elif piece is RestoredPiece.FILE_REFERENCE:
             label = attachment.filename or "file"
-            chars = utf16_length(_REFERENCE_NOTE.format(path=label))
+            chars = utf16_length(REFERENCE_NOTE.format(path=label))
         elif piece is RestoredPiece.PLAN:
             label, chars = attachment.planFilePath or "plan", utf16_length(attachment.planContent or "")
         else:
@@ -521,16 +383,6 @@ def build_session(chain: Sequence[Entry], lines: Mapping[int, bytes], cwd: str |
     if not segments[-1].items:
         segments.pop()
     return Session(tuple(segments), builder.model, cwd, session, builder.version)
-
-
-def _restored_file_text(raw: Raw) -> str:
-    if not raw or bytes(raw)[:1] != b"{":
-        return ""
-    try:
-        content = _RESTORED_CONTENT.decode(raw)
-    except msgspec.DecodeError:
-        return ""
-    return content.file.content or "" if content.file is not None else ""
 
 
 def is_unchanged_stub(use: ToolUse) -> bool:
