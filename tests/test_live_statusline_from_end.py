@@ -14,8 +14,9 @@ import pytest
 from benchmarks.big_session import _claude_lines, _uuid
 from ctxviz.live import statusline
 from ctxviz.live.session import LiveSession
+from ctxviz.transcripts.backwards import BLOCK_BYTES
 from ctxviz.transcripts.claude_code.follow import window_thresholds
-from ctxviz.transcripts.claude_code.from_end import BLOCK_BYTES, last_boundary, last_call_before
+from ctxviz.transcripts.claude_code.from_end import last_boundary, last_call_before
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 SPOTTER = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"

@@ -11,10 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from ctxviz.transcripts.backwards import lines_backwards
 from ctxviz.transcripts.claude_code.records import SYNTHETIC_MODEL, DecodeError, Record, decode_record
-from ctxviz.transcripts.lines import MAX_LINE_BYTES
 
-BLOCK_BYTES = 1024 * 1024
 _BOUNDARY = b'"compact_boundary"'
 _USAGE = b'"usage"'
 # How far before a boundary its last call is looked for: compaction follows a call within a few records.
@@ -23,31 +22,15 @@ CALL_BEFORE_BYTES = 16 * 1024 * 1024
 
 def _backwards(handle: BinaryIO, end: int, mark: bytes, floor: int = 0) -> Iterator[tuple[int, Record]]:
     """``(offset, record)`` of each complete line between ``floor`` and ``end`` that holds ``mark`` and
-    decodes, the last first. An unfinished last line is not a record yet (the whole-file read skips it too)."""
-    after = b""  # the start of the line cut by the block read before (it continues in this one)
-    while end > floor:
-        start = max(floor, end - BLOCK_BYTES)
-        handle.seek(start)
-        buffer = handle.read(end - start) + after
-        limit = len(buffer)
-        while (hit := buffer.rfind(mark, 0, limit)) >= 0:
-            line_start = buffer.rfind(b"\n", 0, hit) + 1
-            if line_start == 0 and start > floor:
-                break  # the line began in an earlier block: read with that block
-            line_end = buffer.find(b"\n", hit)
-            if line_end >= 0 and (record := _decoded(buffer[line_start:line_end])) is not None:
-                yield start + line_start, record
-            limit = line_start
-        first_newline = buffer.find(b"\n")
-        after = buffer if first_newline < 0 else buffer[: first_newline + 1]
-        if len(after) > MAX_LINE_BYTES:
-            after = b"\n"  # an over-long line is skipped by every read: only its end is kept
-        end = start
+    decodes, the last first (transcripts/backwards.py reads the blocks)."""
+    for offset, line in lines_backwards(handle, end, mark, floor):
+        if (record := _decoded(line)) is not None:
+            yield offset, record
 
 
 def _decoded(line: bytes) -> Record | None:
     try:
-        return decode_record(line.rstrip(b"\r"))
+        return decode_record(line)
     except DecodeError:
         return None
 
