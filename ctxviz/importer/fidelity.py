@@ -13,9 +13,10 @@ One convention everywhere: a compaction "after call N" came between the N-th API
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ctxviz.importer.imported import ImportResult, session_to_scenario
 from ctxviz.importer.replay import Replay, replay
@@ -210,7 +211,7 @@ def _last_call_before(segment: int, calls: dict[int, CallFit]) -> int:
     return max((c for c in calls if c <= segment), default=0)
 
 
-def scored_next_call(first_after: int, simulated_after: int | None, sizes: dict[int, CallFit]) -> int | None:
+def scored_next_call(first_after: int, simulated_after: int | None, sizes: Mapping[int, CallFit]) -> int | None:
     """The call a compaction's size is scored at: the session's first call after it, when that call
     follows it directly; moved on to the first call after the replay's compaction when the replay
     compacted later, so that both windows are compacted ones (the timing is scored apart, as the offset).
@@ -222,26 +223,55 @@ def scored_next_call(first_after: int, simulated_after: int | None, sizes: dict[
     return min((c for c in sizes if c > simulated_after), default=None)
 
 
-def _compactions(result: ImportResult, run: Replay, sizes: dict[int, CallFit]) -> list[CompactionFit]:
-    flat = [e for top in result.draft.events for e in top.flat()]
-    simulated_autos = [
-        _last_call_before(flat[event].segment if event >= 0 else 0, sizes) for event, _ in run.compactions()
-    ]
+class SessionCompaction(NamedTuple):
+    """A compaction the session recorded: its trigger, the measured call it came after, its size before as
+    recorded, and the call that follows it directly (where its size after is scored)."""
+
+    trigger: str
+    after: int
+    pre_tokens: int | None
+    first_after: int
+
+
+def paired_compactions(
+    recorded: Sequence[SessionCompaction], simulated: Sequence[int], sizes: Mapping[int, CallFit]
+) -> list[CompactionFit]:
+    """Each recorded compaction beside the replay's: a typed one is an event, replayed where it was typed;
+    an automatic one takes the replay's nearest automatic compaction (``simulated``, the calls they came
+    after, in order: the earlier on a tie). The replay's left over stand alone, as compactions the session
+    did not make."""
+    left = list(simulated)
     fits: list[CompactionFit] = []
-    for segment, trigger, pre in result.draft.compactions:
-        after = _last_call_before(segment, sizes)
+    for trigger, after, pre, first_after in recorded:
         nearest: int | None = after
         if trigger != "manual":
-            nearest = min(simulated_autos, key=lambda s: abs(s - after), default=None)
+            nearest = min(left, key=lambda s: (abs(s - after), s), default=None)
             if nearest is not None:
-                simulated_autos.remove(nearest)
-        nxt = scored_next_call(segment + 1, nearest, sizes)
-        measured_next = sizes[nxt].measured if nxt is not None else None
-        simulated_next = sizes[nxt].simulated if nxt is not None else None
+                left.remove(nearest)
+        nxt = scored_next_call(first_after, nearest, sizes)
+        measured_next, simulated_next = (sizes[nxt].measured, sizes[nxt].simulated) if nxt is not None else (None, None)
         fits.append(CompactionFit(trigger, after, nearest, measured_next, simulated_next, pre, nxt))
-    fits += [CompactionFit("auto", None, s, None, None) for s in simulated_autos]
+    fits += [CompactionFit("auto", None, s, None, None) for s in left]
     return sorted(fits, key=lambda c: (c.measured_after_call if c.measured_after_call is not None
                                        else c.simulated_after_call or 0))  # fmt: skip
+
+
+def predicted_and_fitted(calls: Sequence[CallFit], compactions: Sequence[CompactionFit]) -> tuple[Score, Score]:
+    """The calls after the session's first compaction (predicted) and those up to it (fitted by import)."""
+    first = min((c.measured_after_call for c in compactions if c.measured_after_call is not None), default=None)
+    predicted = [c for c in calls if first is not None and c.call > first]
+    fitted = [c for c in calls if first is None or c.call <= first]
+    return Score.of(predicted), Score.of(fitted)
+
+
+def _compactions(result: ImportResult, run: Replay, sizes: dict[int, CallFit]) -> list[CompactionFit]:
+    flat = [e for top in result.draft.events for e in top.flat()]
+    simulated = [_last_call_before(flat[event].segment if event >= 0 else 0, sizes) for event, _ in run.compactions()]
+    recorded = [
+        SessionCompaction(trigger, _last_call_before(segment, sizes), pre, segment + 1)
+        for segment, trigger, pre in result.draft.compactions
+    ]
+    return paired_compactions(recorded, simulated, sizes)
 
 
 def _sources(calls: list[CallFit], compactions: list[CompactionFit]) -> list[ErrorSource]:
@@ -284,12 +314,9 @@ def fidelity_of(result: ImportResult, name: str) -> FidelityReport:
     run = replay(result.scenario, flat_count)
     calls = _call_sizes(result, run)
     compactions = _compactions(result, run, {c.call: c for c in calls})
-    measured = [c.measured_after_call for c in compactions if c.measured_after_call is not None]
-    first = min(measured, default=None)
-    predicted = [c for c in calls if first is not None and c.call > first]
-    fitted = [c for c in calls if first is None or c.call <= first]
+    predicted, fitted = predicted_and_fitted(calls, compactions)
     return FidelityReport(
-        name, result.draft.session.version, tuple(calls), tuple(compactions), Score.of(predicted), Score.of(fitted),
+        name, result.draft.session.version, tuple(calls), tuple(compactions), predicted, fitted,
         tuple(_sources(calls, compactions)), run.timeline.thresholds.autocompact,
     )  # fmt: skip
 

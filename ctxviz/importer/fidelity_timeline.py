@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ctxviz.importer.fidelity import CallFit, CompactionFit, FidelityReport, Score, scored_next_call
+from ctxviz.importer.fidelity import (
+    CallFit,
+    FidelityReport,
+    SessionCompaction,
+    paired_compactions,
+    predicted_and_fitted,
+)
 from ctxviz.importer.from_timeline import TimelineImport
 from ctxviz.importer.imported import MeasuredCall
 from ctxviz.importer.replay import Replay, replay
@@ -77,24 +83,13 @@ def score(
     ]
     by_call = {c.call: c for c in calls}
     simulated = [_after_call(event, imported.measured) for event, _ in run.compactions()]
-    fits: list[CompactionFit] = []
-    for after, pre in _measured_compactions(timeline):
-        nearest: int | None = after  # a typed one is an event: replayed where it was typed
-        trigger = "manual"
-        if after not in typed:
-            trigger = "auto"
-            nearest = min(simulated, key=lambda s: (abs(s - after), s), default=None)
-            if nearest is not None:
-                simulated.remove(nearest)
-        nxt = scored_next_call(after + 1, nearest, by_call)
-        measured_next, simulated_next = (by_call[nxt].measured, by_call[nxt].simulated) if nxt else (None, None)
-        fits.append(CompactionFit(trigger, after, nearest, measured_next, simulated_next, pre, nxt))
-    fits += [CompactionFit("auto", None, s, None, None) for s in simulated]
-    fits.sort(key=lambda c: c.measured_after_call if c.measured_after_call is not None else c.simulated_after_call or 0)
-    first = min((c.measured_after_call for c in fits if c.measured_after_call is not None), default=None)
-    predicted = [c for c in calls if first is not None and c.call > first]
-    fitted = [c for c in calls if first is None or c.call <= first]
-    return FidelityReport(name, version, tuple(calls), tuple(fits), Score.of(predicted), Score.of(fitted), (),
+    recorded = [
+        SessionCompaction("manual" if after in typed else "auto", after, pre, after + 1)
+        for after, pre in _measured_compactions(timeline)
+    ]
+    fits = paired_compactions(recorded, simulated, by_call)
+    predicted, fitted = predicted_and_fitted(calls, fits)
+    return FidelityReport(name, version, tuple(calls), tuple(fits), predicted, fitted, (),
                           run.timeline.thresholds.autocompact)  # fmt: skip
 
 
