@@ -187,3 +187,35 @@ def test_a_corrupt_entry_of_a_compressed_session_is_rebuilt(
     index.write_text(json.dumps(data), encoding="utf-8")
     rows = json.loads(CliRunner().invoke(main, ["sessions", "--json"]).stdout)
     assert next(row["peak"] for row in rows if row["file"] == str(packed)) == FASTHOOKS_PEAK
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        "other-agents/gemini-cli/agent-sessions_large.json",  # an older chat: one JSON document
+        "other-agents/gemini-cli/agent-sessions_jsonl_v040.jsonl",
+        "other-agents/codex/agent-sessions_stage0_small.jsonl",
+        "other-agents/pi/synthetic-branch-compaction.jsonl",
+    ],
+)
+def test_a_compressed_file_reads_as_the_file(fixture: str, tmp_path: Path) -> None:
+    plain = tmp_path / Path(fixture).name
+    shutil.copy(FIXTURES / fixture, plain)
+    packed = tmp_path / "packed" / (plain.name + ".gz")
+    packed.parent.mkdir()
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    from_plain = CliRunner().invoke(main, ["context", "--json", str(plain)])
+    from_packed = CliRunner().invoke(main, ["context", "--json", str(packed)])
+    assert from_packed.exit_code == from_plain.exit_code == 0, from_packed.output
+    assert from_packed.stdout.replace(str(packed), str(plain)) == from_plain.stdout
+
+
+def test_a_pretty_printed_compressed_rollout_reads_as_the_rollout(tmp_path: Path) -> None:
+    rollout = FIXTURES / "other-agents/codex/agent-sessions_stage0_small.jsonl"
+    objects = [json.loads(line) for line in rollout.read_text(encoding="utf-8").splitlines() if line.strip()]
+    pretty = "".join(json.dumps(value, indent=2) + "\n" for value in objects).encode()
+    packed = tmp_path / "rollout.jsonl.gz"
+    packed.write_bytes(gzip.compress(pretty))
+    result = CliRunner().invoke(main, ["context", "--json", "--at", "1", str(packed)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["used"] == 16_341  # the rollout's one call, as recorded

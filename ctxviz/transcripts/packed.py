@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Callable, Collection
 from pathlib import Path
 
-from ctxviz.regular_file import read_regular
+from ctxviz.regular_file import open_regular, read_regular
 
 COMPRESSED = ".gz"
 GZIP_MAGIC = b"\x1f\x8b"
@@ -53,13 +53,21 @@ def is_compressed(path: Path) -> bool:
 def unpacked_head(path: Path, size: int) -> bytes:
     """The file's first ``size`` bytes as the agent wrote them: of a gzip file, the first bytes it unpacks
     to (empty when it is damaged there). ``OSError`` when the file cannot be read."""
-    data = read_regular(path, size)
-    if not data.startswith(GZIP_MAGIC):
-        return data
+    with open_regular(path) as handle:
+        data = handle.read(size)
+        if not data.startswith(GZIP_MAGIC):
+            return data
+        data += handle.read(_most_packed(size) - len(data))
     try:
         return zlib.decompressobj(_GZIP_WBITS).decompress(data, size)
     except zlib.error:
         return b""
+
+
+def _most_packed(size: int) -> int:
+    """Compressed bytes enough to hold the first ``size`` unpacked ones: deflate grows data that will not
+    compress by well under 0.5% (zlib's ``deflateBound``), gzip's header by the name it keeps (1 KB is plenty)."""
+    return size + size // 1024 * 5 + 1024
 
 
 def unpacked(path: Path, limit: int) -> bytes:
