@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
-from ctxviz.transcripts.packed import named, session_stem
+from ctxviz.transcripts.packed import named, session_stem, unpacked_name
 from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
 from ctxviz.transcripts.walk import is_folder_or_closed
 
@@ -73,7 +73,8 @@ class GeminiCliReader(Reader):
         started = state.meta.get("startTime") if is_time(state.meta.get("startTime")) else state.started
         children = ref.path.parent / timeline.source.name
         reads.path(children)  # only counted: a subagent's chat added or removed changes the folder's time
-        subagents = sum(1 for p in children.glob("*.json*")) if children.is_dir() else 0
+        # a chat kept both ways (x.jsonl and x.jsonl.gz) is one subagent's
+        subagents = len({unpacked_name(p.name) for p in children.glob("*.json*")}) if children.is_dir() else 0
         details = RowDetails(timeline.source.summary or "", started, state.ended, models, subagents=subagents,
                              problems=state.problems)  # fmt: skip
         return summary_row(ref, timeline, details)
