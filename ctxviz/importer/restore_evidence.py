@@ -1,9 +1,10 @@
 """What a session's own later events show of the files an automatic compaction re-read.
 
 Claude Code's read-file cache starts over at a compaction with just the files it re-read whole, and an
-Edit of a file missing from that cache is refused ("File has not been read yet"). So the first time a file
-is touched after a compaction, an Edit that went through (or was refused only because the file changed
-since it was read) shows the file came back whole; an Edit refused as unread shows it did not. Transcripts
+Edit of a file missing from that cache is refused ("File has not been read yet"), as is a Write over an
+existing one. So the first time a file is touched after a compaction, an Edit that went through (or was
+refused only because the file changed since it was read) or a Write over the file shows it came back
+whole; such a call refused as unread shows it did not. Transcripts
 up to 2.1.96 record nothing else of the choice, which Claude Code makes by the files' modification times.
 Subagents keep caches of their own, so their calls show nothing here.
 """
@@ -43,8 +44,10 @@ def known_restores(session: Session, style: PathStyle) -> list[tuple[tuple[str, 
                     if key in seen:
                         continue
                     seen.add(key)
-                    if use.name in _EDITS and (not use.error or _CHANGED in use.result_head):
+                    if use.error and _NOT_READ in use.result_head:
+                        not_back.append(key)  # an Edit, or a Write over an existing file
+                    elif (use.name in _EDITS and (not use.error or _CHANGED in use.result_head)) or (
+                        use.overwrote and not use.error
+                    ):
                         back.append(key)
-                    elif use.name in _EDITS and _NOT_READ in use.result_head:
-                        not_back.append(key)
     return [(tuple(back), tuple(not_back)) for back, not_back in found]
