@@ -13,10 +13,17 @@ from ctxviz.importer.session import Compaction, Segment, Session, ToolArgs, Tool
 from ctxviz.kinds import BlockKind
 
 NOT_READ = "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
+UNCHANGED = (  # Claude Code's FILE_UNCHANGED_STUB
+    "File unchanged since last read. The content from the earlier Read tool_result in this conversation is "
+    "still current — refer to that instead of re-reading."
+)
 
 
-def _use(name: str, path: str, *, error: str = "", agent: str | None = None, overwrote: bool = False) -> ToolUse:
-    use = ToolUse(f"{name}-{path}", name, ToolArgs(file_path=path), 10, 10, result_head=error, error=bool(error))
+def _use(
+    name: str, path: str, *, error: str = "", agent: str | None = None, overwrote: bool = False, stub: bool = False
+) -> ToolUse:
+    head = UNCHANGED if stub else error
+    use = ToolUse(f"{name}-{path}", name, ToolArgs(file_path=path), 10, 10, result_head=head, error=bool(error))
     use.agent, use.overwrote = agent, overwrote
     return use
 
@@ -34,12 +41,13 @@ def test_the_first_touch_after_each_automatic_compaction_is_the_evidence() -> No
         Tools([_use("Edit", "/w/d.py", agent="sub")]),  # a subagent's cache is its own
         Tools([_use("Edit", "/w/b.py")]),  # b.py was read in between (refused once): only the first touch counts
         Tools([_use("Write", "/w/f.py", overwrote=True), _use("Write", "/w/new.py")]),  # over f.py; new.py created
+        Tools([_use("Read", "/w/g.py", stub=True)]),  # "unchanged since the last read": it was in the cache
         Compaction("manual", None),
         Tools([_use("Edit", "/w/e.py")]),  # after a typed /compact: not an automatic one's
         Compaction("auto", 160_000),
         Tools([_use("Edit", "/w/e.py", error="<tool_use_error>String to replace not found</tool_use_error>")]),
     )
-    assert known_restores(session, PathStyle("/w", False)) == [(("a.py", "f.py"), ("b.py",)), ((), ())]
+    assert known_restores(session, PathStyle("/w", False)) == [(("a.py", "f.py", "g.py"), ("b.py",)), ((), ())]
 
 
 SCENARIO = """

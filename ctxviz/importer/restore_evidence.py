@@ -4,7 +4,8 @@ Claude Code's read-file cache starts over at a compaction with just the files it
 Edit of a file missing from that cache is refused ("File has not been read yet"), as is a Write over an
 existing one. So the first time a file is touched after a compaction, an Edit that went through (or was
 refused only because the file changed since it was read) or a Write over the file shows it came back
-whole; such a call refused as unread shows it did not. Transcripts
+whole; such a call refused as unread shows it did not. Versions that answer a Read of an unchanged file
+already in the cache with a short stub show it too: a stub means the file came back. Transcripts
 up to 2.1.96 record nothing else of the choice, which Claude Code makes by the files' modification times.
 Subagents keep caches of their own, so their calls show nothing here.
 """
@@ -12,7 +13,7 @@ Subagents keep caches of their own, so their calls show nothing here.
 from __future__ import annotations
 
 from ctxviz.importer.paths import PathStyle
-from ctxviz.importer.session import Compaction, Session, Tools
+from ctxviz.importer.session import Compaction, Session, Tools, is_unchanged_stub
 
 _EDITS = frozenset({"Edit", "MultiEdit"})
 _FILE_TOOLS = _EDITS | {"Read", "Write", "NotebookEdit"}
@@ -46,8 +47,10 @@ def known_restores(session: Session, style: PathStyle) -> list[tuple[tuple[str, 
                     seen.add(key)
                     if use.error and _NOT_READ in use.result_head:
                         not_back.append(key)  # an Edit, or a Write over an existing file
-                    elif (use.name in _EDITS and (not use.error or _CHANGED in use.result_head)) or (
-                        use.overwrote and not use.error
+                    elif (
+                        (use.name in _EDITS and (not use.error or _CHANGED in use.result_head))
+                        or (use.overwrote and not use.error)
+                        or is_unchanged_stub(use)
                     ):
                         back.append(key)
     return [(tuple(back), tuple(not_back)) for back, not_back in found]
