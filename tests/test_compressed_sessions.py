@@ -219,3 +219,14 @@ def test_a_pretty_printed_compressed_rollout_reads_as_the_rollout(tmp_path: Path
     result = CliRunner().invoke(main, ["context", "--json", "--at", "1", str(packed)])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["used"] == 16_341  # the rollout's one call, as recorded
+
+
+def test_a_damaged_compressed_session_is_counted_with_why(home: Path) -> None:
+    project = _claude_project(home)
+    packed = compress(project / "c45af7b1.jsonl")
+    packed.write_bytes(packed.read_bytes()[:300])  # the gzip stream ends before its end marker
+    result = CliRunner().invoke(main, ["sessions", "--json-object", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [row["session"] for row in data["sessions"]] == [SPOTTER_ID]
+    assert [why.split(": ")[:2] for why in data["gave_no_session"]] == [[str(packed), "cannot read"]]
