@@ -162,9 +162,11 @@ print(json.dumps({"wall": wall, "cpu": used.ru_utime + used.ru_stime, "peak_kib"
                   "exit": done.returncode, "stderr": done.stderr[-300:].decode()}))
 """
 
-# The TUI's first screen, headless: the app built on the file and run until its first screen is up.
+# The TUI's first screen, headless: the app built on the file as the command builds it and run until its
+# first screen is up; then the process ends (watch's read of the whole file may still be under way in its
+# thread, as when a person quits there).
 _FIRST_SCREEN = """
-import asyncio, sys
+import asyncio, os, sys
 from pathlib import Path
 mode, path = sys.argv[1], Path(sys.argv[2])
 
@@ -173,15 +175,16 @@ async def main():
         from ctxviz.live.watch import Watch
         from ctxviz.live.watch_app import WatchApp
         watch = Watch(path)
-        seen = watch.poll()
-        app = WatchApp(watch, seen.timeline)
+        first = watch.window_from_end()
+        app = WatchApp(watch, first or watch.poll().timeline, from_end=first is not None)
     else:
         from ctxviz.sources import open_timeline
         from ctxviz.tui.app import CtxvizApp
         app = CtxvizApp(open_timeline(str(path)))
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        app.exit()
+        sys.stdout.flush()
+        os._exit(0)
 
 asyncio.run(main())
 """

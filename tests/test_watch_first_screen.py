@@ -1,6 +1,6 @@
-"""``ctxviz watch`` on a big session: the first screen is the last call's window read from the file's end,
-then the whole read's timeline screen replaces it. Every figure the first screen shows is the whole read's
-at the same call. "Big" is a threshold in bytes; the tests pass a small one."""
+"""``ctxviz watch`` and ``ctxviz play`` on a big session: the first screen is the last call's window read
+from the file's end, then the whole read's timeline screen replaces it. Every figure the first screen shows
+is the whole read's at the same call. "Big" is a threshold in bytes; the tests pass a small one."""
 
 from __future__ import annotations
 
@@ -20,11 +20,15 @@ from textual.widgets import Static
 from watching import watching
 
 from benchmarks.big_session import _claude_lines
-from ctxviz.live.first_screen import FirstScreen, progress_text
+from ctxviz.errors import InputError
 from ctxviz.live.watch import Seen, Watch
 from ctxviz.live.watch_app import LiveTimelineScreen, WatchApp
 from ctxviz.report.context_data import shown_breakdown
+from ctxviz.sources import last_call_from_end, open_timeline
 from ctxviz.timeline import Timeline
+from ctxviz.tui.app import CtxvizApp
+from ctxviz.tui.screens.first_screen import FirstScreen, progress_text
+from ctxviz.tui.screens.timeline_screen import TimelineScreen
 from ctxviz.tui.segments import SegmentTotals
 
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
@@ -165,3 +169,63 @@ def test_the_timeline_screen_replaces_the_first_one_with_the_same_figures(
             assert whole == _words(context).replace(at, f"at step {after.index}")
 
     asyncio.run(run())
+
+
+def test_play_opens_a_big_session_on_its_last_call_then_its_whole_timeline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _session(tmp_path)
+    assert last_call_from_end(path) is None  # small: read whole before the first screen, as always
+    assert last_call_from_end("compaction-deep-dive") is None  # a scenario
+    monkeypatch.setattr(FROM_END_BYTES, 0)
+    first = last_call_from_end(path)
+    assert first is not None
+    go = threading.Event()
+
+    def read_whole() -> Timeline:
+        go.wait(10)
+        return open_timeline(path)
+
+    app = CtxvizApp(first, read_whole=read_whole)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FirstScreen)
+            assert _text(screen.query_one("#header-name")).strip().endswith("session b16b16b1 · reading history…")
+            assert _text(screen.query_one("#history")).strip() == "reading history…"  # the reader tells no progress
+            before = _shown(screen)
+            go.set()
+            for _ in range(200):
+                if isinstance(app.screen, TimelineScreen):
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause()  # its first draw
+            after = app.screen
+            assert isinstance(after, TimelineScreen) and after.index == after.timeline.last > 0
+            assert _shown(after) == before
+
+    asyncio.run(run())
+
+
+def test_play_says_why_when_the_whole_read_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _session(tmp_path)
+    monkeypatch.setattr(FROM_END_BYTES, 0)
+    first = last_call_from_end(path)
+    assert first is not None
+
+    def read_whole() -> Timeline:
+        raise InputError(f"{path}:3: not a session record")
+
+    app = CtxvizApp(first, read_whole=read_whole)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(100):
+                if app.failure is not None:
+                    break
+                await pilot.pause(0.05)
+
+    asyncio.run(run())
+    assert app.failure == f"{path}:3: not a session record" and app.return_code == 1

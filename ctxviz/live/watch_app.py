@@ -14,11 +14,11 @@ from textual.screen import Screen
 from textual.widgets import Label
 
 from ctxviz.layout import humanize
-from ctxviz.live.first_screen import READING, FirstScreen
 from ctxviz.live.watch import Seen, Watch
 from ctxviz.report.audit import carried_cost
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK, CtxvizApp
+from ctxviz.tui.screens.first_screen import READING, FirstScreen
 from ctxviz.tui.screens.timeline_screen import SPEEDS, TimelineScreen
 from ctxviz.tui.widgets.timeline_view import TimelineView
 

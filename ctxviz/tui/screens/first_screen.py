@@ -1,8 +1,9 @@
-"""``ctxviz watch``'s first screen on a big session: its last call's window read from the file's end
-(``Watch.window_from_end``) — the header's figures, the token bar and legend, the ``/context``
-breakdown — while the whole file is read in a thread, with how far that read is. The timeline screen
-replaces it once the read is done. Only what the whole read gives at the same call is shown: the
-call's number in the session, and everything before the last compaction, are not known yet."""
+"""The first screen of a big session (``ctxviz watch``, ``ctxviz play``): its last call's window read from
+the file's end (``Reader.window_from_end``) — the header's figures, the token bar and legend, the
+``/context`` breakdown — while the whole file is read in a thread, with how far that read is when the
+reader tells. The timeline screen replaces it once the read is done. Only what the whole read gives at
+the same call is shown: the call's number in the session, and everything before the last compaction,
+are not known yet."""
 
 from __future__ import annotations
 
