@@ -178,9 +178,14 @@ async def main():
         first = watch.window_from_end()
         app = WatchApp(watch, first or watch.poll().timeline, from_end=first is not None)
     else:
-        from ctxviz.sources import open_timeline
+        from functools import partial
+        from ctxviz.sources import last_call_from_end, open_timeline
         from ctxviz.tui.app import CtxvizApp
-        app = CtxvizApp(open_timeline(str(path)))
+        first = last_call_from_end(str(path))
+        if first is not None:
+            app = CtxvizApp(first, read_whole=partial(open_timeline, str(path)))
+        else:
+            app = CtxvizApp(open_timeline(str(path)))
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         sys.stdout.flush()

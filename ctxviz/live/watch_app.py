@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from contextlib import suppress
+from functools import partial
 
 from textual.css.query import NoMatches
 from textual.screen import Screen
@@ -66,14 +67,15 @@ class WatchApp(CtxvizApp):
         return Screen()
 
     def on_mount(self) -> None:
-        if self.reading_history:
-            self.push_screen(FirstScreen(self.timeline, self._title(self.timeline), self.watch_source.progress))
+        polls = partial(self.set_interval, POLL_SECONDS, self._poll_in_background)
+        if self.reading_history:  # the first poll reads the whole file: once the first screen is drawn
+            title = self._title(self.timeline)
+            self.push_screen(FirstScreen(self.timeline, title, self.watch_source.progress, polls))
         else:
             screen = LiveTimelineScreen(self.timeline, self._title(self.timeline))
             screen.set_reactive(TimelineScreen.index, self.timeline.last)  # before mount: no watchers yet
             self.push_screen(screen)
-        # the first read of a big file holds the processor: not before the first screen is drawn
-        self.call_after_refresh(self.set_interval, POLL_SECONDS, self._poll_in_background)
+            polls()
         if self.watch_source.newest:
             self.watch_source.looks_in_background = True
             self.set_interval(LOOK_SECONDS, self._look)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,8 +83,8 @@ class CtxvizApp(App[None]):
     def on_mount(self) -> None:
         if self._read_whole is not None:
             title = f"{display_title(self.timeline)} · {READING}"
-            self.push_screen(FirstScreen(self.timeline, title, lambda: None))
-            self.call_after_refresh(self._read_history, self.timeline, self._read_whole)
+            read = partial(self._read_history, self.timeline, self._read_whole)
+            self.push_screen(FirstScreen(self.timeline, title, lambda: None, read))
 
     @work(thread=True, group="history")
     def _read_history(self, first: Timeline, read_whole: Callable[[], Timeline]) -> None:

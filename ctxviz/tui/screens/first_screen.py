@@ -36,7 +36,7 @@ def progress_text(progress: tuple[int, int] | None) -> str:
 
 class FirstScreen(Screen[None]):
     """``timeline``: the session's last call alone (its one step); ``progress``: the whole read's bytes
-    read and the file's size, or None when the reader does not tell."""
+    read and the file's size, or None when the reader does not tell; ``shown``: see ``__init__``."""
 
     DEFAULT_CSS = """
     FirstScreen #history { height: 1; margin: 0 1; color: $text-muted; text-style: italic; }
@@ -44,9 +44,18 @@ class FirstScreen(Screen[None]):
     FirstScreen #header-step { display: none; }  /* the call's number in the session: not read yet */
     """
 
-    def __init__(self, timeline: Timeline, title: str, progress: Callable[[], tuple[int, int] | None]) -> None:
+    def __init__(
+        self,
+        timeline: Timeline,
+        title: str,
+        progress: Callable[[], tuple[int, int] | None],
+        shown: Callable[[], object],
+    ) -> None:
+        """``shown``: called once this screen is drawn (the read of the whole file, which holds the
+        processor, starts then)."""
         super().__init__()
         self.timeline = timeline
+        self._shown = shown
         self.title = title
         self._progress = progress
         self._totals = SegmentTotals(timeline)
@@ -64,6 +73,7 @@ class FirstScreen(Screen[None]):
         self.watch(self.app, "theme", self._show, init=False)
         self._show()
         self.set_interval(PROGRESS_SECONDS, self._show_progress)
+        self.call_after_refresh(self._shown)
 
     def _show(self) -> None:
         timeline, index = self.timeline, self.timeline.last
