@@ -21,6 +21,7 @@ from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.screens.first_screen import READING, FirstScreen
 from ctxviz.tui.screens.timeline_screen import SPEEDS, TimelineScreen
+from ctxviz.tui.segments import SegmentTotals
 from ctxviz.tui.widgets.timeline_view import TimelineView
 
 _SESSION_ID = re.compile(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")  # its first 8 characters say enough
@@ -60,7 +61,9 @@ class WatchApp(CtxvizApp):
         self.unseen = 0  # steps that arrived while the person looked at an earlier one
         self.newest_screen: LiveTimelineScreen | None = None  # the last one switched to (maybe not yet shown)
         self.reading = False  # a poll's read is under way in a thread
-        self.sent: tuple[Timeline, str] | None = None  # the header's "sent" figures of the last timeline read
+        # the last timeline read, with what its screen sums over every step: its header's "sent" figures and
+        # its segments' totals (worked out in the poll's thread)
+        self.prepared: tuple[Timeline, str, SegmentTotals] | None = None
 
     def get_default_screen(self) -> Screen[None]:
         # a blank base: the followed timeline's screen is pushed on it, so that it can be switched
@@ -96,8 +99,14 @@ class WatchApp(CtxvizApp):
             state = "file gone"
         else:
             state = "live"
-        sent = self.sent[1] if self.sent is not None and self.sent[0] is timeline else _carried(timeline)
+        prepared = self.prepared
+        sent = prepared[1] if prepared is not None and prepared[0] is timeline else _carried(timeline)
         return f"{name} · {state}{sent}"
+
+    def _screen_of(self, timeline: Timeline) -> LiveTimelineScreen:
+        prepared = self.prepared
+        totals = prepared[2] if prepared is not None and prepared[0] is timeline else None
+        return LiveTimelineScreen(timeline, self._title(timeline), totals=totals)
 
     async def action_quit(self) -> None:
         """Quit, but not in the moment a newer picture is being mounted: tearing the screen down before
@@ -130,8 +139,8 @@ class WatchApp(CtxvizApp):
     def _read(self) -> None:  # in a thread
         try:
             seen = self.watch_source.poll()
-            if seen is not None and seen.timeline is not None:  # summed over every call: not on the screen's thread
-                self.sent = seen.timeline, _carried(seen.timeline)
+            if seen is not None and seen.timeline is not None:  # summed over every step: not on the screen's thread
+                self.prepared = seen.timeline, _carried(seen.timeline), SegmentTotals(seen.timeline)
             with suppress(RuntimeError):  # the app ended during the read
                 self.call_from_thread(self.show, seen)
         finally:
@@ -180,7 +189,7 @@ class WatchApp(CtxvizApp):
         self.reading_history = False
         timeline = self.timeline
         self.title = f"ctxviz · {timeline.source.name}"
-        new = self.newest_screen = LiveTimelineScreen(timeline, self._title(timeline))
+        new = self.newest_screen = self._screen_of(timeline)
         new.set_reactive(TimelineScreen.index, timeline.last)
         self.switch_screen(new)
 
@@ -195,7 +204,7 @@ class WatchApp(CtxvizApp):
             self.unseen += max(0, timeline.last - old.timeline.last)
         self.timeline = timeline
         self.title = f"ctxviz · {timeline.source.name}"
-        new = self.newest_screen = LiveTimelineScreen(timeline, self._title(timeline))
+        new = self.newest_screen = self._screen_of(timeline)
         new.set_reactive(TimelineScreen.index, timeline.last if following else min(old.index, timeline.last))
         view = old.view
         self.switch_screen(new)

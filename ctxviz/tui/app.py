@@ -20,6 +20,7 @@ from ctxviz.tui.screens.glossary_screen import GlossaryScreen
 from ctxviz.tui.screens.help_screen import HelpScreen
 from ctxviz.tui.screens.open_screen import OpenScreen
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.segments import SegmentTotals
 from ctxviz.tui.widgets.context_header import display_title
 
 if TYPE_CHECKING:
@@ -96,9 +97,9 @@ class CtxvizApp(App[None]):
             self.failure = error.message
             self.call_from_thread(self.exit, return_code=1)
             return
-        self.call_from_thread(self._history_read, first, timeline)
+        self.call_from_thread(self._history_read, first, timeline, SegmentTotals(timeline))
 
-    def _history_read(self, first: Timeline, timeline: Timeline) -> None:
+    def _history_read(self, first: Timeline, timeline: Timeline, totals: SegmentTotals) -> None:
         """The whole session's screen, on its last step (the one shown first), in place of the first screen;
         not when the person opened something else meanwhile."""
         if self.timeline is not first:
@@ -107,7 +108,7 @@ class CtxvizApp(App[None]):
             self.pop_screen()
         self.timeline = timeline
         self.title = f"ctxviz · {display_title(timeline)}"
-        screen = TimelineScreen(timeline)
+        screen = TimelineScreen(timeline, totals=totals)
         screen.set_reactive(TimelineScreen.index, timeline.last)  # before mount: no watchers yet
         self.switch_screen(screen)
 
