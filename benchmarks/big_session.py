@@ -16,7 +16,8 @@ that runs the command, so each figure is that command's own) are printed against
 Commands: ``statusline`` cold (no cache) and warm (the cache of the run before, nothing new),
 ``context --json`` (the last call), ``context --at 1 --json``, ``sessions --json --no-cache``,
 ``sessions --json`` warm (the summary index of an unmeasured run just before),
-``watch``'s first screen and ``play``'s first paint (the app built headless, up to its first screen).
+``watch``'s first screen and ``play``'s first paint (the app built headless, up to its first screen: a
+big session's is read from its end, see BIG.md).
 Files are written into ``--folder`` (a temporary folder by default) and kept there when it is given,
 so a second run reuses them.
 
@@ -163,12 +164,14 @@ print(json.dumps({"wall": wall, "cpu": used.ru_utime + used.ru_stime, "peak_kib"
 """
 
 # The TUI's first screen, headless: the app built on the file as the command builds it and run until its
-# first screen is up; then the process ends (watch's read of the whole file may still be under way in its
-# thread, as when a person quits there).
+# first screen is up; then the process ends. A big session's first screen (read from the end) ends it
+# when it says it is drawn, where the read of the whole file would start in a thread.
 _FIRST_SCREEN = """
 import asyncio, os, sys
 from pathlib import Path
+from ctxviz.tui.screens.first_screen import FirstScreen
 mode, path = sys.argv[1], Path(sys.argv[2])
+FirstScreen._shown = property(lambda self: lambda: os._exit(0), lambda self, value: None)
 
 async def main():
     if mode == "watch":

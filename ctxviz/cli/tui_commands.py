@@ -73,12 +73,16 @@ def play(
         fail(error.message)
     if not has_terminal():  # after reading the input: its errors come first, wherever they are printed
         fail("ctxviz play needs a terminal (its input or output is not one); try `ctxviz run` for a table")
+    from ctxviz.tui.app import run_app, run_from_end
+
+    if read_whole is None:
+        run_app(timeline)
+        return
     from ctxviz.process import ends_with_the_command
-    from ctxviz.tui.app import run_app
 
     ends_with_the_command()  # q quits even while the whole read runs in its thread
     try:
-        run_app(timeline, read_whole)
+        run_from_end(timeline, read_whole)
     except InputError as error:
         fail(error.message)
 

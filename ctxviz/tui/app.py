@@ -190,9 +190,14 @@ class CtxvizApp(App[None]):
         self.theme = LIGHT if self.theme == DARK else DARK
 
 
-def run_app(timeline: Timeline, read_whole: Callable[[], Timeline] | None = None) -> None:
-    """Raises ``InputError`` when ``read_whole`` (see ``CtxvizApp``) finds the session unreadable."""
-    app = CtxvizApp(timeline, read_whole=read_whole)
+def run_app(timeline: Timeline) -> None:
+    CtxvizApp(timeline).run()
+
+
+def run_from_end(first: Timeline, read_whole: Callable[[], Timeline]) -> None:
+    """A big session's last call first, then its whole timeline (see ``CtxvizApp``). Raises ``InputError``
+    when ``read_whole`` finds the session unreadable."""
+    app = CtxvizApp(first, read_whole=read_whole)
     app.run()
     if app.failure is not None:
         from ctxviz.errors import InputError
