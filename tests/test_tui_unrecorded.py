@@ -18,6 +18,7 @@ from ctxviz.sources import open_timeline
 from ctxviz.transcripts import open_transcript
 from ctxviz.tui.app import CtxvizApp
 from ctxviz.tui.segments import SEGMENTS
+from ctxviz.tui.widgets.blocks_view import fit_columns
 from ctxviz.tui.widgets.legend import LegendWidget
 from tests.tui_driving import drive
 
@@ -81,3 +82,15 @@ def test_the_compaction_story_names_the_remainder_the_same_way() -> None:
 def test_no_segment_is_called_unrecorded() -> None:
     # the first call's remainder is unrecorded too: a segment of that name read as "nothing unrecorded" at 0
     assert all("nrecorded" not in segment.label for segment in SEGMENTS)
+
+
+def test_what_the_log_does_not_record_is_not_on_your_screen_either() -> None:
+    # "you see" once said "a notice" for the system prompt and the unexplained growth of a real session
+    timeline = open_transcript(TRANSCRIPT)
+    overhead = [b for b in timeline.blocks if b.kind == "overhead"]
+    assert len(overhead) >= 2 and {b.visibility for b in overhead} == {"hidden"}
+
+
+def test_the_window_views_kind_column_holds_every_segment_name_whole() -> None:
+    widths = {key: width for key, _, width in fit_columns(118)}
+    assert widths["kind"] >= len("Unexplained growth") == 18  # once cut to "Unexplained grow"

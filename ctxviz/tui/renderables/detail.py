@@ -17,7 +17,7 @@ from ctxviz.profiles import teaching_of
 from ctxviz.timeline import Block, Step, Timeline
 from ctxviz.tui.icons import YOU_SEE, icon
 from ctxviz.tui.renderables.compaction import CompactionGlance
-from ctxviz.tui.segments import segment_of, step_delta
+from ctxviz.tui.segments import SEGMENTS, segment_of, step_delta
 
 # in the order the table lists them: what changed first, what merely stayed last
 _FATE_STYLES = {
@@ -31,6 +31,7 @@ _FATE_STYLES = {
     "reinjected": "cyan",
     "kept": "green",
 }
+_KIND_WIDTH = max(len(segment.label) for segment in SEGMENTS)
 _SEEN = "The model sees every block whole; “you see” is what your terminal shows of it."
 # At most this many rows per block table: a compaction can remove thousands of blocks.
 _MAX_ROWS = 40
@@ -140,7 +141,7 @@ def _blocks_table(title: str, blocks: Sequence[Block], narrow: bool, caption: st
     # the label wraps rather than vanish; the kind goes when the pane is narrow (its colour is on the bar)
     table.add_column("what", ratio=1, overflow="fold")
     if not narrow:
-        table.add_column("kind", style="dim", max_width=16, overflow="ellipsis", no_wrap=True)
+        table.add_column("kind", style="dim", max_width=_KIND_WIDTH, overflow="ellipsis", no_wrap=True)
     table.add_column("you see", no_wrap=True)
     ordered = sorted(blocks, key=lambda b: -b.tokens)
     for block in ordered[:_MAX_ROWS]:
