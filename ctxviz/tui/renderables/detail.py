@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ctxviz.glossary import display_fate, explain_block, fate_meaning, terms_in
+from ctxviz.kinds import CompactionTrigger
 from ctxviz.layout import humanize, percent
 from ctxviz.profiles import teaching_of
 from ctxviz.timeline import Block, Step, Timeline
@@ -59,9 +60,11 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
     step = timeline.steps[index]
     added, removed = step_delta(timeline, index)
     used = timeline.used_at(index)
+    # a log that does not say what started a compaction (Codex, pi) must not read as "auto-compact"
+    kind = "compaction" if step.trigger == CompactionTrigger.UNKNOWN else step.kind
     title = Text.assemble(
         (f"{icon(step.kind)} Step {index}", "bold"),
-        (f" · {step.kind} · ", "dim"),
+        (f" · {kind} · " if kind != step.label else " · ", "dim"),
         (step.label, "bold"),
     )
     total = "measured" if step.measured else "estimated"
