@@ -24,13 +24,20 @@ class _Entry:
     keys: list[str] = field(default_factory=list)
     enabled: bool = True
 
-    def content(self) -> Content:
+    def content(self, labelled: bool = True) -> Content:
         keys = Content.styled(f" {''.join(self.keys)} ", "bold $footer-key-foreground on $footer-key-background")
-        text = (keys + Content(f"{self.label} ")).stylize(Style.from_meta({"@click": self.action}))
+        words = Content(f"{self.label} " if labelled else "")
+        text = (keys + words).stylize(Style.from_meta({"@click": self.action}))
         return text if self.enabled else text.stylize("dim")
 
 
 class KeyBar(Static):
+    """When the keys do not fit, the palette's key goes and the app's own keys (the same on every screen,
+    and listed in the help) lose their words, Help's last: at 80 columns the screen's keys (2 /context,
+    3 Window, a Audit) were cut off the end."""
+
+    _shown_for = 0  # the width the keys were laid out for
+
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._show)
         self._show(self.screen)
@@ -59,5 +66,21 @@ class KeyBar(Static):
         palette = Binding(self.app.COMMAND_PALETTE_BINDING, "command_palette", "Palette")
         shown = list(entries.values())
         app_keys = sum(1 for active in ordered if active.node is not screen and active.binding.show)
-        shown.insert(app_keys, _Entry("Palette", "app.command_palette", [self.app.get_key_display(palette)]))
-        self.update(Content("").join(entry.content() for entry in shown), layout=False)
+        with_palette = [
+            *shown[:app_keys],
+            _Entry("Palette", "app.command_palette", [self.app.get_key_display(palette)]),
+        ]
+        full = Content("").join(entry.content() for entry in with_palette + shown[app_keys:])
+        width = self.content_size.width
+        screen_part = [entry.content() for entry in shown[app_keys:]]
+        for keep_help in (True, False):
+            if not width or full.cell_length <= width:
+                break
+            app_part = [entry.content(labelled=keep_help and entry.action == "app.help") for entry in shown[:app_keys]]
+            full = Content("").join(app_part + screen_part)
+        self._shown_for = width
+        self.update(full, layout=False)
+
+    def on_resize(self) -> None:
+        if self.content_size.width != self._shown_for:
+            self._show(self.screen)
