@@ -68,7 +68,14 @@ def what_came_back(timeline: Timeline, index: int, words: CompactionWords | None
         kept = words.keeps or "history this compaction keeps as it was"
         rows.append(Row("Kept verbatim", _total(history), kept if history else f"none fit: {kept}"))
     files = take([b for b in added if b.kind in _FILE_KINDS])
-    if words.restored_files is not None and (files or any(f.kind in (K.FILE_READ, K.EDIT) for f in fates)):
+    # a log that records no re-read (Claude Code before 2.1.97) has its re-reads in the next call's measured
+    # growth: a row would show an unmeasured 0
+    unrecorded = timeline.source.kind == "transcript" and not files
+    if (
+        words.restored_files is not None
+        and not unrecorded
+        and (files or any(f.kind in (K.FILE_READ, K.EDIT) for f in fates))
+    ):
         most, each = words.restored_files
         detail = f"{len(files)} of at most {most}, each ≤ {each:,}"
         referenced = sum(1 for b in files if b.kind == K.FILE_REFERENCE)

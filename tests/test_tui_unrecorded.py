@@ -94,3 +94,16 @@ def test_what_the_log_does_not_record_is_not_on_your_screen_either() -> None:
 def test_the_window_views_kind_column_holds_every_segment_name_whole() -> None:
     widths = {key: width for key, _, width in fit_columns(118)}
     assert widths["kind"] >= len("Unexplained growth") == 18  # once cut to "Unexplained grow"
+
+
+def test_re_reads_a_log_does_not_record_are_not_shown_as_zero() -> None:
+    # this session's Claude Code records no re-read after its compaction: "Recent files re-read 0" was a guess
+    timeline = open_transcript(TRANSCRIPT)
+    rows = what_came_back(timeline, timeline.compaction_indices()[0])
+    assert "Recent files re-read" not in [row.what for row in rows]
+
+
+def test_a_scenario_still_says_how_many_files_came_back() -> None:
+    timeline = open_timeline(None)
+    rows = {row.what: row for row in what_came_back(timeline, timeline.compaction_indices()[0])}
+    assert rows["Recent files re-read"].detail.startswith("4 of at most 5")
