@@ -42,7 +42,7 @@ def _is_scenario(file: Path | None) -> bool:
 
 
 @click.command()
-@click.argument("session", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("session", required=False, type=click.Path(path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session of any agent (this folder's project first).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option(
@@ -55,7 +55,7 @@ def _is_scenario(file: Path | None) -> bool:
 @click.option(
     "--prices",
     "prices_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
     help="A JSON price table ($ per million tokens) instead of the one shipped.",
 )

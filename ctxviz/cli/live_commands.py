@@ -34,7 +34,7 @@ def _check_file(file: Path) -> None:
 
 
 @click.command()
-@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", required=False, type=click.Path(path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session now (and stay on it).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option("--agent", metavar="NAME", help="Only this agent's sessions (`ctxviz sessions --help` lists them).")
