@@ -4,6 +4,7 @@ names the file, whichever command was given it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,22 @@ def test_a_folder_as_the_price_table_is_bad_input(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["audit", str(CLAUDE), "--prices", str(tmp_path)])
     assert result.exit_code == 1, result.output
     assert str(tmp_path) in result.stderr
+
+
+def test_a_log_written_as_one_json_array_says_so_with_its_line(tmp_path: Path) -> None:
+    records = [json.loads(line) for line in CLAUDE.read_text(encoding="utf-8").splitlines()]
+    array = tmp_path / "array.jsonl"
+    array.write_text(json.dumps(records, indent=2), encoding="utf-8")
+    result = CliRunner().invoke(main, ["context", str(array)])
+    assert result.exit_code == 1, result.output
+    assert "expected one JSON object a line" in result.stderr
+    assert f"{array}:1: a JSON array, not a JSON object" in result.stderr
+
+
+def test_junk_says_what_was_expected_and_where_it_first_failed(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_bytes(b"x" * 5000)  # one line, no newline: not a record cut short
+    result = CliRunner().invoke(main, ["context", str(junk)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith(f"{junk}: no readable Claude Code records in 1 line (expected one JSON object")
+    assert f"{junk}:1: not a JSON object" in result.stderr
