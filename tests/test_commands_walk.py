@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
-from ctxviz.cli import main
+from ctxviz.cli import COMMAND_MODULES, load_command, main
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CLAUDE = FIXTURES / "claude-code/spotter-misc/short.jsonl"
@@ -48,3 +49,17 @@ def test_junk_says_what_was_expected_and_where_it_first_failed(tmp_path: Path) -
     assert result.exit_code == 1, result.output
     assert result.stderr.startswith(f"{junk}: no readable Claude Code records in 1 line (expected one JSON object")
     assert f"{junk}:1: not a JSON object" in result.stderr
+
+
+@pytest.mark.parametrize("name", sorted(COMMAND_MODULES))
+def test_every_option_says_what_it_does_and_names_its_value(name: str) -> None:
+    """Each option has a sentence of help, and a value named for what it is (N, ID, NAME), never click's
+    type name (TEXT, INTEGER)."""
+    command = load_command(name)
+    assert command is not None
+    for param in command.params:
+        if not isinstance(param, click.Option) or param.hidden:
+            continue
+        assert param.help, f"{name} {param.opts[0]} has no help"
+        if not param.is_flag and param.type.name in ("text", "integer"):
+            assert param.metavar, f"{name} {param.opts[0]} shows its value as {param.type.name.upper()}"

@@ -51,7 +51,9 @@ def _is_scenario(file: Path | None) -> bool:
 @click.option(
     "--agent", "agents", multiple=True, metavar="NAME", help="With --latest or --session: only this agent's sessions."
 )
-@click.option("--top", default=15, show_default=True, help="How many of the items that carried most to list.")
+@click.option(
+    "--top", metavar="N", default=15, show_default=True, help="How many of the items that carried most to list."
+)
 @click.option(
     "--prices",
     "prices_file",

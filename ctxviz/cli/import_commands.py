@@ -38,8 +38,8 @@ def _session_target(
 
 _SESSION_OPTIONS = (
     click.argument("session", required=False, type=click.Path(path_type=Path)),
-    click.option("--latest", is_flag=True, help="The most recent session (of the current project if it has one)."),
-    click.option("--session", "session_id", default=None, help="A session by its id (or the start of it)."),
+    click.option("--latest", is_flag=True, help="The most recent session of any agent (this folder's project first)."),
+    click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough)."),
 )
 
 

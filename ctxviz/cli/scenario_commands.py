@@ -28,10 +28,12 @@ def _open(ctx: click.Context, scenario: str, allow_outside: bool, agent: str | N
 @click.command()
 @click.argument("scenario")
 @click.option("--json", "as_json", is_flag=True, help="Print the timeline as JSON (format ctxviz.timeline/1).")
-@click.option("--at", type=int, default=None, help="Show the breakdown at step N (default: the last step).")
+@click.option(
+    "--at", type=int, metavar="N", help="Show the breakdown at step N, counted from 0 (default: the last step)."
+)
 @click.option("--why", is_flag=True, help="Add each step's why-notes to the table.")
 @click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
-@click.option("--agent", callback=check_agent, help=AGENT_HELP)
+@click.option("--agent", metavar="NAME", callback=check_agent, help=AGENT_HELP)
 @click.option(
     "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
 )

@@ -17,7 +17,9 @@ from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
 @click.option(
     "-p", "--project", metavar="P", help="With --latest or --session: only sessions whose project contains P."
 )
-@click.option("--agent", callback=check_agent, help=AGENT_HELP + " With --latest or --session: only its sessions.")
+@click.option(
+    "--agent", metavar="NAME", callback=check_agent, help=AGENT_HELP + " With --latest or --session: only its sessions."
+)
 @click.option(
     "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
 )
