@@ -63,3 +63,10 @@ def test_every_option_says_what_it_does_and_names_its_value(name: str) -> None:
         assert param.help, f"{name} {param.opts[0]} has no help"
         if not param.is_flag and param.type.name in ("text", "integer"):
             assert param.metavar, f"{name} {param.opts[0]} shows its value as {param.type.name.upper()}"
+
+
+@pytest.mark.parametrize("command", ["context", "audit"])
+def test_a_negative_top_is_a_usage_error_not_all_but_the_last(command: str) -> None:
+    result = CliRunner().invoke(main, [command, str(CLAUDE), "--top", "-2"])
+    assert result.exit_code == 2, result.output
+    assert "--top" in result.stderr

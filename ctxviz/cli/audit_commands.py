@@ -52,7 +52,12 @@ def _is_scenario(file: Path | None) -> bool:
     "--agent", "agents", multiple=True, metavar="NAME", help="With --latest or --session: only this agent's sessions."
 )
 @click.option(
-    "--top", metavar="N", default=15, show_default=True, help="How many of the items that carried most to list."
+    "--top",
+    metavar="N",
+    type=click.IntRange(min=0),
+    default=15,
+    show_default=True,
+    help="How many of the items that carried most to list.",
 )
 @click.option(
     "--prices",
