@@ -48,7 +48,8 @@ def open_timeline(
         path, display = _builtin_if_missing(path, display)
         replayable = _scenario(path, display, tokenizer, allow_outside)
         return replayable.finish(simulate(replayable.scenario, agent=agent, source_path=display))
-    raise InputError(f"{path}: not a scenario (.yaml) or an agent's session file")
+    what = "a folder, not" if path.is_dir() else "not"
+    raise InputError(f"{path}: {what} a scenario (.yaml) or an agent's session file")
 
 
 @dataclass(frozen=True)

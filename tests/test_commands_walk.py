@@ -17,13 +17,14 @@ FIXTURES = Path(__file__).parent / "fixtures"
 CLAUDE = FIXTURES / "claude-code/spotter-misc/short.jsonl"
 
 
-@pytest.mark.parametrize("command", ["context", "import", "fidelity", "audit", "run", "compare", "watch"])
+@pytest.mark.parametrize("command", ["context", "import", "fidelity", "audit", "run", "compare", "watch", "validate"])
 def test_a_folder_given_as_the_session_is_bad_input_in_every_command(command: str, tmp_path: Path) -> None:
-    folder = tmp_path / "a-folder"
-    folder.mkdir()
-    result = CliRunner().invoke(main, [command, str(folder)])
+    given = tmp_path / "given"
+    given.mkdir()
+    result = CliRunner().invoke(main, [command, str(given)])
     assert result.exit_code == 1, result.output
-    assert "a-folder" in result.stderr and "folder" in result.stderr.replace("a-folder", "")
+    assert result.stderr.startswith(f"{given}: ")
+    assert "a folder" in result.stderr.removeprefix(str(given))
 
 
 def test_a_folder_as_the_price_table_is_bad_input(tmp_path: Path) -> None:
