@@ -5,6 +5,8 @@ names the file, whichever command was given it."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -71,3 +73,15 @@ def test_a_negative_top_is_a_usage_error_not_all_but_the_last(command: str) -> N
     result = CliRunner().invoke(main, [command, str(CLAUDE), "--top", "-2"])
     assert result.exit_code == 2, result.output
     assert "--top" in result.stderr
+
+
+def test_watch_refuses_another_agents_session_named_as_this_agents() -> None:
+    """--agent names the reader of a file that tells no agent yet; a Codex rollout read as pi's showed no
+    call and waited for ever."""
+    codex = FIXTURES / "other-agents/codex/ccusage-session-alpha.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "ctxviz", "watch", str(codex), "--agent", "pi"],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(f"{codex}: a codex session, not pi's")

@@ -57,6 +57,8 @@ def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | 
             file = _chosen(session_id, agent)
         if file is not None:
             _check_file(file)
+            if agent is not None:
+                _check_whose(file, agent)
         followed = Watch(file, newest=file is None, agent=agent)
     except InputError as error:
         fail(error.message)
@@ -80,6 +82,17 @@ def _check_agent(agent: str) -> None:
 
     if not reader_named(agent).records_usage:
         raise InputError(f"--agent {agent}: its transcripts record no token usage, so there is nothing to watch")
+
+
+def _check_whose(file: Path, agent: str) -> None:
+    """``--agent`` names the reader of a file whose records tell no agent yet (a session just started);
+    a file that is plainly another agent's would be read as none and waited on for ever."""
+    from ctxviz.errors import InputError
+    from ctxviz.transcripts.registry import reader_for
+
+    found = reader_for(file)
+    if found is not None and found.name != agent:
+        raise InputError(f"{file}: a {found.name} session, not {agent}'s; leave out --agent {agent} to follow it")
 
 
 def _chosen(session_id: str | None, agent: str | None) -> Path:
