@@ -85,3 +85,13 @@ def test_watch_refuses_another_agents_session_named_as_this_agents() -> None:
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
     assert done.stderr.startswith(f"{codex}: a codex session, not pi's")
+
+
+@pytest.mark.parametrize("command", ["import", "fidelity"])
+def test_a_damaged_line_is_warned_of_by_import_and_fidelity_alike(command: str, tmp_path: Path) -> None:
+    lines = CLAUDE.read_bytes().splitlines(keepends=True)
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_bytes(b"".join([lines[0], b"\xff not a record\n", *lines[1:]]))
+    result = CliRunner().invoke(main, [command, str(damaged)])
+    assert result.exit_code == 0, result.output
+    assert f"warning: {damaged}:2: " in result.stderr

@@ -88,8 +88,8 @@ def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json
     """Replay a session under its agent's rules (claude-code, codex, pi) and compare with what it measured,
     call by call."""
     from ctxviz.errors import InputError
-    from ctxviz.importer import IMPORTED_AGENT
-    from ctxviz.importer import fidelity as measure
+    from ctxviz.importer import IMPORTED_AGENT, session_to_scenario
+    from ctxviz.importer.fidelity import fidelity_of
     from ctxviz.transcripts.registry import recorded_agents
 
     target = _session_target(session, latest, session_id, among=(IMPORTED_AGENT, *recorded_agents()))
@@ -98,9 +98,12 @@ def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json
         print_fidelity(agent, path, as_json)
         return
     try:
-        report = measure(path)
+        imported = session_to_scenario(path)
     except InputError as error:
         fail(error.message)
+    for problem in imported.problems[:5]:  # as import and the other agents' fidelity warn of them
+        click.echo(f"warning: {problem}", err=True)
+    report = fidelity_of(imported, imported.draft.session.session_id or Path(path).stem)
     show_report(report, as_json, lambda fit: print_tables(fit, IMPORTED_AGENT))
 
 
