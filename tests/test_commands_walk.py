@@ -5,6 +5,7 @@ names the file, whichever command was given it."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -95,3 +96,18 @@ def test_a_damaged_line_is_warned_of_by_import_and_fidelity_alike(command: str, 
     result = CliRunner().invoke(main, [command, str(damaged)])
     assert result.exit_code == 0, result.output
     assert f"warning: {damaged}:2: " in result.stderr
+
+
+CUT_FIGURE = re.compile(r"\d…")  # a number that lost its last digits to the width
+WIDE_CUT_SESSION = FIXTURES / "claude-code/entireio-shrunk/76-62d755ef9f.jsonl.gz"  # +93,386 −117,462 at once
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["agents", "--no-numbers"], ["compare", str(WIDE_CUT_SESSION), "--table", "--agents", "claude-code,codex"]],
+)
+def test_no_figure_is_cut_at_80_columns(args: list[str]) -> None:
+    result = CliRunner().invoke(main, args, env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    assert not CUT_FIGURE.findall(result.stdout), [line for line in result.stdout.splitlines() if "…" in line][:5]
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80

@@ -72,7 +72,11 @@ def _cell_pieces(run: Run, event: int, width: int) -> tuple[Line, Piece]:
     values = cell(run, event)
     added = f"+{values.added:,}" if values.added else "·"
     removed = f" −{values.removed:,}" if values.removed else ""
-    total = _fit(f" = {values.total:,}", width - len(added) - len(removed))
+    total = f" = {values.total:,}"
+    if len(added) + len(removed) + len(total) > width:  # the total is never cut: the change is shortened
+        added = f"+{humanize(values.added)}" if values.added else "·"
+        removed = f" −{humanize(values.removed)}" if values.removed else ""
+    total = _fit(total, width - len(added) - len(removed))
     figures = [(added, "green" if values.added else "dim"), (removed, "red")]
     figures.append((total, "bold magenta" if values.compacted else ""))
     return figures, (_fit(values.why, width), "magenta" if values.compacted else "dim")
