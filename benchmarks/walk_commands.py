@@ -321,7 +321,7 @@ def walk(walker: Walker, inputs: list[tuple[str, str, Path]], quick: bool) -> No
             walker.run(name, "hostile", args, path)
         walker.run(name, "hostile", ["validate", str(path)], path)
         walker.run(name, "hostile", ["play", str(path), "--agent", "nobody"], path)
-    codex = FIXTURES / "other-agents/codex/agent-sessions_codex_051_usage.jsonl"
+    codex = FIXTURES / "other-agents/codex/ccusage-session-alpha.jsonl"
     for args in wrong_agent_commands(codex, "claude-code") + wrong_agent_commands(codex, "pi"):
         walker.run("codex rollout as another agent's", "hostile", args, codex)
     for name, stdin in statusline_inputs(FIXTURES / "claude-code/spotter-misc/short.jsonl"):

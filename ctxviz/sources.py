@@ -68,7 +68,7 @@ def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: 
     """A scenario file, a built-in scenario's name (None: the default scenario), or an agent's session
     (.jsonl) turned into a scenario (``imported_session``). Raises ``InputError``."""
     file, display = _given(path)
-    if is_transcript_name(file):
+    if is_transcript_name(file) or (file.suffix not in SCENARIO_SUFFIXES and _is_session(file)):
         from ctxviz.importer.imported import measured_per_event
 
         scenario, calls = imported_session(file)

@@ -111,3 +111,11 @@ def test_no_figure_is_cut_at_80_columns(args: list[str]) -> None:
     assert result.exit_code == 0, result.output
     assert not CUT_FIGURE.findall(result.stdout), [line for line in result.stdout.splitlines() if "…" in line][:5]
     assert max(len(line) for line in result.stdout.splitlines()) <= 80
+
+
+def test_compare_replays_a_session_kept_as_json_as_run_reads_it() -> None:
+    """gemini-cli keeps a chat as one .json file: compare took it for a scenario missing its name."""
+    gemini = FIXTURES / "other-agents/gemini-cli/agent-sessions_large.json"
+    result = CliRunner().invoke(main, ["compare", str(gemini), "--table", "--agents", "gemini-cli"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("agent-sessions_large · ")
