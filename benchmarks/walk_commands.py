@@ -109,7 +109,7 @@ def fixture_sessions() -> Iterator[tuple[str, Path]]:
 def folder_logs(folder: Path) -> Iterator[tuple[str, Path]]:
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder).as_posix()
-        if "subagents/" in relative or "/storage_v2/" in relative:
+        if "subagents/" in relative or "storage_v2/" in relative:  # opencode keeps a session as a tree
             continue
         if path.is_file() and path.name.endswith((".jsonl", ".json", ".jsonl.gz")):
             yield f"{folder.name}/{relative}", path
