@@ -119,3 +119,10 @@ def test_compare_replays_a_session_kept_as_json_as_run_reads_it() -> None:
     result = CliRunner().invoke(main, ["compare", str(gemini), "--table", "--agents", "gemini-cli"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("agent-sessions_large · ")
+
+
+def test_fidelity_names_every_column_in_full_at_80_columns() -> None:
+    codex = FIXTURES / "other-agents/codex/agent-sessions_stage0_small.jsonl"  # seven compactions recorded
+    result = CliRunner().invoke(main, ["fidelity", str(codex)], env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout

@@ -123,7 +123,7 @@ def print_tables(report: FidelityReport, agent: str, wide_tolerance: int | None 
         calls.add_row(str(call.call), f"{call.measured:,}", f"{call.simulated:,}", f"{call.error:.2f}%", scored)
     console.print(calls)
     if report.compactions:
-        table = Table("compaction", "after call (measured)", "after call (replay)", "off by", "next call measured",
+        table = Table("trigger", "after call (measured)", "after call (replay)", "off by", "next call measured",
                       "replay there", "error")  # fmt: skip
         for fit in report.compactions:
             cells = (fit.measured_after_call, fit.simulated_after_call, fit.offset, fit.measured_next,
