@@ -126,3 +126,11 @@ def test_fidelity_names_every_column_in_full_at_80_columns() -> None:
     result = CliRunner().invoke(main, ["fidelity", str(codex)], env={"COLUMNS": "80", "NO_COLOR": "1"})
     assert result.exit_code == 0, result.output
     assert "…" not in result.stdout
+
+
+def test_the_command_list_says_what_each_does_whole_on_one_line() -> None:
+    """click cuts a command's first sentence at about 45 characters ('Replay SCENARIO (a file, a...')."""
+    result = CliRunner().invoke(main, ["--help"], env={"COLUMNS": "80"})
+    listed = result.stdout.split("Commands:\n")[1].splitlines()
+    assert len(listed) == len(COMMAND_MODULES), listed
+    assert not [line for line in listed if line.endswith("...")]

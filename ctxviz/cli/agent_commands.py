@@ -73,7 +73,7 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-@click.command()
+@click.command(short_help="Each agent profile: window, thresholds, and their sources.")
 @click.argument("names", nargs=-1, metavar="[AGENT]...")
 @click.option("--json", "as_json", is_flag=True, help=f"Print the profiles as JSON (format {FORMAT}).")
 @click.option("--numbers/--no-numbers", default=True, help="List every number with its source (default: yes).")

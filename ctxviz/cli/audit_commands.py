@@ -41,7 +41,7 @@ def _is_scenario(file: Path | None) -> bool:
     return file.suffix in SCENARIO_SUFFIXES or (not file.exists() and file.suffix not in TRANSCRIPT_SUFFIXES)
 
 
-@click.command()
+@click.command(short_help="Where a session's input tokens went; what would have sent fewer.")
 @click.argument("session", required=False, type=click.Path(path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session of any agent (this folder's project first).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")

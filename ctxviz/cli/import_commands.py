@@ -49,7 +49,7 @@ def _with_session(command: Callable[..., None]) -> Callable[..., None]:
     return command
 
 
-@click.command(name="import")
+@click.command(name="import", short_help="Turn a real session into a scenario that replays it.")
 @_with_session
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Write the scenario here.")
 @click.option("--keep-paths", is_flag=True, help="Keep paths as recorded (home folder names included).")
@@ -81,7 +81,7 @@ def import_session(
     emit_scenario(result.yaml, len(result.scenario.events), result.problems, output)
 
 
-@click.command()
+@click.command(short_help="Replay a session under its agent's rules and score each call.")
 @_with_session
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON (format ctxviz.fidelity/1).")
 def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json: bool) -> None:

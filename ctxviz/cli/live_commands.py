@@ -33,7 +33,7 @@ def _check_file(file: Path) -> None:
         raise InputError(f"{file}: {error.strerror or error}") from None
 
 
-@click.command()
+@click.command(short_help="Open the TUI on a session and follow it as it is written.")
 @click.argument("file", required=False, type=click.Path(path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session now (and stay on it).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
@@ -145,6 +145,7 @@ def _first_timeline(followed: Watch) -> Timeline:
 @click.command(
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []},
     add_help_option=False,
+    short_help="One line for Claude Code's status bar: context used and left.",
 )
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def statusline(args: tuple[str, ...]) -> None:

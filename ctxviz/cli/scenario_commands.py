@@ -25,7 +25,7 @@ def _open(ctx: click.Context, scenario: str, allow_outside: bool, agent: str | N
         fail(error.message)
 
 
-@click.command()
+@click.command(short_help="Replay a scenario; print its steps and final breakdown.")
 @click.argument("scenario")
 @click.option("--json", "as_json", is_flag=True, help="Print the timeline as JSON (format ctxviz.timeline/1).")
 @click.option(
@@ -87,7 +87,7 @@ def run(
     console.print(context_renderable(timeline, timeline.last if at is None else at))
 
 
-@click.command()
+@click.command(short_help="Check scenario files; every problem with its line and column.")
 @click.argument("scenarios", nargs=-1, required=True)
 @click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
 @click.pass_context

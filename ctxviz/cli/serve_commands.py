@@ -40,7 +40,7 @@ def play_argv(path: str | None, tokenizer: str, allow_outside: bool) -> list[str
     return words
 
 
-@click.command()
+@click.command(short_help="Serve the TUI as a web page (to this machine only, by default).")
 @click.argument("path", required=False)
 @click.option(
     "--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True, help="The port to listen on."

@@ -215,7 +215,7 @@ class _ListsEachAgentsFolders(click.Command):
         super().format_epilog(ctx, formatter)
 
 
-@click.command(cls=_ListsEachAgentsFolders)
+@click.command(cls=_ListsEachAgentsFolders, short_help="Every agent's sessions here: calls, peak, last, compactions.")
 @click.option("-p", "--project", metavar="P", help="Only sessions whose project path contains P.")
 @click.option("--since", callback=_day, metavar="DATE", help="Sessions active on or after DATE (YYYYMMDD).")
 @click.option("--until", callback=_day, metavar="DATE", help="Sessions started on or before DATE (YYYYMMDD).")

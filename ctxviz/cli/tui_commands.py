@@ -9,7 +9,7 @@ import click
 from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
 
 
-@click.command()
+@click.command(short_help="Open a scenario or a session in the TUI.")
 @click.argument("path", required=False)
 @click.option("--allow-outside", is_flag=True, help="Let a scenario's file: sizes read outside its folder.")
 @click.option("--latest", is_flag=True, help="The most recent session of any agent (as for `context`).")
@@ -82,7 +82,7 @@ def has_terminal() -> bool:
     return bool(os.environ.get("TEXTUAL_DRIVER")) or (sys.stdin.isatty() and sys.stdout.isatty())
 
 
-@click.command()
+@click.command(short_help="Write SVG screenshots of the TUI's main views.")
 @click.argument("path", required=False)
 @click.option(
     "--out",
