@@ -134,3 +134,12 @@ def test_the_command_list_says_what_each_does_whole_on_one_line() -> None:
     listed = result.stdout.split("Commands:\n")[1].splitlines()
     assert len(listed) == len(COMMAND_MODULES), listed
     assert not [line for line in listed if line.endswith("...")]
+
+
+def test_one_call_is_said_in_the_singular() -> None:
+    codex = FIXTURES / "other-agents/codex/agent-sessions_stage0_small.jsonl"  # one call
+    result = CliRunner().invoke(main, ["fidelity", str(codex)], env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert result.exit_code == 0, result.output
+    assert ": 1 call replayed under codex" in result.stdout and "1 calls" not in result.stdout
+    truncated = CliRunner().invoke(main, ["validate", str(CLAUDE)])  # its one call, as a step
+    assert "1 steps" not in truncated.stdout and ": ok — 1 step," in truncated.stdout

@@ -96,6 +96,7 @@ def validate(ctx: click.Context, scenarios: tuple[str, ...], allow_outside: bool
     one_shot()
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
+    from ctxviz.transcripts.protocol import counted
 
     failed = False
     for scenario in scenarios:
@@ -107,7 +108,8 @@ def validate(ctx: click.Context, scenarios: tuple[str, ...], allow_outside: bool
             continue
         for notice in timeline.notices:
             click.echo(f"{scenario}: warning: {notice}", err=True)
-        click.echo(f"{scenario}: ok — {len(timeline.steps)} steps, peak {timeline.peak:,} tokens")
+        steps = counted(len(timeline.steps), "step", "steps")
+        click.echo(f"{scenario}: ok — {steps}, peak {timeline.peak:,} tokens")
     if failed:
         ctx.exit(1)
 
