@@ -143,3 +143,13 @@ def test_one_call_is_said_in_the_singular() -> None:
     assert ": 1 call replayed under codex" in result.stdout and "1 calls" not in result.stdout
     truncated = CliRunner().invoke(main, ["validate", str(CLAUDE)])  # its one call, as a step
     assert "1 steps" not in truncated.stdout and ": ok — 1 step," in truncated.stdout
+
+
+@pytest.mark.parametrize("command", ["context", "audit", "run", "play"])
+def test_agent_with_a_session_file_is_one_usage_error_in_every_command(command: str) -> None:
+    """--agent chooses sessions (context, audit) or replays a scenario (run, play): with a session file
+    alone it applies to nothing, and every command says so the same way (exit 2)."""
+    codex = FIXTURES / "other-agents/codex/ccusage-session-alpha.jsonl"
+    result = CliRunner().invoke(main, [command, str(codex), "--agent", "pi"])
+    assert result.exit_code == 2, result.output
+    assert "--agent" in result.stderr

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
+from ctxviz.cli.common import AGENT_HELP, check_agent, check_agent_replays, fail, tokenizer_name
 from ctxviz.process import one_shot
 
 if TYPE_CHECKING:
@@ -51,6 +51,7 @@ def run(
     """Replay SCENARIO (a path, a built-in name, or a session .jsonl with --set) and print its steps and
     final breakdown."""
     one_shot()
+    check_agent_replays(agent, scenario, set_values)
     caption = None
     if set_values:
         from dataclasses import replace

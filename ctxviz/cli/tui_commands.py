@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
+from ctxviz.cli.common import AGENT_HELP, check_agent, check_agent_replays, fail, tokenizer_name
 
 
 @click.command(short_help="Open a scenario or a session in the TUI.")
@@ -39,6 +39,8 @@ def play(
     from ctxviz.sources import open_timeline
 
     timeline = None
+    if not (latest or session_id is not None):
+        check_agent_replays(agent, path, set_values)
     if latest or session_id is not None:
         from ctxviz.cli.transcript_commands import choose_session
         from ctxviz.transcripts.registry import read_target
