@@ -15,6 +15,7 @@ from typing import Any
 
 from ctxviz.importer.file_sizes import settle_sizes
 from ctxviz.importer.paths import PathStyle
+from ctxviz.importer.restore_evidence import known_restores
 from ctxviz.importer.rules import media_estimate_tokens, read_tokens_of_file, tool_call_tokens
 from ctxviz.importer.session import (
     Compaction,
@@ -90,6 +91,9 @@ class Draft:
     # segment → Claude Code's own count before the call that ends it (before its compaction, if any): the
     # last call's usage and output plus chars/4 of what came after (a compaction's preTokens is this count)
     counts: dict[int, int] = field(default_factory=dict)
+    # (the event it followed, files its later events show came back whole, and not) of each automatic
+    # compaction (restore_evidence.py)
+    known_restores: list[tuple[int, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
 
 
 @dataclass
@@ -140,6 +144,7 @@ class _Drafter:
         self.events: list[EventDraft] = []
         self.summaries: list[int] = []
         self.compactions: list[tuple[int, str, int | None]] = []
+        self.automatic_after: list[int] = []  # the event each automatic compaction followed (-1: none yet)
         self.originals: dict[str, int] = {}  # path → tokens of the file before an edit (Edit's result)
         self.counts: dict[int, int] = {}
 
@@ -276,6 +281,8 @@ class _Drafter:
                     self.counts[k] = before + (output or 0) + sent
                 self.summaries.append(estimate(item.summary_chars))
                 self.compactions.append((k, item.trigger, item.pre_tokens))
+                if item.trigger == "auto":
+                    self.automatic_after.append(len(self.events) - 1)
                 if item.trigger == "manual":
                     event = EventDraft(
                         EventKind.COMPACT, {}, {"summary": estimate(item.summary_chars)}, (), 0, k, False,
@@ -395,4 +402,6 @@ def draft_session(session: Session, style: PathStyle, subagents: Mapping[str, Se
     return Draft(
         drafter.events, drafter.files, drafter.file_lines, drafter.skills, overhead, first_messages,
         drafter.summaries, drafter.compactions, session, drafter.counts,
+        [(after, *known) for after, known in zip(drafter.automatic_after, known_restores(session, drafter.style),
+                                                  strict=True)],
     )  # fmt: skip

@@ -64,6 +64,9 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
         profile["summary_tokens"] = auto_summaries[0]
     if len(auto_summaries) > 1:
         profile["summary_tokens_each"] = auto_summaries  # each automatic compaction its own recorded summary
+    known = [[event, list(back), list(not_back)] for event, back, not_back in draft.known_restores if back or not_back]
+    if known:
+        profile["restore_known"] = known  # what the session's later edits show of its compactions' re-read files
     if any(isinstance(i, Compaction) and i.restores_recorded for segment in session.segments for i in segment.items):
         profile["restores_recorded"] = True  # what came back after a compaction is among the events
     line_numbers = read_line_number_tokens(AgentName.CLAUDE_CODE)

@@ -54,6 +54,7 @@ class ToolUse:
     error: bool = False
     partial_read: bool = False  # a Read of a line range (offset/limit, or a file cut at its line limit)
     file_chars: int | None = None  # the whole file, when the transcript shows it (an Edit's original)
+    overwrote: bool = False  # a Write over an existing file (which Claude Code allows only once it was read)
     # (chars, lines) of the whole file as this call left it, where the transcript shows it: the text a
     # whole Read returned, a Write's text, an Edit's original with its change applied
     file_after: tuple[int, int] | None = None
@@ -316,6 +317,7 @@ class _Builder:
             use.total_lines = info.file.totalLines
         if info.originalFile is not None:
             use.file_chars = len(info.originalFile)
+        use.overwrote = use.name == "Write" and info.type == "update"
         if not use.error:
             use.file_after = _file_after(use, info)
         if use.name in SUBAGENT_TOOLS:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ctxviz.kinds import AgentName
 from ctxviz.profiles.base import Confidence, HookRules, ModelSpec, Profile, SearchCaps, ToolNames, number
-from ctxviz.profiles.policies.compaction import SummaryAndRecentFiles, SummarySize
+from ctxviz.profiles.policies.compaction import RestoreEvidence, SummaryAndRecentFiles, SummarySize
 from ctxviz.profiles.policies.instructions import ImportingMemory
 from ctxviz.profiles.policies.mentions import ReadThroughTool
 from ctxviz.profiles.policies.output import SpillToFile
@@ -167,6 +167,11 @@ class ClaudeCodeNumbers:
         False, _MEASURED, "a session's own: its transcript records what each compaction put back, which the replay "
         "then puts back instead of choosing (import sets it)",
     )  # fmt: skip
+    restore_known: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = number(
+        (), _MEASURED, "a session's own: for each automatic compaction, the scenario event it followed, the files "
+        "the session's later edits show came back whole and those they show did not (import sets it; "
+        "importer/restore_evidence.py)",
+    )  # fmt: skip
     restore_max_files: int = number(5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE")
     restore_never: tuple[str, ...] = number(
         ("CLAUDE.md", "CLAUDE.local.md", "~/.claude/CLAUDE.md", "~/.claude/projects/*/memory/MEMORY.md",
@@ -275,6 +280,7 @@ def build(n: ClaudeCodeNumbers) -> Profile:
             line_number_tokens=n.restore_line_number_tokens,
             restores_recorded=n.restores_recorded,
             never_restored=n.restore_never,
+            known=tuple(RestoreEvidence(event, tuple(b), tuple(nb)) for event, b, nb in n.restore_known),
         ),
         subagents=TaskSubagents(
             types=n.subagent_types,

@@ -62,6 +62,17 @@ class SummarySize:
 
 
 @dataclass(frozen=True, slots=True)
+class RestoreEvidence:
+    """What a session's later events show of the files re-read by its automatic compaction after scenario
+    event ``after_event``: ``back`` came back whole (edited with no read since), ``not_back`` did not (an
+    edit refused as unread). A replay that compacts elsewhere (a what-if, or a drift) learns nothing here."""
+
+    after_event: int = -1
+    back: tuple[str, ...] = ()
+    not_back: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SummaryAndRecentFiles:
     summary: SummarySize
     max_files: int
@@ -81,6 +92,9 @@ class SummaryAndRecentFiles:
     restores_recorded: bool = False
     # paths (fnmatch patterns) never among the files re-read: memory files and the plan come back their own way
     never_restored: tuple[str, ...] = ()
+    # an imported session's own evidence, by the event its compactions followed: it overrules the order and
+    # the size check, which the transcript cannot settle (the files' modification times are not recorded)
+    known: tuple[RestoreEvidence, ...] = ()
 
     def compact(self, session: Session, *, manual: bool, focus: str | None, summary: Measure | None) -> list[Fate]:
         state, threshold = session.state, session.thresholds.autocompact
@@ -118,11 +132,11 @@ class SummaryAndRecentFiles:
         state.current.clear()
         state.crossed_warning = False
 
-        automatic = 0
+        automatic: int | None = None  # this one's place among the automatic compactions, from 0
         if not manual:
             automatic = state.policy.get(_AUTOMATIC, 0)
             state.policy[_AUTOMATIC] = automatic + 1
-        tokens, capped = self.summary.of(summary, automatic)
+        tokens, capped = self.summary.of(summary, automatic or 0)
         label = "Summary of the conversation" + (f" (focus: {focus})" if focus else "")
         session.add(M, BlockKind.SUMMARY, label, tokens, "brief")
         fates.append(Fate("Summary", BlockKind.SUMMARY, "new", tokens, capped or "the new start of the history"))
@@ -143,7 +157,9 @@ class SummaryAndRecentFiles:
         if self.restores_recorded:
             state.touched = {}  # the read-file cache starts over with the files the session's events put back
         else:
-            self._restore_files(session, fates, fits)
+            here = session.event_index if not manual else None
+            known = next((k for k in self.known if k.after_event == here), RestoreEvidence())
+            self._restore_files(session, fates, fits, known)
         for task in state.background:
             session.add(M, BlockKind.NOTIFICATION, f"Still running: {task.label}", self.task_status, "hidden")
             fates.append(
@@ -166,13 +182,13 @@ class SummaryAndRecentFiles:
         session.session_start_hooks("compact")
         return fates
 
-    def _restore_files(self, session: Session, fates: list[Fate], fits: Fits) -> None:
+    def _restore_files(self, session: Session, fates: list[Fate], fits: Fits, known: RestoreEvidence) -> None:
         state = session.state
         memory = set(session.scenario.setup.memory)
         touched = state.touched
         recent = sorted(
             (path for path in touched if path not in memory and not self._never_restored(path)),
-            key=lambda f: -touched[f],
+            key=lambda f: (f not in known.back, -touched[f]),
         )
         state.touched = {}  # the read-file cache starts over with just the files restored
         total = 0
@@ -183,7 +199,8 @@ class SummaryAndRecentFiles:
                 why = f"only the {self.max_files} most recent files are re-read"
                 fates.append(Fate(path, BlockKind.FILE_READ, "not-restored", 0, why))
                 continue
-            referenced = size - self.line_number_tokens * measure.lines > self.max_tokens_per_file
+            over = size - self.line_number_tokens * measure.lines > self.max_tokens_per_file
+            referenced = (over and path not in known.back) or path in known.not_back
             tokens = self.file_reference if referenced else size
             # a restored file goes through the read path: the rules and nested memory it brings count too
             brings = 0 if referenced else sum(t.tokens for t in session.triggered_by(path, Touch.READ))

@@ -47,6 +47,7 @@ class ToolResultInfo(Struct, frozen=True):
     replaceAll: bool | None = None
     agentId: str | None = None
     content: Raw = Raw()  # Write: the written text
+    type: str | None = None  # Write: "create" (a new file) or "update" (over an existing one)
 
 
 class _ResultFlag(Struct, frozen=True):
