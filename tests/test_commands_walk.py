@@ -153,3 +153,16 @@ def test_agent_with_a_session_file_is_one_usage_error_in_every_command(command: 
     result = CliRunner().invoke(main, [command, str(codex), "--agent", "pi"])
     assert result.exit_code == 2, result.output
     assert "--agent" in result.stderr
+
+
+def test_one_call_and_one_event_are_said_in_the_singular_by_audit_context_and_compare() -> None:
+    gemini = str(FIXTURES / "other-agents/gemini-cli/agent-sessions_large.json")  # one call, one event
+    said = {
+        "): 1 call sent 100 input tokens": ["audit", gemini],
+        "(tokens × calls; 1 call sent": ["context", gemini],
+        "agent-sessions_large · 1 event · 1 run": ["compare", gemini, "--table", "--agents", "gemini-cli"],
+    }
+    for words, args in said.items():
+        result = CliRunner().invoke(main, args, env={"COLUMNS": "200"})
+        assert result.exit_code == 0, result.output
+        assert words in result.stdout and "1 calls" not in result.stdout, args

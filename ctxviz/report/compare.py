@@ -20,6 +20,7 @@ from ctxviz.kinds import StepKind
 from ctxviz.layout import humanize
 from ctxviz.report.compare_runs import STARTUP, Comparison, Run, cell, compactions_of
 from ctxviz.timeline import CATEGORIES, FREE_SPACE
+from ctxviz.transcripts.protocol import counted
 
 RUN_WIDTH = 24
 MAX_RUN_WIDTH = 44
@@ -186,7 +187,8 @@ def settings_text(comparison: Comparison) -> Text | None:
 
 def comparison_renderable(comparison: Comparison, width: int = 120) -> RenderableType:
     title = Text.assemble(
-        (comparison.name, "bold"), f" · {len(comparison.events)} events · {len(comparison.runs)} runs"
+        (comparison.name, "bold"),
+        f" · {counted(len(comparison.events), 'event', 'events')} · {counted(len(comparison.runs), 'run', 'runs')}",
     )
     parts: list[RenderableType] = [title]
     if (what_ifs := settings_text(comparison)) is not None:
