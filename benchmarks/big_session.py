@@ -16,7 +16,8 @@ that runs the command, so each figure is that command's own) are printed against
 Commands: ``statusline`` cold (no cache) and warm (the cache of the run before, nothing new),
 ``context --json`` (the last call), ``context --at 1 --json``, ``sessions --json --no-cache``,
 ``sessions --json`` warm (the summary index of an unmeasured run just before),
-``watch``'s first screen and ``play``'s first paint (the app built headless, up to its first screen).
+``watch``'s first screen and ``play``'s first paint (the app built headless, up to its first screen: a
+big session's is read from its end, see BIG.md).
 Files are written into ``--folder`` (a temporary folder by default) and kept there when it is given,
 so a second run reuses them.
 
@@ -162,26 +163,36 @@ print(json.dumps({"wall": wall, "cpu": used.ru_utime + used.ru_stime, "peak_kib"
                   "exit": done.returncode, "stderr": done.stderr[-300:].decode()}))
 """
 
-# The TUI's first screen, headless: the app built on the file and run until its first screen is up.
+# The TUI's first screen, headless: the app built on the file as the command builds it and run until its
+# first screen is up; then the process ends. A big session's first screen (read from the end) ends it
+# when it says it is drawn, where the read of the whole file would start in a thread.
 _FIRST_SCREEN = """
-import asyncio, sys
+import asyncio, os, sys
 from pathlib import Path
+from ctxviz.tui.screens.first_screen import FirstScreen
 mode, path = sys.argv[1], Path(sys.argv[2])
+FirstScreen._shown = property(lambda self: lambda: os._exit(0), lambda self, value: None)
 
 async def main():
     if mode == "watch":
         from ctxviz.live.watch import Watch
         from ctxviz.live.watch_app import WatchApp
         watch = Watch(path)
-        seen = watch.poll()
-        app = WatchApp(watch, seen.timeline)
+        first = watch.window_from_end()
+        app = WatchApp(watch, first or watch.poll().timeline, from_end=first is not None)
     else:
-        from ctxviz.sources import open_timeline
+        from functools import partial
+        from ctxviz.sources import last_call_from_end, open_timeline
         from ctxviz.tui.app import CtxvizApp
-        app = CtxvizApp(open_timeline(str(path)))
+        first = last_call_from_end(str(path))
+        if first is not None:
+            app = CtxvizApp(first, read_whole=partial(open_timeline, str(path)))
+        else:
+            app = CtxvizApp(open_timeline(str(path)))
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        app.exit()
+        sys.stdout.flush()
+        os._exit(0)
 
 asyncio.run(main())
 """

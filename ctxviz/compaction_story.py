@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ctxviz.glossary import UNRECORDED_SPLIT
 from ctxviz.kinds import BlockKind as K
 from ctxviz.profiles import teaching_of
 from ctxviz.profiles.teaching import CompactionWords
@@ -67,7 +68,14 @@ def what_came_back(timeline: Timeline, index: int, words: CompactionWords | None
         kept = words.keeps or "history this compaction keeps as it was"
         rows.append(Row("Kept verbatim", _total(history), kept if history else f"none fit: {kept}"))
     files = take([b for b in added if b.kind in _FILE_KINDS])
-    if words.restored_files is not None and (files or any(f.kind in (K.FILE_READ, K.EDIT) for f in fates)):
+    # a log that records no re-read (Claude Code before 2.1.97) has its re-reads in the next call's measured
+    # growth: a row would show an unmeasured 0
+    unrecorded = timeline.source.kind == "transcript" and not files
+    if (
+        words.restored_files is not None
+        and not unrecorded
+        and (files or any(f.kind in (K.FILE_READ, K.EDIT) for f in fates))
+    ):
         most, each = words.restored_files
         detail = f"{len(files)} of at most {most}, each ≤ {each:,}"
         referenced = sum(1 for b in files if b.kind == K.FILE_REFERENCE)
@@ -110,9 +118,17 @@ def what_came_back(timeline: Timeline, index: int, words: CompactionWords | None
         rows.append(Row("Also added", _total(others), ", ".join(dict.fromkeys(b.label for b in others))))
     standing = [b for b in stayed if b.id not in taken]
     if standing:
-        names = ", ".join(dict.fromkeys(_STANDING.get(b.category, str(b.category)) for b in standing))
-        rows.append(Row("Never left", _total(standing), f"{names}: not history, sent every time"))
+        names = ", ".join(dict.fromkeys(_standing_name(b) for b in standing))
+        rows.append(Row("Never left", _total(standing), f"{names}; not history, sent every time"))
     return rows
+
+
+def _standing_name(block: Block) -> str:
+    name = _STANDING.get(block.category, str(block.category))
+    # a real session's first-call remainder: the log gives one figure for all of them
+    if block.kind == K.OVERHEAD and block.category is Category.SYSTEM_PROMPT:
+        return f"{name} {UNRECORDED_SPLIT}"
+    return name
 
 
 def what_left(timeline: Timeline, index: int) -> list[Row]:

@@ -20,6 +20,10 @@ class Entry:
     meaning: str
 
 
+# How every view says that a real session's System prompt figure also holds the tools, memory and skills
+# its log does not itemise (``ctxviz context``, the TUI's legend, /context view and compaction story).
+UNRECORDED_SPLIT = "with tools, memory, skills: not recorded apart"
+
 # The bar and legend's segments (keys as in ``ctxviz.tui.segments``), and the two derived rows.
 SEGMENTS: Mapping[str, str] = {
     "system-prompt": "The agent's instructions to the model, plus facts about your machine; sent every time.",
@@ -38,7 +42,8 @@ SEGMENTS: Mapping[str, str] = {
     "subagents": "The final answer a subagent sent back; its own reading happened in its own window.",
     "skill-bodies": "The full instructions of a skill that was invoked (by you or by the model).",
     "summary": "After a compaction: the summary that replaced the conversation so far.",
-    "overhead": "In a real session: what the transcript does not record (system prompt, tools, memory).",
+    "overhead": "In a real session: growth a call measured that the log does not itemise (reminders, hook "
+    "context); the first call's is in System prompt.",
     "other": "Messages of a kind ctxviz has no colour for.",
     "free": "Room left for the conversation to grow before auto-compaction starts.",
     "reserve": "Space kept free on purpose, so there is always room to write a compaction summary.",
@@ -99,7 +104,8 @@ BLOCK_KINDS: Mapping[B, str] = {
     "reference (path, sha256) instead of in full.",
     B.MENTION: "What an @-mention of a file sent: its contents, a short stub, or only its path.",
     B.NOTIFICATION: "A note that a background command or subagent finished.",
-    B.OVERHEAD: "What a real transcript does not record: system prompt, tools and memory, sent each request.",
+    B.OVERHEAD: "What a real log does not record: at the first call the system prompt, tools and memory (sent "
+    "each request); later, growth a call measured that the log does not itemise.",
 }
 
 # What each step kind is (the step list draws each with its own glyph).

@@ -64,6 +64,23 @@ class Replayable:
     measured: tuple[int | None, ...] | None = None
 
 
+def last_call_from_end(path: str | Path | None) -> Timeline | None:
+    """A big session's last call alone, read from the file's end (``Reader.window_from_end``): what the
+    TUI shows first while ``open_timeline`` reads the whole file. None for a scenario, a session small
+    enough to be read whole at once, or one only the whole read can tell."""
+    from ctxviz.errors import InputError
+    from ctxviz.transcripts.registry import open_session
+
+    if path is None or not is_transcript_name(path):
+        return None
+    try:
+        reader, ref = open_session(Path(path))
+        window = reader.window_from_end(ref, 0)
+    except InputError:
+        return None  # the whole read says what is wrong with the file
+    return window.timeline if window is not None else None
+
+
 def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: bool = False) -> Replayable:
     """A scenario file, a built-in scenario's name (None: the default scenario), or an agent's session
     (.jsonl) turned into a scenario (``imported_session``). Raises ``InputError``."""

@@ -344,7 +344,7 @@ def test_watch_with_no_session_yet_waits_for_the_first_one(tmp_path: Path, monke
 
     shown: list[str] = []
     monkeypatch.setattr(live_commands.time, "sleep", nap)
-    monkeypatch.setattr(watch_app, "run_watch", lambda followed, timeline, status: shown.append(status))
+    monkeypatch.setattr(watch_app, "run_watch", lambda followed, timeline, status, **_: shown.append(status))
     result = CliRunner().invoke(main, ["watch"])
     assert result.exit_code == 0, result.output
     assert "no session of any agent yet; waiting for one to start" in result.output

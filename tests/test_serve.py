@@ -43,7 +43,7 @@ CHROMIUM_FLAGS = (
 # What the page's canvas must show once the app has drawn: an empty terminal has no lit pixels, and
 # text with a coloured bar and legend has hundreds of colours (anti-aliasing included).
 MIN_LIT, MIN_COLOURS = 10_000, 50
-APP_DRAWN = b"Glossary"  # in the main screen's footer: the app itself drew, not the splash or an error
+APP_DRAWN = b"/context"  # in the main screen's footer at any width: the app itself drew, not the splash or an error
 _CANVAS_PROBE = """(() => {
   const canvas = document.querySelector('.xterm-text-layer');
   if (!canvas) return JSON.stringify({lit: 0, colours: 0});

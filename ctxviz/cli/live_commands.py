@@ -64,7 +64,9 @@ def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | 
         fail(error.message)
     if followed.path is None:
         followed = _first_session(agent)
-    timeline = _first_timeline(followed)
+    # a big session's last call, read from its end, shows while the whole file is read in the app
+    first = followed.window_from_end()
+    timeline = first or _first_timeline(followed)
     from ctxviz.live.watch_app import run_watch
 
     # which agent's session, told once in a notification: the header has no room for it at 80 columns
@@ -73,7 +75,7 @@ def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | 
     from ctxviz.process import ends_with_the_command
 
     ends_with_the_command()  # q quits even while a read runs in its thread
-    run_watch(followed, timeline, status)
+    run_watch(followed, timeline, status, from_end=first is not None)
 
 
 def _check_agent(agent: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import click
@@ -36,7 +37,7 @@ def play(
 ) -> None:
     """Open a scenario or a transcript in the TUI (default: the built-in default scenario)."""
     from ctxviz.errors import InputError
-    from ctxviz.sources import open_timeline
+    from ctxviz.sources import last_call_from_end, open_timeline
 
     timeline = None
     if not (latest or session_id is not None):
@@ -64,16 +65,30 @@ def play(
 
         run_what_if(what_if, set_values)
         return
+    read_whole = None
     try:
-        if timeline is None:
+        # a big session's last call, read from its end, shows while the whole file is read in the app
+        first = last_call_from_end(path) if timeline is None and agent is None else None
+        if first is not None:
+            timeline, read_whole = first, partial(open_timeline, path, tokenizer=tokenizer_name(ctx))
+        elif timeline is None:
             timeline = open_timeline(path, tokenizer=tokenizer_name(ctx), allow_outside=allow_outside, agent=agent)
     except InputError as error:
         fail(error.message)
     if not has_terminal():  # after reading the input: its errors come first, wherever they are printed
         fail("ctxviz play needs a terminal (its input or output is not one); try `ctxviz run` for a table")
-    from ctxviz.tui.app import run_app
+    from ctxviz.tui.app import run_app, run_from_end
 
-    run_app(timeline)
+    if read_whole is None:
+        run_app(timeline)
+        return
+    from ctxviz.process import ends_with_the_command
+
+    ends_with_the_command()  # q quits even while the whole read runs in its thread
+    try:
+        run_from_end(timeline, read_whole)
+    except InputError as error:
+        fail(error.message)
 
 
 def has_terminal() -> bool:

@@ -54,6 +54,10 @@ class RereadSession:
     def session(self) -> str | None:
         return self.last.source.name if self.last is not None else None
 
+    def progress(self) -> tuple[int, int] | None:
+        """Not told: the reader reads the session in one call."""
+        return None
+
     def poll(self) -> Update:
         """A ``stat`` of each watched place; the session read again only when one of them moved."""
         places = self.reader.watched_places(self.ref)

@@ -5,6 +5,7 @@ rebuild's, and a first read's when the follower it fed cannot tell (the lines fe
 
 from __future__ import annotations
 
+import os
 from contextlib import closing
 from dataclasses import dataclass, field
 from itertools import islice, takewhile
@@ -247,6 +248,13 @@ class LiveSession:
         self.problems += len(parsed.problems)
         self.unmeasured_calls = parsed.unmeasured_calls  # counted over the whole file (the sets carry over)
         return list(parsed.entries)
+
+    def progress(self) -> tuple[int, int] | None:
+        """Bytes read so far and the file's size (a first read of a big file takes a while)."""
+        try:
+            return self.tail.offset, os.stat(self.path).st_size
+        except OSError:
+            return None
 
     def figures(self) -> Figures | None:
         return self.follower.figures()

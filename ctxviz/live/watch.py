@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ctxviz.errors import InputError
 from ctxviz.live.reread import RereadSession
 from ctxviz.live.session import LiveSession
 from ctxviz.live.tail import Change
@@ -33,28 +34,20 @@ class Seen:
     switched: bool = False  # now following another session
 
 
-def follow(path: Path, agent: str | None = None) -> Followed:
-    """The follower for a session file: the agent named, else the one whose records the file holds (an
+def opened(path: Path, agent: str | None = None) -> tuple[Reader, SessionRef]:
+    """The reader of a session file: the agent named, else the one whose records the file holds (an
     empty file, a session just started, goes to the reader of files no reader recognises yet)."""
     from ctxviz.transcripts.protocol import ref_for
     from ctxviz.transcripts.registry import open_session, reader_named
 
     if agent is None:
-        reader, ref = open_session(path)
-    else:
-        reader = reader_named(agent)
-        ref = ref_for(reader.name, path)
-    return _followed(reader, ref)
+        return open_session(path)
+    reader = reader_named(agent)
+    return reader, ref_for(reader.name, path)
 
 
 def _followed(reader: Reader, ref: SessionRef) -> Followed:
     return LiveSession(ref.path) if reader.follows_by_appends else RereadSession(reader, ref)
-
-
-def _following(ref: SessionRef) -> Followed:
-    from ctxviz.transcripts.registry import reader_named
-
-    return _followed(reader_named(ref.agent), ref)
 
 
 class Watch:
@@ -74,16 +67,44 @@ class Watch:
         self.env = os.environ if env is None else env
         self.home = Path.home() if home is None else home
         self.session: Followed | None = None
+        self.opened: tuple[Reader, SessionRef] | None = None  # the followed session's reader
         # In the app, the look for a newer session runs in a thread (a look through many sessions can
         # take a tenth of a second): ``look`` leaves what it found here for the next ``poll``.
         self.looks_in_background = False
         self.found: SessionRef | None = None
         if path is not None:
-            self.session = follow(path, agent)
+            self._follow(*opened(path, agent))
         elif (ref := self._newest()) is not None:
-            self.session = _following(ref)
+            self._following(ref)
         self._polls = 0
         self._warned_of: str | None = None  # the other session whose lines the followed file was warned of
+
+    def _follow(self, reader: Reader, ref: SessionRef) -> Followed:
+        self.opened = reader, ref
+        self.session = _followed(reader, ref)
+        return self.session
+
+    def _following(self, ref: SessionRef) -> Followed:
+        from ctxviz.transcripts.registry import reader_named
+
+        return self._follow(reader_named(ref.agent), ref)
+
+    def window_from_end(self) -> Timeline | None:
+        """The followed session's last call alone, read from its end (``Reader.window_from_end``): a first
+        screen while the first ``poll`` reads the whole file. None when the session is small enough to be
+        read whole at once, or only the whole read can tell."""
+        if self.opened is None:
+            return None
+        reader, ref = self.opened
+        try:
+            window = reader.window_from_end(ref, 0)
+        except InputError:
+            return None  # the whole read says what is wrong with the file
+        return window.timeline if window is not None else None
+
+    def progress(self) -> tuple[int, int] | None:
+        """How far the read under way is: bytes read and the file's size; None when not told."""
+        return self.session.progress() if self.session is not None else None
 
     def _newest(self) -> SessionRef | None:
         from ctxviz.transcripts.find import newest_to_follow
@@ -107,10 +128,10 @@ class Watch:
         elif self.newest and (self.session is None or self._polls % SCAN_EVERY == 0):
             ref = self._newest()
         if ref is not None and ref.path != self.path:
-            self.session = _following(ref)
-            self.session.poll()
-            name = self.session.session or ref.path.stem
-            return Seen(self.session.timeline(), f"switched to the newer {ref.agent} session {name[:8]}", switched=True)
+            session = self._following(ref)
+            session.poll()
+            name = session.session or ref.path.stem
+            return Seen(session.timeline(), f"switched to the newer {ref.agent} session {name[:8]}", switched=True)
         if self.session is None:
             return None
         was_gone = bool(self.session.gone)

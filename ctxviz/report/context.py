@@ -13,6 +13,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
+from ctxviz.glossary import UNRECORDED_SPLIT
 from ctxviz.kinds import StepKind
 from ctxviz.layout import FREE, FULL, PARTIAL, RESERVE, context_grid, humanize, percent
 from ctxviz.report.context_data import (
@@ -28,7 +29,7 @@ from ctxviz.timeline import FREE_SPACE, Category, Timeline
 _NARROW_COLUMNS = 70
 NOT_READ = "not read"  # a figure that needs the part of the session before its last compaction
 # A transcript's System prompt row also holds what its rows would show (UNRECORDED_ROWS): said, not zeroed.
-UNRECORDED_NOTE = "└ with tools, memory, skills: not recorded apart"
+UNRECORDED_NOTE = f"└ {UNRECORDED_SPLIT}"
 _ROW_STYLES = {
     Category.SYSTEM_PROMPT: "grey62",
     Category.SYSTEM_TOOLS: "cyan",

@@ -86,7 +86,8 @@ class LiveBlocks:
 
     def add_block(self, category: Category, kind: str, label: str, tokens: int, *, shown_whole: bool) -> Block:
         """A new live block (``shown_whole``: a prompt or reply, shown in full rather than in brief)."""
-        visibility: Visibility = "full" if shown_whole else "brief"
+        # what the log does not record (the system prompt, tools, reminders) is never on your screen either
+        visibility: Visibility = "hidden" if kind == BlockKind.OVERHEAD else "full" if shown_whole else "brief"
         block = Block(len(self.blocks), category, kind, label, tokens, len(self.steps), visibility=visibility)
         self.blocks.append(block)
         self.live[block.id] = block

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,10 +15,12 @@ from textual.screen import Screen
 from ctxviz.timeline import Timeline
 from ctxviz.tui.commands import ActionsProvider
 from ctxviz.tui.palette import theme_defaults
+from ctxviz.tui.screens.first_screen import READING, FirstScreen
 from ctxviz.tui.screens.glossary_screen import GlossaryScreen
 from ctxviz.tui.screens.help_screen import HelpScreen
 from ctxviz.tui.screens.open_screen import OpenScreen
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.segments import SegmentTotals
 from ctxviz.tui.widgets.context_header import display_title
 
 if TYPE_CHECKING:
@@ -40,12 +43,18 @@ class CtxvizApp(App[None]):
         Binding("t", "toggle_theme", "Dark/light", show=False),
     ]
 
-    def __init__(self, timeline: Timeline, *, theme: str = DARK) -> None:
+    def __init__(
+        self, timeline: Timeline, *, theme: str = DARK, read_whole: Callable[[], Timeline] | None = None
+    ) -> None:
+        """``read_whole``: ``timeline`` is a big session's last call alone, read from its end, shown first
+        while this reads the whole session in a thread (``FirstScreen``)."""
         super().__init__()
         self.timeline = timeline
         self.theme = theme
         self.title = f"ctxviz · {display_title(timeline)}"
         self._audits: dict[Timeline, Callable[[], Screen[None]]] = {}
+        self._read_whole = read_whole
+        self.failure: str | None = None  # why the whole read failed: said when the app has ended
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "compare":
@@ -68,7 +77,40 @@ class CtxvizApp(App[None]):
         return theme_defaults()
 
     def get_default_screen(self) -> Screen[None]:
+        if self._read_whole is not None:
+            return Screen()  # a blank base: the first screen is pushed on it, then switched for the timeline's
         return TimelineScreen(self.timeline)
+
+    def on_mount(self) -> None:
+        if self._read_whole is not None:
+            title = f"{display_title(self.timeline)} · {READING}"
+            read = partial(self._read_history, self.timeline, self._read_whole)
+            self.push_screen(FirstScreen(self.timeline, title, lambda: None, read))
+
+    @work(thread=True, group="history")
+    def _read_history(self, first: Timeline, read_whole: Callable[[], Timeline]) -> None:
+        from ctxviz.errors import InputError
+
+        try:
+            timeline = read_whole()
+        except InputError as error:
+            self.failure = error.message
+            self.call_from_thread(self.exit, return_code=1)
+            return
+        self.call_from_thread(self._history_read, first, timeline, SegmentTotals(timeline))
+
+    def _history_read(self, first: Timeline, timeline: Timeline, totals: SegmentTotals) -> None:
+        """The whole session's screen, on its last step (the one shown first), in place of the first screen;
+        not when the person opened something else meanwhile."""
+        if self.timeline is not first:
+            return
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.timeline = timeline
+        self.title = f"ctxviz · {display_title(timeline)}"
+        screen = TimelineScreen(timeline, totals=totals)
+        screen.set_reactive(TimelineScreen.index, timeline.last)  # before mount: no watchers yet
+        self.switch_screen(screen)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -150,3 +192,14 @@ class CtxvizApp(App[None]):
 
 def run_app(timeline: Timeline) -> None:
     CtxvizApp(timeline).run()
+
+
+def run_from_end(first: Timeline, read_whole: Callable[[], Timeline]) -> None:
+    """A big session's last call first, then its whole timeline (see ``CtxvizApp``). Raises ``InputError``
+    when ``read_whole`` finds the session unreadable."""
+    app = CtxvizApp(first, read_whole=read_whole)
+    app.run()
+    if app.failure is not None:
+        from ctxviz.errors import InputError
+
+        raise InputError(app.failure)

@@ -10,6 +10,7 @@ from ctxviz.report.compare_runs import Comparison, widest_event
 from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.screens.compare_screen import CompareScreen
 from ctxviz.tui.screens.what_if_screen import WhatIfScreen
+from ctxviz.tui.svg_fonts import with_symbol_font
 
 if TYPE_CHECKING:
     from ctxviz.report.compare_runs import WhatIf
@@ -44,7 +45,7 @@ async def take_screenshot(comparison: Comparison) -> str:
         assert isinstance(screen, CompareScreen)
         screen.position = widest_event(comparison) + 1
         await pilot.pause()
-        return app.export_screenshot(title=f"ctxviz · compare · {comparison.name}")
+        return with_symbol_font(app.export_screenshot(title=f"ctxviz · compare · {comparison.name}"))
 
 
 class WhatIfApp(CtxvizApp):

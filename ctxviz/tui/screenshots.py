@@ -12,6 +12,7 @@ from ctxviz.kinds import StepKind
 from ctxviz.timeline import Timeline
 from ctxviz.tui.app import DARK, CtxvizApp
 from ctxviz.tui.screens.timeline_screen import TimelineScreen
+from ctxviz.tui.svg_fonts import with_symbol_font
 
 SIZE = (120, 36)
 Scene = Callable[[Pilot[None], TimelineScreen], Awaitable[None]]
@@ -105,6 +106,6 @@ async def take_screenshots(timeline: Timeline, out_dir: Path) -> list[Path]:
             await scene(pilot, screen)
             await pilot.pause()
             path = out_dir / f"{name}.svg"
-            path.write_text(app.export_screenshot(title=f"ctxviz · {name}"), encoding="utf-8")
+            path.write_text(with_symbol_font(app.export_screenshot(title=f"ctxviz · {name}")), encoding="utf-8")
             written.append(path)
     return written

@@ -44,7 +44,8 @@ SEGMENTS: tuple[Segment, ...] = (
     _messages("subagents", "Subagent results", K.SUBAGENT_RESULT),
     _messages("skill-bodies", "Skill bodies", K.SKILL_BODY),
     _messages("summary", "Summary", K.SUMMARY),
-    _messages("overhead", "Unrecorded", K.OVERHEAD),
+    # a transcript's growth between calls that its log does not itemise (the first call's is in System prompt)
+    _messages("overhead", "Unexplained growth", K.OVERHEAD),
     # Whatever kind a future source adds still counts, so the segments always sum to the category.
     _messages("other", "Other messages", *()),
 )
@@ -68,16 +69,24 @@ class SegmentTotals:
         message_slots = [n for n, s in enumerate(SEGMENTS) if s.category is Category.MESSAGES]
         running = dict.fromkeys(message_slots, 0)
         per_step: list[tuple[int, ...]] = []
+        startup_unrecorded = 0  # blocks live of a transcript's first-call remainder, held in System prompt
+        unrecorded_per_step: list[bool] = []
         for step in timeline.steps:
             for block in timeline.blocks_of(step.removed):
                 if block.category is Category.MESSAGES:
                     running[_BY_KIND.get(block.kind, _OTHER)] -= block.tokens
+                elif _is_startup_unrecorded(block):
+                    startup_unrecorded -= 1
             for block in timeline.blocks_of(step.added):
                 if block.category is Category.MESSAGES:
                     running[_BY_KIND.get(block.kind, _OTHER)] += block.tokens
+                elif _is_startup_unrecorded(block):
+                    startup_unrecorded += 1
             per_step.append(tuple(running.values()))
+            unrecorded_per_step.append(startup_unrecorded > 0)
         self._message_slots = message_slots
         self._messages = per_step
+        self._startup_unrecorded = unrecorded_per_step
         used = {segment_of(block).key for block in timeline.blocks}
         # Every segment that is ever non-empty, so a legend can give each a fixed place.
         self.present: tuple[bool, ...] = tuple(segment.key in used for segment in SEGMENTS)
@@ -89,6 +98,16 @@ class SegmentTotals:
         for slot, tokens in zip(self._message_slots, self._messages[index], strict=True):
             values[slot] = tokens
         return values
+
+    def startup_unrecorded_at(self, index: int) -> bool:
+        """Whether System prompt holds, after step ``index``, what a transcript's first call sent beyond its
+        recorded messages (tools, memory and skills with it, not told apart): ``unrecorded_overhead`` without
+        walking the live blocks."""
+        return self._startup_unrecorded[index]
+
+
+def _is_startup_unrecorded(block: Block) -> bool:
+    return block.kind == K.OVERHEAD and block.category is Category.SYSTEM_PROMPT
 
 
 def step_delta(timeline: Timeline, index: int) -> tuple[int, int]:

@@ -22,6 +22,8 @@ class Slice:
     label: str
     tokens: int
     color: str
+    estimated: bool = False  # a transcript's split: the total is measured, the parts estimated (chars/4)
+    note: str = ""  # said after the figures, e.g. that the figure holds rows the log does not tell apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,8 +177,13 @@ class Legend:
 
     def _entry(self, piece: Slice, with_percent: bool) -> Text:
         swatch = "░░" if piece.key == RESERVE_KEY else "██"
-        figures = f"{humanize(piece.tokens):>5}"
+        # "~" on an estimated figure, not on a zero: nothing of that kind is in the window
+        figures = f"{'~' if piece.estimated and piece.tokens else ''}{humanize(piece.tokens)}"
+        figures = f"{figures:>{6 if piece.estimated else 5}}"
         if with_percent:
             figures += f" {percent(piece.tokens, self.window):>4.1f}%"
         style = "dim" if piece.tokens else "dim italic"
-        return Text.assemble((swatch, Style(color=piece.color)), f" {piece.label} ", (figures, style))
+        entry = Text.assemble((swatch, Style(color=piece.color)), f" {piece.label} ", (figures, style))
+        if piece.note:
+            entry.append(f" {piece.note}", style="dim")
+        return entry

@@ -31,9 +31,11 @@ def context_view(
     segment_tokens: Sequence[int],
     colors: Mapping[str, str],
     narrow: bool = False,
+    at: str | None = None,
 ) -> RenderableType:
     """``live`` is ``timeline.state_at(index)``, ``segment_tokens`` the tokens per segment there, and
-    ``colors`` maps each breakdown row (a category, Free space, the buffer) to a colour."""
+    ``colors`` maps each breakdown row (a category, Free space, the buffer) to a colour. ``at``: where
+    the window is, in words, when its step's number in the session is not known (default "at step N")."""
     # the rows as ``ctxviz context`` shows them: a row a transcript cannot tell apart is None, not 0
     breakdown = shown_breakdown(timeline, index)
     used = timeline.used_at(index)
@@ -46,7 +48,7 @@ def context_view(
     approx = "~" if timeline.source.kind == "transcript" else ""
     rows: list[Text] = [
         Text.assemble((timeline.model, "bold"), f" ({timeline.agent}) · {used:,}/{humanize(window)} tokens"),
-        Text(f"({percent(used, window):.0f}%, {measured}) at step {index}", style="dim"),
+        Text(f"({percent(used, window):.0f}%, {measured}) {at or f'at step {index}'}", style="dim"),
         Text(""),
     ]
     unrecorded = unrecorded_overhead(timeline, index) is not None

@@ -12,12 +12,13 @@ from rich.table import Table
 from rich.text import Text
 
 from ctxviz.glossary import display_fate, explain_block, fate_meaning, terms_in
+from ctxviz.kinds import CompactionTrigger
 from ctxviz.layout import humanize, percent
 from ctxviz.profiles import teaching_of
 from ctxviz.timeline import Block, Step, Timeline
 from ctxviz.tui.icons import YOU_SEE, icon
 from ctxviz.tui.renderables.compaction import CompactionGlance
-from ctxviz.tui.segments import segment_of, step_delta
+from ctxviz.tui.segments import SEGMENTS, segment_of, step_delta
 
 # in the order the table lists them: what changed first, what merely stayed last
 _FATE_STYLES = {
@@ -31,6 +32,7 @@ _FATE_STYLES = {
     "reinjected": "cyan",
     "kept": "green",
 }
+_KIND_WIDTH = max(len(segment.label) for segment in SEGMENTS)
 _SEEN = "The model sees every block whole; “you see” is what your terminal shows of it."
 # At most this many rows per block table: a compaction can remove thousands of blocks.
 _MAX_ROWS = 40
@@ -58,9 +60,11 @@ def _parts(timeline: Timeline, index: int, *, narrow: bool) -> list[RenderableTy
     step = timeline.steps[index]
     added, removed = step_delta(timeline, index)
     used = timeline.used_at(index)
+    # a log that does not say what started a compaction (Codex, pi) must not read as "auto-compact"
+    kind = "compaction" if step.trigger == CompactionTrigger.UNKNOWN else step.kind
     title = Text.assemble(
         (f"{icon(step.kind)} Step {index}", "bold"),
-        (f" · {step.kind} · ", "dim"),
+        (f" · {kind} · " if kind != step.label else " · ", "dim"),
         (step.label, "bold"),
     )
     total = "measured" if step.measured else "estimated"
@@ -140,7 +144,7 @@ def _blocks_table(title: str, blocks: Sequence[Block], narrow: bool, caption: st
     # the label wraps rather than vanish; the kind goes when the pane is narrow (its colour is on the bar)
     table.add_column("what", ratio=1, overflow="fold")
     if not narrow:
-        table.add_column("kind", style="dim", max_width=16, overflow="ellipsis", no_wrap=True)
+        table.add_column("kind", style="dim", max_width=_KIND_WIDTH, overflow="ellipsis", no_wrap=True)
     table.add_column("you see", no_wrap=True)
     ordered = sorted(blocks, key=lambda b: -b.tokens)
     for block in ordered[:_MAX_ROWS]:

@@ -18,6 +18,7 @@ from ctxviz.tui.screens.compare_screen import CompareScreen
 from ctxviz.tui.widgets.key_bar import KeyBar
 
 ITEMS_SHOWN = 30
+_FINDINGS = "Findings (⏎ opens both replays side by side)"
 
 
 def _share(part: int, whole: int) -> str:
@@ -106,8 +107,8 @@ class AuditScreen(Screen[None]):
             ),  # fmt: skip
             id="audit-head",
         )
-        yield Label(Text("Findings (⏎ opens both replays side by side)" if self.findings else
-                         f"No findings: {d['not_replayed']}"), classes="audit-heading")  # fmt: skip
+        yield Label(Text(_FINDINGS if self.findings else f"No findings: {d['not_replayed']}"),
+                    classes="audit-heading", id="findings-heading")  # fmt: skip
         yield DataTable(id="audit-findings", cursor_type="row")
         yield Label(f"What carried most ({len(d['items']):,} items)", classes="audit-heading")
         yield DataTable(id="audit-items", cursor_type="row")
@@ -131,8 +132,21 @@ class AuditScreen(Screen[None]):
             ]
             for finding in self.findings
         ]
-        _fill(self.query_one("#audit-findings", DataTable), ("finding", "input tokens (replayed)", "compactions",
-              "replay with"), findings, free=3, width=self.size.width)  # fmt: skip
+        columns = ["finding", "input tokens (replayed)", "compactions", "replay with"]
+        # a narrow screen cut the one column to act on ("--set stale_reads…"): a compactions column that says
+        # "as many" in every row goes first, said once in the heading
+        same = bool(findings) and all(row[2] == _compactions(0) for row in findings)
+        fixed = sum(max(len(columns[c]), *(len(row[c]) for row in findings)) + 2 for c in range(3)) if findings else 0
+        widest = max((len(row[3]) for row in findings), default=0)
+        drop = same and fixed + widest + 2 + 4 > self.size.width
+        if drop:
+            columns.pop(2)
+            findings = [row[:2] + row[3:] for row in findings]
+        if self.findings:
+            heading = f"{_FINDINGS[:-1]}; compactions: as many in each)" if drop else _FINDINGS
+            self.query_one("#findings-heading", Label).update(heading)
+        _fill(self.query_one("#audit-findings", DataTable), columns, findings, free=len(columns) - 1,
+              width=self.size.width)  # fmt: skip
         items: list[list[str | Text]] = []
         for item in self.document["items"][:ITEMS_SHOWN]:
             calls = f"{item['first_call']}–{item['last_call']}" if item["calls"] > 1 else str(item["first_call"])

@@ -108,12 +108,20 @@ class TimelineScreen(Screen[None]):
     segment: reactive[str | None] = reactive(None, bindings=True, init=False, repaint=False)
     auditable = True  # the audit replays the file it came from: not a what-if's timeline
 
-    def __init__(self, timeline: Timeline, title: str | None = None, *, is_child: bool = False) -> None:
+    def __init__(
+        self,
+        timeline: Timeline,
+        title: str | None = None,
+        *,
+        is_child: bool = False,
+        totals: SegmentTotals | None = None,
+    ) -> None:
+        """``totals``: the timeline's, when already worked out (off the UI thread: seconds on 400,000 steps)."""
         super().__init__()
         self.timeline = timeline
         self.is_child = is_child
         self.title = title or display_title(timeline)
-        self._totals = SegmentTotals(timeline)
+        self._totals = totals or SegmentTotals(timeline)
         self._compactions = timeline.compaction_indices()
         self._timer: Timer | None = None
         self._offered = self._offers()

@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Label
 from ctxviz.layout import humanize, percent
 from ctxviz.timeline import Timeline
 from ctxviz.tui.icons import YOU_SEE
-from ctxviz.tui.segments import SEGMENT_BY_KEY, segment_of
+from ctxviz.tui.segments import SEGMENT_BY_KEY, SEGMENTS, segment_of
 
 SORTS = ("size", "age")
 _CELL_PADDING = 2  # DataTable pads each cell by one on either side
@@ -26,7 +26,7 @@ _COLUMNS = (
     ("tokens", "tokens", 8),
     ("pct", "%", 5),
     ("label", "what", 0),
-    ("kind", "kind", 16),
+    ("kind", "kind", max(len(segment.label) for segment in SEGMENTS)),
     ("seen", "you see", 9),
     ("since", "since", 7),  # the step it entered at (up to 999,999)
 )

@@ -53,7 +53,8 @@ class EventChart(Widget):
         # a real session's measurements as dots, one per position like the peaks (none at the start-up)
         dots = None if measured is None else [None, *measured]
         self._dots = None if dots is None else PerWidth(lambda width: downsample_reference(dots, width))
-        self._top = nice_top(peak, run.timeline.window)
+        # not capped at this run's window: a lane with a smaller window had its own top, and heights did not compare
+        self._top = nice_top(peak, 0)
         self._axis = len(humanize(self._top)) + 1
         self._compactions = [c.event + 1 for c in compactions_of(run)]
         self._position = 0

@@ -15,10 +15,13 @@ _NARROW = 80  # below this many columns the grid is 5 wide, as /context draws it
 
 
 class ContextView(VerticalScroll, can_focus=False):
-    def __init__(self, timeline: Timeline, totals: SegmentTotals, *, id: str | None = None) -> None:
+    def __init__(
+        self, timeline: Timeline, totals: SegmentTotals, *, id: str | None = None, at: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self._timeline = timeline
         self._totals = totals
+        self._at = at  # where the step is, in words, when its number in the session is not known
 
     def compose(self) -> ComposeResult:
         yield Static(id="context-body")
@@ -35,6 +38,7 @@ class ContextView(VerticalScroll, can_focus=False):
             self._totals.at(index),
             colors,
             narrow=self.screen.size.width < _NARROW,
+            at=self._at,
         )
         self.query_one("#context-body", Static).update(body)
 

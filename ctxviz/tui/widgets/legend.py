@@ -19,7 +19,8 @@ class LegendWidget(Widget):
 
     def show(self, slices: list[Slice], window: int, max_lines: int) -> None:
         # The height can only change when entries come or go; a layout pass costs far more than a repaint.
-        relayout = [s.key for s in slices] != [s.key for s in self._slices] or max_lines != self._max_lines
+        entries = [(s.key, s.note) for s in slices]
+        relayout = entries != [(s.key, s.note) for s in self._slices] or max_lines != self._max_lines
         self._slices, self._window, self._max_lines = slices, window, max_lines
         self.refresh(layout=relayout)
 

@@ -9,9 +9,9 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from ctxviz.glossary import THRESHOLDS, segment_meaning
+from ctxviz.glossary import THRESHOLDS, UNRECORDED_SPLIT, segment_meaning
 from ctxviz.layout import humanize, percent
-from ctxviz.timeline import FREE_SPACE, Timeline
+from ctxviz.timeline import FREE_SPACE, Category, Timeline
 from ctxviz.tui.palette import color
 from ctxviz.tui.renderables.bar import FREE_KEY, RESERVE_KEY, Marker, Slice, TokenBar, bar_spans
 from ctxviz.tui.segments import SEGMENTS, SegmentTotals
@@ -21,8 +21,17 @@ def slices_at(widget: Widget, timeline: Timeline, totals: SegmentTotals, index: 
     """Every segment the timeline ever uses (0 when empty now, so the legend keeps its places), then
     free space and what is left of the reserve."""
     app = widget.app
+    estimated = timeline.source.kind == "transcript"
+    unrecorded = totals.startup_unrecorded_at(index)
     pieces = [
-        Slice(segment.key, segment.label, tokens, color(app, f"seg-{segment.key}"))
+        Slice(
+            segment.key,
+            segment.label,
+            tokens,
+            color(app, f"seg-{segment.key}"),
+            estimated,
+            UNRECORDED_SPLIT if unrecorded and segment.category is Category.SYSTEM_PROMPT else "",
+        )
         for segment, tokens, present in zip(SEGMENTS, totals.at(index), totals.present, strict=True)
         if present
     ]
@@ -82,7 +91,8 @@ class TokenBarWidget(Widget):
             return
         piece = self._slice_at(event.x)
         self.tooltip = (
-            f"{piece.label}: {piece.tokens:,} tokens ({percent(piece.tokens, self._window):.1f}%)\n"
+            f"{piece.label}: {'~' if piece.estimated else ''}{piece.tokens:,} tokens "
+            f"({percent(piece.tokens, self._window):.1f}%){f' {piece.note}' if piece.note else ''}\n"
             f"{segment_meaning(piece.key)}"
             if piece
             else None
