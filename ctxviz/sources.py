@@ -48,7 +48,8 @@ def open_timeline(
         path, display = _builtin_if_missing(path, display)
         replayable = _scenario(path, display, tokenizer, allow_outside)
         return replayable.finish(simulate(replayable.scenario, agent=agent, source_path=display))
-    raise InputError(f"{path}: not a scenario (.yaml) or an agent's session file")
+    what = "a folder, not" if path.is_dir() else "not"
+    raise InputError(f"{path}: {what} a scenario (.yaml) or an agent's session file")
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def open_replayable(path: str | None, tokenizer: str = "cl100k", allow_outside: 
     """A scenario file, a built-in scenario's name (None: the default scenario), or an agent's session
     (.jsonl) turned into a scenario (``imported_session``). Raises ``InputError``."""
     file, display = _given(path)
-    if is_transcript_name(file):
+    if is_transcript_name(file) or (file.suffix not in SCENARIO_SUFFIXES and _is_session(file)):
         from ctxviz.importer.imported import measured_per_event
 
         scenario, calls = imported_session(file)

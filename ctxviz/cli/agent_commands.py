@@ -73,7 +73,7 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-@click.command()
+@click.command(short_help="Each agent profile: window, thresholds, and their sources.")
 @click.argument("names", nargs=-1, metavar="[AGENT]...")
 @click.option("--json", "as_json", is_flag=True, help=f"Print the profiles as JSON (format {FORMAT}).")
 @click.option("--numbers/--no-numbers", default=True, help="List every number with its source (default: yes).")
@@ -94,11 +94,12 @@ def agents(names: tuple[str, ...], as_json: bool, numbers: bool) -> None:
 
     console = Console()
     summary = Table(title="Agent profiles", header_style="bold", box=None)
-    for column in ("agent", "default model", "window", "auto-compact", "rule", "subagents", "assumed"):
+    figures = ("window", "auto-compact", "assumed")
+    for column in ("agent", "default model", *figures[:2], "subagents", figures[2]):
         summary.add_column(
             column,
-            justify="right" if column in ("window", "auto-compact", "assumed") else "left",
-            no_wrap=column == "agent",  # an agent's name is never cut
+            justify="right" if column in figures else "left",
+            no_wrap=column == "agent" or column in figures,  # an agent's name and a figure are never cut
         )
     for agent in document["agents"]:
         trigger = agent["thresholds"]["autocompact"]
@@ -107,11 +108,16 @@ def agents(names: tuple[str, ...], as_json: bool, numbers: bool) -> None:
             agent["default_model"],
             f"{agent['window']:,}",
             f"{trigger:,}" if trigger is not None else "off",
-            agent["trigger"],
             ", ".join(agent["subagents"]) or "none",
             f"{agent['assumed']} of {len(agent['numbers'])}",
         )
     console.print(summary)
+    # each rule on a line of its own: in a column, "min(20,000," was cut at 80 columns
+    rules = Table("agent", "auto-compact rule", title="When each compacts", header_style="bold", box=None)
+    rules.columns[0].no_wrap = True
+    for agent in document["agents"]:
+        rules.add_row(agent["name"], agent["trigger"])
+    console.print(rules)
     if not numbers:
         return
     colours = {"documented": "green", "source": "cyan", "measured": "blue", "assumed": "yellow"}

@@ -41,8 +41,8 @@ def _is_scenario(file: Path | None) -> bool:
     return file.suffix in SCENARIO_SUFFIXES or (not file.exists() and file.suffix not in TRANSCRIPT_SUFFIXES)
 
 
-@click.command()
-@click.argument("session", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.command(short_help="Where a session's input tokens went; what would have sent fewer.")
+@click.argument("session", required=False, type=click.Path(path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session of any agent (this folder's project first).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option(
@@ -51,11 +51,18 @@ def _is_scenario(file: Path | None) -> bool:
 @click.option(
     "--agent", "agents", multiple=True, metavar="NAME", help="With --latest or --session: only this agent's sessions."
 )
-@click.option("--top", default=15, show_default=True, help="How many of the items that carried most to list.")
+@click.option(
+    "--top",
+    metavar="N",
+    type=click.IntRange(min=0),
+    default=15,
+    show_default=True,
+    help="How many of the items that carried most to list.",
+)
 @click.option(
     "--prices",
     "prices_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     default=None,
     help="A JSON price table ($ per million tokens) instead of the one shipped.",
 )

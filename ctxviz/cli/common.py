@@ -35,6 +35,18 @@ def check_agent(ctx: click.Context, param: click.Parameter, value: str | None) -
     return value
 
 
+def check_agent_replays(agent: str | None, path: str | None, set_values: tuple[str, ...]) -> None:
+    """``--agent`` replays a scenario; a session file is read as it was recorded unless ``--set`` replays
+    it. Given one alone, it is a usage error (exit 2), as ``--agent`` with a file is in ``context``."""
+    from ctxviz.sources import is_transcript_name
+
+    if agent is not None and path is not None and not set_values and is_transcript_name(path):
+        raise click.UsageError(
+            "--agent replays a scenario; a session file is read as it was recorded "
+            "(with --set, or with `ctxviz compare --agents`, it is replayed under another agent)"
+        )
+
+
 AGENT_HELP = "Replay the scenario under this agent's profile (default: the scenario's agent:, else claude-code)."
 
 

@@ -84,7 +84,7 @@ def build_comparison(
     return replace(comparison, runs=runs, measured=loaded.measured)
 
 
-@click.command()
+@click.command(short_help="One scenario or session under several agents or what-ifs.")
 @click.argument("scenario")
 @click.option("--agents", metavar="A,B,LABEL=AGENT", help="The runs, by agent (default: every profile).")
 @click.option(

@@ -123,7 +123,7 @@ def print_tables(report: FidelityReport, agent: str, wide_tolerance: int | None 
         calls.add_row(str(call.call), f"{call.measured:,}", f"{call.simulated:,}", f"{call.error:.2f}%", scored)
     console.print(calls)
     if report.compactions:
-        table = Table("compaction", "after call (measured)", "after call (replay)", "off by", "next call measured",
+        table = Table("trigger", "after call (measured)", "after call (replay)", "off by", "next call measured",
                       "replay there", "error")  # fmt: skip
         for fit in report.compactions:
             cells = (fit.measured_after_call, fit.simulated_after_call, fit.offset, fit.measured_next,
@@ -142,12 +142,15 @@ def print_tables(report: FidelityReport, agent: str, wide_tolerance: int | None 
 
 def headline(report: FidelityReport, agent: str, wide_tolerance: int | None = None) -> str:
     """What the replay predicted and how well; the calls fitted by the importer are named apart."""
-    name = f"[bold]{report.session}[/]: {len(report.calls)} calls replayed under {agent}"
+    from ctxviz.transcripts.protocol import counted
+
+    name = f"[bold]{report.session}[/]: {counted(len(report.calls), 'call', 'calls')} replayed under {agent}"
     version = f" {report.version}" if report.version else ""
     if not report.predicted.calls:
         return (
-            f"{name}{version}; no compaction with a call after it, so nothing was predicted: all "
-            f"{report.fitted.calls} calls are fitted from the session's own measurements"
+            f"{name}{version}; no compaction with a call after it, so nothing was predicted: "
+            f"{'the' if report.fitted.calls == 1 else 'all'} {counted(report.fitted.calls, 'call is', 'calls are')} "
+            "fitted from the session's own measurements"
         )
     autos = report.automatic
     timing = (
@@ -161,7 +164,7 @@ def headline(report: FidelityReport, agent: str, wide_tolerance: int | None = No
     if nexts and wide_tolerance is not None:
         after += f", within 10% {wide_tolerance}"
     return (
-        f"{name}{version}: {report.predicted.calls} calls predicted (after the first compaction), median "
-        f"error {report.median_error:.2f}%, 90th percentile {report.p90_error:.2f}%{timing}{after}; "
-        f"{report.fitted.calls} calls before it fitted"
+        f"{name}{version}: {counted(report.predicted.calls, 'call', 'calls')} predicted (after the first "
+        f"compaction), median error {report.median_error:.2f}%, 90th percentile {report.p90_error:.2f}%{timing}"
+        f"{after}; {counted(report.fitted.calls, 'call', 'calls')} before it fitted"
     )

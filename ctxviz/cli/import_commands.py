@@ -38,8 +38,8 @@ def _session_target(
 
 _SESSION_OPTIONS = (
     click.argument("session", required=False, type=click.Path(path_type=Path)),
-    click.option("--latest", is_flag=True, help="The most recent session (of the current project if it has one)."),
-    click.option("--session", "session_id", default=None, help="A session by its id (or the start of it)."),
+    click.option("--latest", is_flag=True, help="The most recent session of any agent (this folder's project first)."),
+    click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough)."),
 )
 
 
@@ -49,7 +49,7 @@ def _with_session(command: Callable[..., None]) -> Callable[..., None]:
     return command
 
 
-@click.command(name="import")
+@click.command(name="import", short_help="Turn a real session into a scenario that replays it.")
 @_with_session
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Write the scenario here.")
 @click.option("--keep-paths", is_flag=True, help="Keep paths as recorded (home folder names included).")
@@ -81,15 +81,15 @@ def import_session(
     emit_scenario(result.yaml, len(result.scenario.events), result.problems, output)
 
 
-@click.command()
+@click.command(short_help="Replay a session under its agent's rules and score each call.")
 @_with_session
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON (format ctxviz.fidelity/1).")
 def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json: bool) -> None:
     """Replay a session under its agent's rules (claude-code, codex, pi) and compare with what it measured,
     call by call."""
     from ctxviz.errors import InputError
-    from ctxviz.importer import IMPORTED_AGENT
-    from ctxviz.importer import fidelity as measure
+    from ctxviz.importer import IMPORTED_AGENT, session_to_scenario
+    from ctxviz.importer.fidelity import fidelity_of
     from ctxviz.transcripts.registry import recorded_agents
 
     target = _session_target(session, latest, session_id, among=(IMPORTED_AGENT, *recorded_agents()))
@@ -98,9 +98,12 @@ def fidelity(session: Path | None, latest: bool, session_id: str | None, as_json
         print_fidelity(agent, path, as_json)
         return
     try:
-        report = measure(path)
+        imported = session_to_scenario(path)
     except InputError as error:
         fail(error.message)
+    for problem in imported.problems[:5]:  # as import and the other agents' fidelity warn of them
+        click.echo(f"warning: {problem}", err=True)
+    report = fidelity_of(imported, imported.draft.session.session_id or Path(path).stem)
     show_report(report, as_json, lambda fit: print_tables(fit, IMPORTED_AGENT))
 
 

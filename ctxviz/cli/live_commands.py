@@ -37,8 +37,8 @@ def _check_file(file: Path) -> None:
         raise InputError(f"{file}: compressed, so no agent writes to it any more: `ctxviz play {file}` shows it")
 
 
-@click.command()
-@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.command(short_help="Open the TUI on a session and follow it as it is written.")
+@click.argument("file", required=False, type=click.Path(path_type=Path))
 @click.option("--latest", is_flag=True, help="The most recent session now (and stay on it).")
 @click.option("--session", "session_id", metavar="ID", help="A session by id (a unique prefix is enough).")
 @click.option("--agent", metavar="NAME", help="Only this agent's sessions (`ctxviz sessions --help` lists them).")
@@ -61,6 +61,8 @@ def watch(file: Path | None, latest: bool, session_id: str | None, agent: str | 
             file = _chosen(session_id, agent)
         if file is not None:
             _check_file(file)
+            if agent is not None:
+                _check_whose(file, agent)
         followed = Watch(file, newest=file is None, agent=agent)
     except InputError as error:
         fail(error.message)
@@ -86,6 +88,17 @@ def _check_agent(agent: str) -> None:
 
     if not reader_named(agent).records_usage:
         raise InputError(f"--agent {agent}: its transcripts record no token usage, so there is nothing to watch")
+
+
+def _check_whose(file: Path, agent: str) -> None:
+    """``--agent`` names the reader of a file whose records tell no agent yet (a session just started);
+    a file that is plainly another agent's would be read as none and waited on for ever."""
+    from ctxviz.errors import InputError
+    from ctxviz.transcripts.registry import reader_for
+
+    found = reader_for(file)
+    if found is not None and found.name != agent:
+        raise InputError(f"{file}: a {found.name} session, not {agent}'s; leave out --agent {agent} to follow it")
 
 
 def _chosen(session_id: str | None, agent: str | None) -> Path:
@@ -138,6 +151,7 @@ def _first_timeline(followed: Watch) -> Timeline:
 @click.command(
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True, "help_option_names": []},
     add_help_option=False,
+    short_help="One line for Claude Code's status bar: context used and left.",
 )
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def statusline(args: tuple[str, ...]) -> None:

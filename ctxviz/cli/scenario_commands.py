@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
+from ctxviz.cli.common import AGENT_HELP, check_agent, check_agent_replays, fail, tokenizer_name
 from ctxviz.process import one_shot
 
 if TYPE_CHECKING:
@@ -25,13 +25,15 @@ def _open(ctx: click.Context, scenario: str, allow_outside: bool, agent: str | N
         fail(error.message)
 
 
-@click.command()
+@click.command(short_help="Replay a scenario; print its steps and final breakdown.")
 @click.argument("scenario")
 @click.option("--json", "as_json", is_flag=True, help="Print the timeline as JSON (format ctxviz.timeline/1).")
-@click.option("--at", type=int, default=None, help="Show the breakdown at step N (default: the last step).")
+@click.option(
+    "--at", type=int, metavar="N", help="Show the breakdown at step N, counted from 0 (default: the last step)."
+)
 @click.option("--why", is_flag=True, help="Add each step's why-notes to the table.")
 @click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
-@click.option("--agent", callback=check_agent, help=AGENT_HELP)
+@click.option("--agent", metavar="NAME", callback=check_agent, help=AGENT_HELP)
 @click.option(
     "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
 )
@@ -49,6 +51,7 @@ def run(
     """Replay SCENARIO (a path, a built-in name, or a session .jsonl with --set) and print its steps and
     final breakdown."""
     one_shot()
+    check_agent_replays(agent, scenario, set_values)
     caption = None
     if set_values:
         from dataclasses import replace
@@ -85,7 +88,7 @@ def run(
     console.print(context_renderable(timeline, timeline.last if at is None else at))
 
 
-@click.command()
+@click.command(short_help="Check scenario files; every problem with its line and column.")
 @click.argument("scenarios", nargs=-1, required=True)
 @click.option("--allow-outside", is_flag=True, help="Let {file: …} sizes read outside the scenario's folder.")
 @click.pass_context
@@ -94,6 +97,7 @@ def validate(ctx: click.Context, scenarios: tuple[str, ...], allow_outside: bool
     one_shot()
     from ctxviz.errors import InputError
     from ctxviz.sources import open_timeline
+    from ctxviz.transcripts.protocol import counted
 
     failed = False
     for scenario in scenarios:
@@ -105,7 +109,8 @@ def validate(ctx: click.Context, scenarios: tuple[str, ...], allow_outside: bool
             continue
         for notice in timeline.notices:
             click.echo(f"{scenario}: warning: {notice}", err=True)
-        click.echo(f"{scenario}: ok — {len(timeline.steps)} steps, peak {timeline.peak:,} tokens")
+        steps = counted(len(timeline.steps), "step", "steps")
+        click.echo(f"{scenario}: ok — {steps}, peak {timeline.peak:,} tokens")
     if failed:
         ctx.exit(1)
 

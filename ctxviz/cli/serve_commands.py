@@ -40,10 +40,18 @@ def play_argv(path: str | None, tokenizer: str, allow_outside: bool) -> list[str
     return words
 
 
-@click.command()
+@click.command(short_help="Serve the TUI as a web page (to this machine only, by default).")
 @click.argument("path", required=False)
-@click.option("--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True)
-@click.option("--host", default=DEFAULT_HOST, show_default=True, help="Listen on this address (others: a warning).")
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=DEFAULT_PORT, show_default=True, help="The port to listen on."
+)
+@click.option(
+    "--host",
+    metavar="ADDRESS",
+    default=DEFAULT_HOST,
+    show_default=True,
+    help="Listen on this address (others: a warning).",
+)
 @click.option(
     "--max-tabs",
     type=click.IntRange(1, 64),

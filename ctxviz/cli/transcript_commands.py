@@ -87,7 +87,14 @@ def _day(_ctx: click.Context, param: click.Parameter, value: str | None) -> date
 @click.option(
     "--at", "at_call", type=int, metavar="N", help="At the N-th API call, counted from 1 (default: the last)."
 )
-@click.option("--top", default=10, show_default=True, help="How many of the largest items to list.")
+@click.option(
+    "--top",
+    metavar="N",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="How many of the largest items to list.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (format ctxviz.context/1).")
 @click.option("--history", is_flag=True,
               help="Read the whole session, also when it is big: the calls, compactions and items carried "
@@ -208,7 +215,7 @@ class _ListsEachAgentsFolders(click.Command):
         super().format_epilog(ctx, formatter)
 
 
-@click.command(cls=_ListsEachAgentsFolders)
+@click.command(cls=_ListsEachAgentsFolders, short_help="Every agent's sessions here: calls, peak, last, compactions.")
 @click.option("-p", "--project", metavar="P", help="Only sessions whose project path contains P.")
 @click.option("--since", callback=_day, metavar="DATE", help="Sessions active on or after DATE (YYYYMMDD).")
 @click.option("--until", callback=_day, metavar="DATE", help="Sessions started on or before DATE (YYYYMMDD).")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import click
 
-from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
+from ctxviz.cli.common import AGENT_HELP, check_agent, check_agent_replays, fail, tokenizer_name
 
 
-@click.command()
+@click.command(short_help="Open a scenario or a session in the TUI.")
 @click.argument("path", required=False)
 @click.option("--allow-outside", is_flag=True, help="Let a scenario's file: sizes read outside its folder.")
 @click.option("--latest", is_flag=True, help="The most recent session of any agent (as for `context`).")
@@ -18,7 +18,9 @@ from ctxviz.cli.common import AGENT_HELP, check_agent, fail, tokenizer_name
 @click.option(
     "-p", "--project", metavar="P", help="With --latest or --session: only sessions whose project contains P."
 )
-@click.option("--agent", callback=check_agent, help=AGENT_HELP + " With --latest or --session: only its sessions.")
+@click.option(
+    "--agent", metavar="NAME", callback=check_agent, help=AGENT_HELP + " With --latest or --session: only its sessions."
+)
 @click.option(
     "--set", "set_values", multiple=True, metavar="KEY=VALUE", help="A what-if: window=1m, autocompact=off, drop=12, …"
 )
@@ -38,6 +40,8 @@ def play(
     from ctxviz.sources import last_call_from_end, open_timeline
 
     timeline = None
+    if not (latest or session_id is not None):
+        check_agent_replays(agent, path, set_values)
     if latest or session_id is not None:
         from ctxviz.cli.transcript_commands import choose_session
         from ctxviz.transcripts.registry import read_target
@@ -95,7 +99,7 @@ def has_terminal() -> bool:
     return bool(os.environ.get("TEXTUAL_DRIVER")) or (sys.stdin.isatty() and sys.stdout.isatty())
 
 
-@click.command()
+@click.command(short_help="Write SVG screenshots of the TUI's main views.")
 @click.argument("path", required=False)
 @click.option(
     "--out",

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ctxviz.report.audit import CarriedCost
+from ctxviz.transcripts.protocol import counted
 
 
 def _share(part: int, whole: int) -> str:
@@ -20,7 +21,7 @@ def audit_renderable(document: dict[str, Any], top: int) -> Group:
     measured = "measured by the API" if document["measured"] else "replayed"
     head = Text.assemble(
         (f"{document['session']}", "bold"),
-        f" ({document['agent']}, {document['model']}): {document['calls']:,} calls sent ",
+        f" ({document['agent']}, {document['model']}): {counted(document['calls'], 'call', 'calls')} sent ",
         (f"{sent:,}", "bold"),
         f" input tokens ({measured}).",
     )
@@ -118,7 +119,8 @@ def _findings(document: dict[str, Any], sent: int) -> list[Any]:
 
 def carried_renderable(cost: CarriedCost, count: int) -> Table:
     """The items that carried most over the calls so far: what ``ctxviz context`` adds below the window."""
-    title = f"Carried most so far (tokens × calls; {cost.calls:,} calls sent {cost.input_tokens:,}; ctxviz audit)"
+    calls = counted(cost.calls, "call", "calls")
+    title = f"Carried most so far (tokens × calls; {calls} sent {cost.input_tokens:,}; ctxviz audit)"
     table = Table(title=title, title_justify="left", box=None, padding=(0, 1))
     table.add_column("carried", justify="right", no_wrap=True, min_width=9)
     table.add_column("share", justify="right", no_wrap=True, min_width=5)

@@ -20,6 +20,7 @@ from ctxviz.kinds import StepKind
 from ctxviz.layout import humanize
 from ctxviz.report.compare_runs import STARTUP, Comparison, Run, cell, compactions_of
 from ctxviz.timeline import CATEGORIES, FREE_SPACE
+from ctxviz.transcripts.protocol import counted
 
 RUN_WIDTH = 24
 MAX_RUN_WIDTH = 44
@@ -72,7 +73,11 @@ def _cell_pieces(run: Run, event: int, width: int) -> tuple[Line, Piece]:
     values = cell(run, event)
     added = f"+{values.added:,}" if values.added else "·"
     removed = f" −{values.removed:,}" if values.removed else ""
-    total = _fit(f" = {values.total:,}", width - len(added) - len(removed))
+    total = f" = {values.total:,}"
+    if len(added) + len(removed) + len(total) > width:  # the total is never cut: the change is shortened
+        added = f"+{humanize(values.added)}" if values.added else "·"
+        removed = f" −{humanize(values.removed)}" if values.removed else ""
+    total = _fit(total, width - len(added) - len(removed))
     figures = [(added, "green" if values.added else "dim"), (removed, "red")]
     figures.append((total, "bold magenta" if values.compacted else ""))
     return figures, (_fit(values.why, width), "magenta" if values.compacted else "dim")
@@ -182,7 +187,8 @@ def settings_text(comparison: Comparison) -> Text | None:
 
 def comparison_renderable(comparison: Comparison, width: int = 120) -> RenderableType:
     title = Text.assemble(
-        (comparison.name, "bold"), f" · {len(comparison.events)} events · {len(comparison.runs)} runs"
+        (comparison.name, "bold"),
+        f" · {counted(len(comparison.events), 'event', 'events')} · {counted(len(comparison.runs), 'run', 'runs')}",
     )
     parts: list[RenderableType] = [title]
     if (what_ifs := settings_text(comparison)) is not None:

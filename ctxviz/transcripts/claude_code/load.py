@@ -39,7 +39,11 @@ def _nothing_read(path: Path, parsed: Parsed) -> InputError:
         kinds = f"record types: {', '.join(named)}" if named else "its records have no type"
         return InputError(f"{path}: not a Claude Code transcript ({kinds})")
     if not parsed.entries:
-        return InputError(f"{path}: no readable Claude Code records in {parsed.lines:,} lines")
+        lines = f"{parsed.lines:,} line{'s' if parsed.lines > 1 else ''}"
+        first = f"; first: {parsed.problems[0]}" if parsed.problems else ""
+        return InputError(
+            f"{path}: no readable Claude Code records in {lines} (expected one JSON object a line){first}"
+        )
     if parsed.unmeasured_calls:
         return InputError(f"{path}: {parsed.unmeasured_calls:,} API calls, none with its usage recorded")
     return InputError(f"{path}: no API calls recorded in this transcript yet")

@@ -282,10 +282,12 @@ def parse_lines(lines: Iterable[tuple[int, bytes, bool]], where: str, tools: Par
         try:
             record = decode(line)
         except DecodeError as error:
-            if not complete:
+            start = line.lstrip()[:1]
+            if start != b"{":  # not a record cut short: junk, or a whole log written as one JSON array
+                what = "a JSON array, not a JSON object" if start == b"[" else "not a JSON object"
+                problems.append(f"{where}:{number}: {what}, skipped")
+            elif not complete:
                 problems.append(f"{where}:{number}: last line is incomplete (a session still being written?)")
-            elif not line.lstrip().startswith(b"{"):
-                problems.append(f"{where}:{number}: not a JSON object, skipped")
             else:
                 problems.append(f"{where}:{number}: {error}, skipped")
             continue
