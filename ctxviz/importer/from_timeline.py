@@ -32,6 +32,7 @@ from ctxviz.scenario.model import Scenario
 from ctxviz.scenario_file import parse_scenario
 from ctxviz.timeline import Block, Category, Step, Timeline
 from ctxviz.tokens import CharsPerToken
+from ctxviz.transcripts.protocol import counted
 
 HEADER_WIDTH = 100
 ENTERED_BEFORE_COMPACTION = "what entered after the call and before the compaction (the agent's own count)"
@@ -257,7 +258,7 @@ def timeline_to_scenario(timeline: Timeline, name: str, counts: AgentCounts | No
     )
     document: dict[str, Any] = {
         "name": name,
-        "summary": f"Imported from a {agent} session: {len(calls)} API calls",
+        "summary": f"Imported from {agent} session: {counted(len(calls), 'API call', 'API calls')}",
         "agent": agent,
         "model": model,
     }
@@ -307,7 +308,7 @@ def _header(
     """``each``: the per-compaction numbers written to the profile, and those its profile does not take."""
     written, left_out = each
     paragraphs = [
-        f"Imported by `ctxviz import` from {timeline.agent} session {name}: {calls} API calls.",
+        f"Imported by `ctxviz import` from {timeline.agent} session {name}: {counted(calls, 'API call', 'API calls')}.",
         "Sizes are the reader's: the usage difference between two calls shared among what entered between "
         "them, or the text at 4 chars a token where no call measures it. The envelope the replay adds to "
         "each tool call (the profile's tool_call) is taken off the sizes that follow.",

@@ -65,7 +65,10 @@ def read_recorded(agent: str, path: Path) -> RecordedSession:
     read = recorded_reader(agent)
     if read is None:
         names = ", ".join([IMPORTED_AGENT, *recorded_agents()])
-        raise InputError(f"{path}: a {agent} session; `ctxviz fidelity` replays {names} sessions, not {agent}'s")
+        article = "an" if agent[:1] in ("a", "e", "i", "o", "u") else "a"
+        raise InputError(
+            f"{path}: {article} {agent} session; `ctxviz fidelity` replays {names} sessions, not {agent}'s"
+        )
     return cast(RecordedSession, read(path))
 
 
