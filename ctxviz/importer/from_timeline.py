@@ -30,6 +30,7 @@ from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import Scenario
 from ctxviz.scenario_file import parse_scenario
+from ctxviz.short_forms import with_article
 from ctxviz.timeline import Block, Category, Step, Timeline
 from ctxviz.tokens import CharsPerToken
 from ctxviz.transcripts.protocol import counted
@@ -258,7 +259,7 @@ def timeline_to_scenario(timeline: Timeline, name: str, counts: AgentCounts | No
     )
     document: dict[str, Any] = {
         "name": name,
-        "summary": f"Imported from {agent} session: {counted(len(calls), 'API call', 'API calls')}",
+        "summary": f"Imported from {with_article(agent)} session: {counted(len(calls), 'API call', 'API calls')}",
         "agent": agent,
         "model": model,
     }
