@@ -23,3 +23,8 @@ def humanize(tokens: int) -> str:
 def undated(model: str) -> str:
     """A model's name without the release date some agents append (``-YYYYMMDD``)."""
     return _DATE_SUFFIX.sub("", model)
+
+
+def with_article(name: str) -> str:
+    """``a codex``, ``an opencode``: an agent's name after the indefinite article it reads with."""
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"

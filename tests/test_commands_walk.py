@@ -166,3 +166,21 @@ def test_one_call_and_one_event_are_said_in_the_singular_by_audit_context_and_co
         result = CliRunner().invoke(main, args, env={"COLUMNS": "200"})
         assert result.exit_code == 0, result.output
         assert words in result.stdout and "1 calls" not in result.stdout, args
+
+
+GROK_COMPACTED = (
+    FIXTURES / "other-agents/grok-build/synthetic/sessions/%2Ftmp%2Fdemo/019f7000-aaaa-7bbb-8ccc-000000000001"
+)
+
+
+@pytest.mark.parametrize("command", ["import", "compare"])
+def test_a_grok_build_session_with_a_compaction_imports(command: str, tmp_path: Path) -> None:
+    """The import wrote each compaction's summary for a profile that has one summary size only: the scenario
+    failed to validate, naming a file that does not exist."""
+    args = [command, str(GROK_COMPACTED / "updates.jsonl")] + (["-o", str(tmp_path / "s.yaml")] * (command == "import"))
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    if command == "import":
+        written = (tmp_path / "s.yaml").read_text()
+        assert "summary_each" not in written.split("\nname:")[1]
+        assert "# The grok-build profile takes no summary_each" in written

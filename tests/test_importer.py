@@ -244,6 +244,7 @@ def test_cli_fidelity_table() -> None:
         (b"", "empty file, nothing to import"),
         (b'{"type":"user","message":{"role":"user","content":"hi"}}\n', "no API calls recorded"),
         (b'{"timestamp":"2026-01-01","type":"session_meta","payload":{}}\n', "codex session with no usable token"),
+        (b"hello\nworld\n", "no record of one in 2 lines (expected one JSON object a line); first: "),
     ],
 )
 def test_bad_input_is_a_clear_error(tmp_path: Path, content: bytes, message: str) -> None:

@@ -30,8 +30,10 @@ from ctxviz.kinds import BlockKind, CompactionTrigger, StepKind
 from ctxviz.scenario.measure import Measure
 from ctxviz.scenario.model import Scenario
 from ctxviz.scenario_file import parse_scenario
+from ctxviz.short_forms import with_article
 from ctxviz.timeline import Block, Category, Step, Timeline
 from ctxviz.tokens import CharsPerToken
+from ctxviz.transcripts.protocol import counted
 
 HEADER_WIDTH = 100
 ENTERED_BEFORE_COMPACTION = "what entered after the call and before the compaction (the agent's own count)"
@@ -257,34 +259,57 @@ def timeline_to_scenario(timeline: Timeline, name: str, counts: AgentCounts | No
     )
     document: dict[str, Any] = {
         "name": name,
-        "summary": f"Imported from a {agent} session: {len(calls)} API calls",
+        "summary": f"Imported from {with_article(agent)} session: {counted(len(calls), 'API call', 'API calls')}",
         "agent": agent,
         "model": model,
     }
-    document["profile"] = {}
+    from ctxviz.profiles import get_profile
+
+    # each compaction's own figures, where the agent's profile takes them (grok-build's has one summary size)
+    takes = get_profile(agent).number_names()
+    per_compaction: dict[str, list[int]] = {}
     if any(summaries):  # the profile's own guess stands in for a summary the log does not hold
-        document["profile"]["summary_each"] = [s or profile.summary for s in summaries]
+        per_compaction["summary_each"] = [s or profile.summary for s in summaries]
     if counts is not None and counts.new_context:
-        document["profile"]["new_context_each"] = list(counts.new_context)
-    if not document["profile"]:
-        del document["profile"]
+        per_compaction["new_context_each"] = list(counts.new_context)
+    left_out = sorted(key for key in per_compaction if key not in takes)
+    if len(left_out) < len(per_compaction):
+        document["profile"] = {k: v for k, v in per_compaction.items() if k in takes}
     # the start-up the log records beyond the profile's own (instructions, tool schemas, AGENTS.md) is sent
     # with every request and survives a compaction: it goes to the system prompt's size
     system_prompt = max(0, profile.system_prompt + built.unrecorded - profile.used)
     document["setup"] = {"system_prompt": system_prompt}
     document["events"] = built.events
     startup = profile.used
-    header = _header(timeline, name, len(calls), automatic, built.unrecorded, startup, built.cleared)
+    header = _header(
+        timeline,
+        name,
+        len(calls),
+        automatic,
+        built.unrecorded,
+        startup,
+        built.cleared,
+        (list(document.get("profile", {})), left_out),
+    )
     text = "\n".join(f"# {line}" if line else "#" for line in header) + "\n"
     text += yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=110)
     return TimelineImport(parse_scenario(text, f"{name}.yaml", counter=CharsPerToken()), text, calls, automatic)
 
 
 def _header(
-    timeline: Timeline, name: str, calls: int, automatic: int, recorded: int, startup: int, cleared: int
+    timeline: Timeline,
+    name: str,
+    calls: int,
+    automatic: int,
+    recorded: int,
+    startup: int,
+    cleared: int,
+    each: tuple[list[str], list[str]],
 ) -> list[str]:
+    """``each``: the per-compaction numbers written to the profile, and those its profile does not take."""
+    written, left_out = each
     paragraphs = [
-        f"Imported by `ctxviz import` from {timeline.agent} session {name}: {calls} API calls.",
+        f"Imported by `ctxviz import` from {timeline.agent} session {name}: {counted(calls, 'API call', 'API calls')}.",
         "Sizes are the reader's: the usage difference between two calls shared among what entered between "
         "them, or the text at 4 chars a token where no call measures it. The envelope the replay adds to "
         "each tool call (the profile's tool_call) is taken off the sizes that follow.",
@@ -300,12 +325,27 @@ def _header(
         "(it decides the automatic compactions from it; checked once before each call: call_follows false on "
         "the events before the last). cut_by on a tool: the output is as the agent already cut it.",
     ]
+    if not calls:
+        paragraphs.append(
+            "No call of this log records its usage: nothing is measured, so there is nothing to size the "
+            "events by and the scenario has none."
+        )
     if automatic:
+        taken = {
+            "summary_each": "profile.summary_each is each one's recorded summary in turn",
+            "new_context_each": "profile.new_context_each the new context the agent's own figures give after "
+            "each (the summary is what it leaves)",
+        }
+        said = [text for key, text in taken.items() if key in written]
         paragraphs.append(
             f"The session compacted {automatic} time(s) that the log does not mark as typed. Those are not "
             "events: the profile that replays the scenario decides when to compact (`ctxviz fidelity` scores "
-            "it); profile.summary_each is each one's recorded summary in turn, profile.new_context_each the new "
-            "context the agent's own figures give after each (the summary is what it leaves)."
+            "it)" + ("; " + ", ".join(said) if said else "") + "."
+        )
+    if left_out:
+        paragraphs.append(
+            f"The {timeline.agent} profile takes no {' or '.join(left_out)}: its own sizes stand in for what the "
+            "log recorded of each compaction."
         )
     if cleared:
         paragraphs.append(

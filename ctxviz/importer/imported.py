@@ -19,6 +19,7 @@ from ctxviz.kinds import AgentName
 from ctxviz.scenario.model import Scenario
 from ctxviz.scenario_file import parse_scenario
 from ctxviz.tokens import CharsPerToken, TokenCounter
+from ctxviz.transcripts.protocol import counted
 
 _COUNTER: TokenCounter = CharsPerToken()
 
@@ -78,7 +79,8 @@ def _header(draft: Draft, calibrated: Calibrated, name: str, stand_ins: list[str
     first = session.segments[0].used or 0
     fitted = ", ".join(f"{key} {value:,}" for key, value in calibrated.startup.items())
     paragraphs = [
-        f"Imported by `ctxviz import` from Claude Code session {name}: {len(session.calls)} API calls.",
+        f"Imported by `ctxviz import` from Claude Code session {name}: "
+        f"{counted(len(session.calls), 'API call', 'API calls')}.",
         "Sizes: the usage difference between two consecutive calls is exact; it is shared among what entered "
         "in between (replies, tool calls and results, prompts) in proportion to their recorded text. Each "
         "event says which call follows it (numbered from 1) and whether its size is measured that way or "

@@ -22,12 +22,16 @@ class Loaded:
     subagents: dict[str, Session]  # agent id → the subagent's own session (its file beside the main one)
 
 
-def _nothing_to_import(path: Path, count: int, readable: bool) -> InputError:
+def _nothing_to_import(path: Path, count: int, readable: bool, problems: tuple[str, ...]) -> InputError:
     if count == 0:
         return InputError(f"{path}: empty file, nothing to import")
     if not readable:
         # every other agent's reader was asked before this one: none recognised the file
-        return InputError(f"{path}: not a session of any agent ctxviz reads: no reader recognises its records")
+        first = f"; first: {problems[0]}" if problems else ""
+        return InputError(
+            f"{path}: not a session of any agent ctxviz reads: no record of one in {count:,} "
+            f"line{'s' * (count != 1)} (expected one JSON object a line){first}"
+        )
     return InputError(f"{path}: no API calls recorded in this transcript: nothing to import")
 
 
@@ -69,7 +73,7 @@ def load_session(path: Path) -> Loaded:
         raise InputError(f"{path}: {FOLDER_GIVEN} .jsonl file")
     session, problems, count, readable = _read_chain(path)
     if not session.calls:
-        raise _nothing_to_import(path, count, readable)
+        raise _nothing_to_import(path, count, readable, problems)
     wanted = {use.agent for seg in session.segments for item in seg.items if isinstance(item, Tools)
               for use in item.calls if use.agent}  # fmt: skip
     subagents: dict[str, Session] = {}

@@ -11,6 +11,7 @@ from ctxviz.importer.rules import builtin_subagent_types, read_line_number_token
 from ctxviz.importer.session import Compaction
 from ctxviz.kinds import AgentName, EventKind
 from ctxviz.short_forms import undated
+from ctxviz.transcripts.protocol import counted
 
 MILLION_WINDOW = 1_000_000
 SMALL_WINDOW = 200_000
@@ -48,7 +49,7 @@ def scenario_document(draft: Draft, name: str, startup: dict[str, int]) -> dict[
     session = draft.session
     document: dict[str, Any] = {
         "name": name,
-        "summary": f"Imported from a Claude Code session: {len(session.calls)} API calls",
+        "summary": f"Imported from a Claude Code session: {counted(len(session.calls), 'API call', 'API calls')}",
         "agent": AgentName.CLAUDE_CODE.value,
         "model": undated(session.model or "claude-sonnet-4-6"),
     }

@@ -21,6 +21,7 @@ from typing import Any, Protocol, cast
 from ctxviz.errors import InputError
 from ctxviz.importer.from_timeline import AgentCounts
 from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
+from ctxviz.short_forms import with_article
 
 FORMAT = "ctxviz.fidelity/1"
 
@@ -65,7 +66,9 @@ def read_recorded(agent: str, path: Path) -> RecordedSession:
     read = recorded_reader(agent)
     if read is None:
         names = ", ".join([IMPORTED_AGENT, *recorded_agents()])
-        raise InputError(f"{path}: a {agent} session; `ctxviz fidelity` replays {names} sessions, not {agent}'s")
+        raise InputError(
+            f"{path}: {with_article(agent)} session; `ctxviz fidelity` replays {names} sessions, not {agent}'s"
+        )
     return cast(RecordedSession, read(path))
 
 
