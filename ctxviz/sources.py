@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.timeline import Timeline
+from ctxviz.transcripts.packed import COMPRESSED  # a session file may be gzip-compressed: x.jsonl.gz reads as x.jsonl
 
 if TYPE_CHECKING:
     from ctxviz.importer import MeasuredCall
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
 DEFAULT_SCENARIO = "explore-context-window"
 SCENARIO_SUFFIXES = (".yaml", ".yml")
 TRANSCRIPT_SUFFIXES = (".jsonl",)
-COMPRESSED = ".gz"  # a session file may be gzip-compressed: x.jsonl.gz reads as x.jsonl
 
 
 def is_transcript_name(path: str | Path) -> bool:

@@ -4,6 +4,7 @@ that exit 2, and messages that name the command and the way out."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -112,15 +113,25 @@ def test_a_bare_word_that_is_no_file_points_at_the_built_in_names(command: str, 
 
 @pytest.mark.parametrize("command", ["context", "fidelity", "import", "run"])
 def test_a_compressed_session_reads_as_its_decompressed_copy(command: str, tmp_path: Path) -> None:
+    """Its subagents' files too, compressed under its folder as the session is."""
     import gzip
 
-    packed = FIXTURES / "claude-code/spotter-shrunk/8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl.gz"
-    plain = tmp_path / "8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl"
-    plain.write_bytes(gzip.decompress(packed.read_bytes()))
+    session = "8463c716-a2ea-4c14-9efa-87158ebd9f20"
+    shutil.copytree(FIXTURES / "claude-code/spotter-shrunk", tmp_path / "packed", ignore=_other_than(session))
+    shutil.copytree(tmp_path / "packed", tmp_path / "plain")
+    for file in (tmp_path / "plain").rglob("*.gz"):
+        file.with_suffix("").write_bytes(gzip.decompress(file.read_bytes()))
+        file.unlink()
+    packed, plain = tmp_path / "packed" / f"{session}.jsonl.gz", tmp_path / "plain" / f"{session}.jsonl"
     from_packed = CliRunner().invoke(main, [command, str(packed)])
     from_plain = CliRunner().invoke(main, [command, str(plain)])
     assert from_packed.exit_code == 0, from_packed.output
     assert from_packed.output.replace(str(packed), str(plain)) == from_plain.output
+
+
+def _other_than(session: str) -> Callable[[str, list[str]], set[str]]:
+    """For ``copytree``: every other session's file and folder left out."""
+    return lambda folder, names: {name for name in names if folder.endswith("spotter-shrunk") and session not in name}
 
 
 def test_a_damaged_compressed_session_says_so(tmp_path: Path) -> None:

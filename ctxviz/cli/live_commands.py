@@ -21,9 +21,11 @@ WAIT_SECONDS = 0.5  # while waiting for a session's first API call
 
 
 def _check_file(file: Path) -> None:
-    """A file to follow must be a regular file: a FIFO or a device would block or flood the reads."""
+    """A file to follow must be a regular file: a FIFO or a device would block or flood the reads. A
+    compressed one is refused too: no agent appends to it, so following it would show it once, stale."""
     from ctxviz.errors import InputError
     from ctxviz.regular_file import check_regular
+    from ctxviz.transcripts.packed import is_compressed
 
     try:
         check_regular(file)
@@ -31,6 +33,8 @@ def _check_file(file: Path) -> None:
         raise InputError(f"{file}: no such file") from None
     except OSError as error:
         raise InputError(f"{file}: {error.strerror or error}") from None
+    if is_compressed(file):
+        raise InputError(f"{file}: compressed, so no agent writes to it any more: `ctxviz play {file}` shows it")
 
 
 @click.command(short_help="Open the TUI on a session and follow it as it is written.")

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from ctxviz.errors import InputError
+from ctxviz.transcripts.packed import COMPRESSED
 from ctxviz.transcripts.protocol import Glance, NoUsage, Reader, Reads, SessionRef, SessionSummary
 from ctxviz.transcripts.safe import safe_text
 
@@ -139,10 +140,12 @@ def newest_to_follow(
 ) -> SessionRef | None:
     """The session written last under the agents' folders (only ``agent``'s when named) of an agent
     whose logs record usage: what ``watch`` follows. Among an agent's sessions told cheaply to be of
-    ``cwd``'s project, those win, as for ``--latest``."""
+    ``cwd``'s project, those win, as for ``--latest``. A compressed session is never followed: no agent
+    writes to it (it may still be the newest file, just archived)."""
     candidates: list[SessionRef] = []
     readers = [reader for reader in _chosen([agent] if agent else None) if reader.records_usage]
-    for reader, refs in _found(readers, env, home):
+    for reader, found in _found(readers, env, home):
+        refs = [ref for ref in found if not ref.path.name.endswith(COMPRESSED)]
         local = [ref for ref in refs if (seen := reader.glance(ref, None, cwd)) is not None and seen.local]
         candidates += [reader.to_follow(ref) for ref in local or refs]
     return max(candidates, key=lambda r: (r.mtime, str(r.path)), default=None)

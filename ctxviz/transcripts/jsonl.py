@@ -4,20 +4,18 @@ records one line at a time, a whole JSON document. Damage is reported into ``pro
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError, Unreadable
-from ctxviz.regular_file import read_regular
 from ctxviz.tokens import CHARS_PER_TOKEN, MAX_CALL_TOKENS
 from ctxviz.transcripts.lines import numbered_lines
+from ctxviz.transcripts.packed import unpacked, unpacked_head
 from ctxviz.transcripts.protocol import DETECT_BYTES
 
 _BOM = b"\xef\xbb\xbf"
-_GZIP, _GZIP_WBITS = b"\x1f\x8b", 16 + zlib.MAX_WBITS  # a gzip header and trailer around deflate
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # Whole-document sessions (gemini-cli's older .json chats, opencode's files) are small; a larger one is
 # not a session file.
@@ -40,15 +38,9 @@ def head(path: Path, size: int = DETECT_BYTES) -> bytes:
     """The first bytes of a file without its UTF-8 BOM (empty when it cannot be read); of a gzip file
     (a session kept as ``.jsonl.gz``, which every reader reads as is), the first bytes it unpacks to."""
     try:
-        data = read_regular(path, size)
+        return unpacked_head(path, size).removeprefix(_BOM)
     except OSError:
         return b""
-    if data.startswith(_GZIP):
-        try:
-            data = zlib.decompressobj(_GZIP_WBITS).decompress(data, size)
-        except zlib.error:
-            return b""
-    return data.removeprefix(_BOM)
 
 
 @lru_cache(maxsize=64)
@@ -111,14 +103,8 @@ def records(path: Path, problems: list[str]) -> Iterator[tuple[int, Record]]:
 
 
 def document(path: Path) -> Record:
-    """A whole-file JSON object (``InputError`` when it is not one)."""
-    _check_encoding(path)
-    try:
-        data = read_regular(path, MAX_DOCUMENT_BYTES + 1).removeprefix(_BOM)
-        if len(data) > MAX_DOCUMENT_BYTES:
-            raise InputError(f"{path}: more than {MAX_DOCUMENT_BYTES:,} bytes, too large for a session file")
-    except OSError as error:
-        raise Unreadable(f"{path}: cannot read: {error.strerror or error}") from None
+    """A whole-file JSON object, gzip-compressed or not (``InputError`` when it is not one)."""
+    data = _whole(path)
     import msgspec
 
     try:
@@ -266,11 +252,21 @@ def spanning_records(path: Path, problems: list[str]) -> Iterator[tuple[int, Rec
 
 def document_text(path: Path) -> str:
     """A whole file's text, for a document read at once (``InputError`` when too large or unreadable)."""
+    return _whole(path).decode("utf-8", errors="replace")
+
+
+def _whole(path: Path) -> bytes:
+    """A whole file's bytes as the agent wrote them (unpacked when gzip), without a BOM; ``InputError``
+    when unreadable, damaged or larger than a session file can be."""
+    import zlib
+
     _check_encoding(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_DOCUMENT_BYTES:
-            raise InputError(f"{path}: {size:,} bytes, too large for a session file")
-        return path.read_bytes().removeprefix(_BOM).decode("utf-8", errors="replace")
+        data = unpacked(path, MAX_DOCUMENT_BYTES + 1).removeprefix(_BOM)
     except OSError as error:
         raise Unreadable(f"{path}: cannot read: {error.strerror or error}") from None
+    except zlib.error as error:
+        raise InputError(f"{path}: damaged gzip data ({error})") from None
+    if len(data) > MAX_DOCUMENT_BYTES:
+        raise InputError(f"{path}: more than {MAX_DOCUMENT_BYTES:,} bytes, too large for a session file")
+    return data

@@ -14,6 +14,7 @@ from typing import BinaryIO
 
 from ctxviz.errors import InputError, Unreadable
 from ctxviz.regular_file import open_regular
+from ctxviz.transcripts.packed import GZIP_MAGIC
 from ctxviz.transcripts.safe import safe_text
 
 CHUNK_BYTES = 8 * 1024 * 1024
@@ -24,7 +25,6 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 _BLANK = b" \t\r\x0b\x0c"
 _UTF8_BOM = b"\xef\xbb\xbf"  # an editor's mark at the start: not part of the first record
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-_GZIP_MAGIC = b"\x1f\x8b"
 Line = tuple[int, bytes, bool]  # line number, the line without its end, ends with a newline
 
 
@@ -54,7 +54,7 @@ def open_transcript_file(path: Path) -> tuple[BinaryIO, bytes]:
         raise Unreadable(f"{safe_text(str(path))}: cannot read: {error.strerror or error}") from None
     try:
         first = read_chunk(handle, path)
-        if first.startswith(_GZIP_MAGIC):  # a compressed session (.jsonl.gz) is read through gzip
+        if first.startswith(GZIP_MAGIC):  # a compressed session (.jsonl.gz) is read through gzip
             handle.close()
             handle = gzip.open(path, "rb")  # type: ignore[assignment]  # noqa: SIM115 (the caller closes it)
             first = read_chunk(handle, path)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
 from ctxviz.errors import InputError
 from ctxviz.errors import NoUsage as NoUsage  # what a reader raises for a session without usage
+from ctxviz.transcripts.packed import session_stem
 from ctxviz.transcripts.reads import Reads as Reads  # what a row was worked out from
 from ctxviz.transcripts.session_row import Compaction as Compaction  # the row every reader makes
 from ctxviz.transcripts.session_row import SessionSummary as SessionSummary
@@ -187,7 +188,7 @@ class Reader(Protocol):
         """The sessions that ``files`` (this agent's, found under a folder a user named) are: one a file
         unless the agent's layout says otherwise (a subagent's file is its session's; a session spread
         over a folder is one)."""
-        return [SessionRef(self.name, file, file.stem, size, mtime) for file, size, mtime in files]
+        return [SessionRef(self.name, file, session_stem(file), size, mtime) for file, size, mtime in files]
 
     def glance(self, ref: SessionRef, project: str | None = None, cwd: str | None = None) -> Glance | None:
         """What its file's name, folder and first records tell of the session (for ``--latest`` and
@@ -198,7 +199,7 @@ class Reader(Protocol):
         """The sessions among ``refs`` (this agent's) whose id, as ``sessions`` prints it, or file name
         starts with ``wanted``. Not ``thorough``: only those whose file's name or id is near it are
         read; ``thorough``: every other one too (slower; asked only when no agent found one)."""
-        near = [r for r in refs if r.session.startswith(wanted) or wanted[:8] in r.path.stem]
+        near = [r for r in refs if r.session.startswith(wanted) or wanted[:8] in session_stem(r.path)]
         return self._named([r for r in refs if r not in near] if thorough else near, wanted)
 
     def _named(self, refs: Iterable[SessionRef], wanted: str) -> list[SessionRef]:
@@ -208,7 +209,7 @@ class Reader(Protocol):
                 named = self.summarise(ref, Reads()).session
             except InputError:
                 continue
-            if named.startswith(wanted) or ref.session.startswith(wanted) or wanted in ref.path.stem:
+            if named.startswith(wanted) or ref.session.startswith(wanted) or wanted in session_stem(ref.path):
                 found.append(ref)
         return found
 
@@ -227,8 +228,8 @@ def ref_for(agent: str, path: Path, session: str | None = None) -> SessionRef:
     try:
         stat = path.stat()
     except OSError:
-        return SessionRef(agent, path, session or path.stem)
-    return SessionRef(agent, path, session or path.stem, stat.st_size, stat.st_mtime)
+        return SessionRef(agent, path, session or session_stem(path))
+    return SessionRef(agent, path, session or session_stem(path), stat.st_size, stat.st_mtime)
 
 
 def counted(count: int, one: str, many: str) -> str:

@@ -16,6 +16,7 @@ from ctxviz.transcripts.cursor.reader import CursorReader
 from ctxviz.transcripts.gemini_cli.reader import GeminiCliReader
 from ctxviz.transcripts.grok_build.reader import GrokBuildReader
 from ctxviz.transcripts.opencode.reader import OpencodeReader
+from ctxviz.transcripts.packed import named
 from ctxviz.transcripts.pi.reader import PiReader
 from ctxviz.transcripts.protocol import FoundFile, Reader, Reading, SessionRef, ref_for
 
@@ -100,12 +101,20 @@ def discover_under(
     chosen = [reader_named(a) for a in agents] if agents is not None else list(READERS)
     files_of: dict[str, list[FoundFile]] = {reader.name: [] for reader in chosen}
     for root in roots:
-        for found in files_under(Path(root), lambda name: name.endswith((".jsonl", ".json", ".db")), unread=unread):
+        for found in files_under(Path(root), _maybe_session, unread=unread):
             owner = reader_for(found[0])
             if owner is not None and owner.name in files_of:
                 files_of[owner.name].append(found)
     refs = {(ref.path, ref.session): ref for reader in chosen for ref in reader.sessions_in(files_of[reader.name])}
     return sorted(refs.values(), key=lambda r: (r.agent, str(r.path)))
+
+
+_JSON_FILE = named(".jsonl", ".json")
+
+
+def _maybe_session(name: str) -> bool:
+    """A JSON or JSONL file, compressed or not, or a database (SQLite reads a file on disk: never compressed)."""
+    return name.endswith(".db") or _JSON_FILE(name)
 
 
 def recorded_reader(agent: str) -> Callable[[Path], object] | None:

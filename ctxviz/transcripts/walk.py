@@ -12,13 +12,16 @@ import stat
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
+from ctxviz.transcripts.packed import shadowed
+
 MAX_DEPTH = 8  # Codex nests YYYY/MM/DD; opencode and grok-build two levels; deeper is not a session tree
 
 
 def files_under(
     base: Path, wanted: Callable[[str], bool], max_depth: int = MAX_DEPTH, unread: list[str] | None = None
 ) -> Iterator[tuple[Path, int, float]]:
-    """``(file, size, mtime)`` for each file under ``base`` whose name ``wanted`` accepts. A FIFO or device
+    """``(file, size, mtime)`` for each file under ``base`` whose name ``wanted`` accepts, but a compressed
+    copy of a file beside it (``x.jsonl.gz`` beside ``x.jsonl``: listed once, as ``x.jsonl``). A FIFO or device
     so named is given too: opening it is refused (``regular_file``), so it is reported, not lost in silence.
     ``unread``: where to say what could not be looked into."""
     said = unread if unread is not None else []
@@ -51,12 +54,13 @@ def files_under(
             said.append(f"{folder}: cannot list this folder: {error.strerror or error}")
             continue
         folders = []
+        names = {entry.name for entry in entries}
         for entry in entries:
             try:
                 if entry.is_dir():
                     if depth < max_depth:
                         folders.append((Path(entry.path), depth + 1))
-                elif wanted(entry.name):
+                elif wanted(entry.name) and not shadowed(entry.name, names):
                     if entry.is_symlink() and not _inside(Path(entry.path), top):
                         said.append(f"{entry.path}: {link_trouble(Path(entry.path))}: not followed")
                         continue

@@ -3,7 +3,9 @@ leads out of the folder being searched is never followed, and a symlink loop is 
 file (``Path.resolve`` raises RuntimeError on a loop in Python 3.11–3.12, OSError later).
 
 Layout: ``<root>/projects/<encoded cwd>/<session>.jsonl``, subagents in
-``<session>/subagents/agent-<id>.jsonl`` (older: ``agent-<id>.jsonl`` beside the session file).
+``<session>/subagents/agent-<id>.jsonl`` (older: ``agent-<id>.jsonl`` beside the session file). Any of
+them may be kept gzip-compressed (``<session>.jsonl.gz``): found the same way, and listed once when the
+uncompressed file is there too (``packed``).
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from ctxviz.regular_file import read_regular
+from ctxviz.transcripts.packed import named, session_stem, shadowed, unpacked_head
 from ctxviz.transcripts.walk import is_folder_or_closed, link_trouble
 
 AGENT_PREFIX = "agent-"
 COMPACTION_PREFIX = "agent-acompact"  # the compaction call's own transcript, not a user subagent
 _PEEK_BYTES = 64 * 1024
+_is_jsonl = named(".jsonl")  # compressed or not
 
 
 class SessionFile(NamedTuple):
@@ -32,7 +35,7 @@ class SessionFile(NamedTuple):
 
     @property
     def session(self) -> str:
-        return self.path.stem
+        return session_stem(self.path)
 
 
 def config_roots(env: Mapping[str, str] | None = None, home: Path | None = None) -> list[Path]:
@@ -75,7 +78,7 @@ def _entries(folder: Path, base: Path, unread: list[str] | None = None) -> Itera
     for item in items:
         if item.is_symlink() and not _inside(Path(item.path), base):
             # a session or a project folder so linked is said, not lost; any other file is no session's
-            if unread is not None and (item.name.endswith(".jsonl") or os.path.isdir(item.path)):
+            if unread is not None and (_is_jsonl(item.name) or os.path.isdir(item.path)):
                 unread.append(f"{item.path}: {link_trouble(Path(item.path))}: not followed")
             continue
         yield item
@@ -96,8 +99,10 @@ def session_files(roots: list[Path], unread: list[str] | None = None) -> list[Se
         for project in _entries(root / "projects", root, unread):
             if not _is_dir(project):
                 continue
-            for item in _entries(Path(project.path), root, unread):
-                if not item.name.endswith(".jsonl") or item.name.startswith(AGENT_PREFIX):
+            items = list(_entries(Path(project.path), root, unread))
+            names = {item.name for item in items}
+            for item in items:
+                if not _is_jsonl(item.name) or item.name.startswith(AGENT_PREFIX) or shadowed(item.name, names):
                     continue
                 try:
                     stat = item.stat()
@@ -137,7 +142,7 @@ def peek_ids(path: Path) -> tuple[str | None, str | None]:
     from ctxviz.transcripts.claude_code.records import decode_head
 
     try:
-        head = read_regular(path, _PEEK_BYTES)
+        head = unpacked_head(path, _PEEK_BYTES)
     except OSError:
         return None, None
     session = cwd = None
@@ -159,8 +164,8 @@ def _agent_files(session_path: Path, session: str | None) -> list[Path]:
         base = session_path.parent.resolve()
     except (OSError, RuntimeError):
         return []
-    own = session_path.parent / session_path.stem / "subagents"
-    files = [Path(e.path) for e in _entries(own, base) if e.name.startswith(AGENT_PREFIX) and e.name.endswith(".jsonl")]
+    own = session_path.parent / session_stem(session_path) / "subagents"
+    files = [Path(e.path) for e in _agent_entries(own, base)]
     for folder in (session_path.parent / "subagents", session_path.parent):
         if folder == own or session is None:
             continue
@@ -177,17 +182,27 @@ def _older_agent_files(folder: Path, base: Path, changed: int) -> tuple[tuple[Pa
     """The ``agent-*.jsonl`` files directly in a folder (the older layout) with the session each names,
     listed and peeked once while the folder is unchanged (``changed``: its mtime): every session of the
     folder asks, and a project folder can hold thousands of sessions."""
-    return tuple(
-        (Path(item.path), first_session_id(Path(item.path)))
-        for item in _entries(folder, base)
-        if item.name.startswith(AGENT_PREFIX) and item.name.endswith(".jsonl") and not _is_dir(item)
-    )
+    return tuple((Path(item.path), first_session_id(Path(item.path))) for item in _agent_entries(folder, base))
+
+
+def _agent_entries(folder: Path, base: Path) -> list[os.DirEntry[str]]:
+    """The ``agent-*.jsonl`` files in a folder, compressed or not (a compressed copy beside its file: once)."""
+    items = list(_entries(folder, base))
+    names = {item.name for item in items}
+    return [
+        item
+        for item in items
+        if item.name.startswith(AGENT_PREFIX)
+        and _is_jsonl(item.name)
+        and not shadowed(item.name, names)
+        and not _is_dir(item)
+    ]
 
 
 def subagent_files(session_path: Path, session: str | None) -> list[tuple[str, Path]]:
     """``(agent id, file)`` of the session's user subagents, both layouts."""
     return [
-        (file.stem.removeprefix(AGENT_PREFIX), file)
+        (session_stem(file).removeprefix(AGENT_PREFIX), file)
         for file in _agent_files(session_path, session)
         if not file.name.startswith(COMPACTION_PREFIX)
     ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from ctxviz.transcripts.packed import session_stem
 from ctxviz.transcripts.reads import Reads
 from ctxviz.transcripts.session_row import SessionSummary
 
@@ -29,7 +30,7 @@ def summaries(files: Sequence[SessionFile], index: SummaryIndex) -> Iterator[Ans
             continue
         reads = Reads(index.stats)
         reads.path(file.path)
-        reads.path(file.path.parent / file.path.stem / "subagents")  # a subagent added there adds a file
+        reads.path(file.path.parent / session_stem(file.path) / "subagents")  # a subagent added there adds a file
         todo.append((file, reads))
     if todo:
         from ctxviz.transcripts.claude_code.summary import summarize_all

@@ -11,6 +11,7 @@ from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX, compactio
 from ctxviz.transcripts.claude_code.parse import WARMUP_PROMPT, Entry, Parsed, parse_lines, prompt_key
 from ctxviz.transcripts.claude_code.timeline import main_entries, timeline_of
 from ctxviz.transcripts.lines import numbered_lines
+from ctxviz.transcripts.packed import session_stem
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,9 @@ def child_timeline(path: Path) -> Timeline | None:
     entries = main_entries(parsed)
     if not any(e.used is not None for e in entries):
         return None
-    return timeline_of(entries, name=path.stem, path=str(path), compaction_call=path.name.startswith(COMPACTION_PREFIX))
+    return timeline_of(
+        entries, name=session_stem(path), path=str(path), compaction_call=path.name.startswith(COMPACTION_PREFIX)
+    )
 
 
 def reading_notices(skipped: int, unmeasured_calls: int) -> list[str]:
@@ -126,7 +129,7 @@ def _read(path: Path) -> Reading:
             children[agent_id] = child
     compactions = [c for file in compaction_files(path, parsed.session) if (c := child_timeline(file)) is not None]
     notices = reading_notices(len(parsed.problems), parsed.unmeasured_calls)
-    name, summary, problems = parsed.session or path.stem, parsed.cwd, parsed.problems
+    name, summary, problems = parsed.session or session_stem(path), parsed.cwd, parsed.problems
     del parsed  # its records are let go one by one as the timeline is built
     timeline = timeline_of(
         entries,

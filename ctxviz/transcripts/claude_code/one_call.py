@@ -27,6 +27,7 @@ from ctxviz.transcripts.claude_code.build import BuildState, StepBuilder
 from ctxviz.transcripts.claude_code.discover import COMPACTION_PREFIX
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, parse_lines
 from ctxviz.transcripts.lines import Line, numbered_lines
+from ctxviz.transcripts.packed import session_stem
 from ctxviz.transcripts.protocol import CallWindow, Carried
 
 if TYPE_CHECKING:
@@ -243,7 +244,7 @@ def _window(
         [alone],
         live,
         follower.models,
-        name=session or path.stem,
+        name=session or session_stem(path),
         path=str(path),
         summary=safe_text(tools.cwd) if tools.cwd else None,
         notices=notices,

@@ -34,6 +34,7 @@ from ctxviz.transcripts.claude_code.build import StepBuilder
 from ctxviz.transcripts.claude_code.one_call import Pass, StepTally
 from ctxviz.transcripts.claude_code.parse import Entry, ParseState, Piece
 from ctxviz.transcripts.lines import CHUNK_BYTES, lines_after, read_chunk
+from ctxviz.transcripts.packed import GZIP_MAGIC
 from ctxviz.transcripts.protocol import CallWindow, Carried
 
 CACHE_FORMAT = "ctxviz.context-cache/2"
@@ -282,7 +283,7 @@ def cached_call_window(
     try:
         stat = os.stat(path)
         with open_regular(path) as handle:
-            compressed = handle.read(2) == b"\x1f\x8b"
+            compressed = handle.read(2) == GZIP_MAGIC
     except OSError:
         return None
     cache = cache_file(path.absolute())

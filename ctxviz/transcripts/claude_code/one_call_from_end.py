@@ -27,6 +27,7 @@ from ctxviz.transcripts.claude_code.from_end import last_boundary, last_call_bef
 from ctxviz.transcripts.claude_code.one_call import Pass
 from ctxviz.transcripts.claude_code.parse import Parsed, ParseState, parse_lines
 from ctxviz.transcripts.lines import CHUNK_BYTES, lines_after, numbered_lines, read_chunk
+from ctxviz.transcripts.packed import GZIP_MAGIC, session_stem
 from ctxviz.transcripts.protocol import CallWindow
 
 # A file with more than this before its last compaction boundary is read from the boundary on, unless its
@@ -54,7 +55,7 @@ def big_boundary(path: Path, from_end_bytes: int | None = None) -> int | None:
         if os.stat(path).st_size < from_end_bytes:
             return None  # nothing to save: no search backwards
         with open_regular(path) as handle:
-            if handle.read(2) == b"\x1f\x8b":
+            if handle.read(2) == GZIP_MAGIC:
                 return None  # compressed: it can only be read from its start
     except OSError:
         return None
@@ -158,7 +159,7 @@ def _window(path: Path, taken: Pass, tail: Parsed, offset: int, size: int) -> Ca
         [alone],
         live,
         follower.models,
-        name=taken.session or tail.session or path.stem,
+        name=taken.session or tail.session or session_stem(path),
         path=str(path),
         summary=safe_text(cwd) if cwd else None,
         notices=notices,

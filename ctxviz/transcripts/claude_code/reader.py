@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
+from ctxviz.transcripts.packed import session_stem
 from ctxviz.transcripts.protocol import (
     Answer,
     CallWindow,
@@ -75,7 +76,7 @@ class ClaudeCodeReader(Reader):
         from ctxviz.transcripts.claude_code.summary import summarize
 
         reads.path(ref.path)
-        reads.path(ref.path.parent / ref.path.stem)  # its subagents folder (their files are counted)
+        reads.path(ref.path.parent / session_stem(ref.path))  # its subagents folder (their files are counted)
         return summarize(ref.path)
 
     def read(self, ref: SessionRef) -> Reading:

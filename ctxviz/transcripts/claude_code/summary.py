@@ -35,6 +35,7 @@ from ctxviz.transcripts.claude_code.records import (
     unknown_type,
 )
 from ctxviz.transcripts.lines import Line
+from ctxviz.transcripts.packed import session_stem
 from ctxviz.transcripts.safe import safe_or_none, safe_text
 from ctxviz.transcripts.session_row import Compaction, SessionSummary
 
@@ -341,7 +342,7 @@ def summarize(path: Path, project_dir: Path | None = None) -> SessionSummary:
     numbers = summarize_records(_decoded_file(path, where, problems), where, problems)
     if numbers.out_of_order:
         numbers = _in_time_order(path, numbers)
-    session = numbers.session or path.stem
+    session = numbers.session or session_stem(path)
     usage = numbers.usage
     return SessionSummary(
         agent=AgentName.CLAUDE_CODE,

@@ -26,13 +26,13 @@ from ctxviz.transcripts.backwards import lines_backwards
 from ctxviz.transcripts.codex.rollout import Parsed
 from ctxviz.transcripts.jsonl import Record, count, each_record, records, spans_lines
 from ctxviz.transcripts.lines import lines_after
+from ctxviz.transcripts.packed import GZIP_MAGIC
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
 
 _COMPACTED = b'"compacted"'
 _TOKEN_COUNT = b'"token_count"'
-_GZIP = b"\x1f\x8b"
 # How far before the compaction its last call is looked for: Codex compacts right after a call.
 CALL_BEFORE_BYTES = 16 * 1024 * 1024
 # The tail's lines are numbered from here: their true numbers would cost counting every line before them;
@@ -110,7 +110,7 @@ def last_window(path: Path) -> Timeline | None:
     from ctxviz.transcripts.codex.rollout_timeline import build
 
     try:
-        if read_regular(path, 2) == _GZIP or spans_lines(path):
+        if read_regular(path, 2) == GZIP_MAGIC or spans_lines(path):
             return None
         state = Parsed(str(path))
         with closing(records(path, [])) as found:  # type: ignore[type-var]  # a generator: closing closes the file

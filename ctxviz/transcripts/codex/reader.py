@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
+from ctxviz.transcripts.packed import named, session_stem
 from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
 from ctxviz.transcripts.walk import agent_home, session_files
 
@@ -37,8 +38,8 @@ class CodexReader(Reader):
         return agent_home(env, "CODEX_HOME", home / ".codex", "sessions")
 
     def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
-        found = session_files(roots, "sessions", lambda name: name.endswith(".jsonl"), unread=unread)
-        return [SessionRef(self.name, file, file.stem, size, mtime) for _, file, size, mtime in found]
+        found = session_files(roots, "sessions", named(".jsonl"), unread=unread)
+        return [SessionRef(self.name, file, session_stem(file), size, mtime) for _, file, size, mtime in found]
 
     def _parse(self, ref: SessionRef, *, counting: bool = False) -> Parsed:
         from ctxviz.transcripts.codex.rollout import in_time_order, parse

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ctxviz.kinds import AgentName
+from ctxviz.transcripts.packed import named, session_stem
 from ctxviz.transcripts.protocol import NoUsage, Reader, Reading, Reads, SessionRef, SessionSummary
 from ctxviz.transcripts.walk import agent_home, session_files
 
@@ -36,9 +37,9 @@ class CursorReader(Reader):
         return agent_home(env, None, home / ".cursor", "projects")
 
     def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
-        found = session_files(roots, "projects", lambda name: name.endswith(".jsonl"), 4, unread=unread)
+        found = session_files(roots, "projects", named(".jsonl"), 4, unread=unread)
         return [
-            SessionRef(self.name, file, file.stem, size, mtime)
+            SessionRef(self.name, file, session_stem(file), size, mtime)
             for base, file, size, mtime in found
             if "agent-transcripts" in file.relative_to(base).parts
         ]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
+from ctxviz.transcripts.packed import named, session_stem, unpacked_name
 from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
 from ctxviz.transcripts.walk import is_folder_or_closed
 
@@ -39,9 +40,9 @@ class GeminiCliReader(Reader):
         found: list[SessionRef] = []
         for root in roots:
             base = root / "tmp" if is_folder_or_closed(root / "tmp") else root
-            for file, size, mtime in files_under(base, lambda name: name.endswith((".jsonl", ".json")), 4, unread):
+            for file, size, mtime in files_under(base, named(".jsonl", ".json"), 4, unread):
                 if file.parent.name == "chats":  # chats/<parent id>/… are its subagents' chats
-                    found.append(SessionRef(AgentName.GEMINI_CLI, file, file.stem, size, mtime))
+                    found.append(SessionRef(AgentName.GEMINI_CLI, file, session_stem(file), size, mtime))
         return found
 
     def _parse(self, ref: SessionRef) -> Parsed:
@@ -72,7 +73,8 @@ class GeminiCliReader(Reader):
         started = state.meta.get("startTime") if is_time(state.meta.get("startTime")) else state.started
         children = ref.path.parent / timeline.source.name
         reads.path(children)  # only counted: a subagent's chat added or removed changes the folder's time
-        subagents = sum(1 for p in children.glob("*.json*")) if children.is_dir() else 0
+        # a chat kept both ways (x.jsonl and x.jsonl.gz) is one subagent's
+        subagents = len({unpacked_name(p.name) for p in children.glob("*.json*")}) if children.is_dir() else 0
         details = RowDetails(timeline.source.summary or "", started, state.ended, models, subagents=subagents,
                              problems=state.problems)  # fmt: skip
         return summary_row(ref, timeline, details)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.grok_build.record_types import GROK_UPDATE_METHODS
+from ctxviz.transcripts.packed import COMPRESSED, unpacked_name
 from ctxviz.transcripts.protocol import (
     MODEL_NOT_RECORDED,
     FoundFile,
@@ -32,6 +33,17 @@ if TYPE_CHECKING:
 
 UPDATES = "updates.jsonl"
 HISTORY = "chat_history.jsonl"
+
+
+def _is_log_or_history(name: str) -> bool:
+    return unpacked_name(name) in (UPDATES, HISTORY)
+
+
+def _kept(folder: Path, name: str) -> Path:
+    """The folder's file ``name``, or its compressed copy when only that is there (an archived session)."""
+    plain = folder / name
+    packed = folder / (name + COMPRESSED)
+    return packed if not plain.is_file() and packed.is_file() else plain
 
 
 class GrokBuildReader(Reader):
@@ -53,11 +65,11 @@ class GrokBuildReader(Reader):
         return agent_home(env, "GROK_HOME", home / ".grok", "sessions")
 
     def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
-        found = session_files(roots, "sessions", lambda name: name in (UPDATES, HISTORY), 2, unread=unread)
+        found = session_files(roots, "sessions", _is_log_or_history, 2, unread=unread)
         return [
             SessionRef(self.name, file, file.parent.name, size, mtime)
             for _, file, size, mtime in found
-            if file.name == UPDATES or not (file.parent / UPDATES).is_file()
+            if unpacked_name(file.name) == UPDATES or not _kept(file.parent, UPDATES).is_file()
         ]
 
     def sessions_in(self, files: Sequence[FoundFile]) -> list[SessionRef]:
@@ -65,7 +77,7 @@ class GrokBuildReader(Reader):
         were found."""
         by_folder: dict[Path, FoundFile] = {}
         for found in files:
-            if found[0].parent not in by_folder or found[0].name == UPDATES:
+            if found[0].parent not in by_folder or unpacked_name(found[0].name) == UPDATES:
                 by_folder[found[0].parent] = found
         return [SessionRef(self.name, file, file.parent.name, size, mtime) for file, size, mtime in by_folder.values()]
 
@@ -81,15 +93,18 @@ class GrokBuildReader(Reader):
         from ctxviz.transcripts.jsonl import records
 
         folder = ref.path.parent
-        updates, history = folder / UPDATES, folder / HISTORY
+        updates, history = _kept(folder, UPDATES), _kept(folder, HISTORY)
         # the log is appended to, the history rewritten at each compaction, signals.json and summary.json
-        # rewritten as the session goes: each is noted as a file, also while missing (it may appear)
-        reads.path(updates)
+        # rewritten as the session goes: each is noted as a file, also while missing (it may appear), and
+        # so is the compressed copy read while it is missing
+        for place in dict.fromkeys((folder / UPDATES, updates)):
+            reads.path(place)
         problems: list[str] = []
         if updates.is_file():
             state = parse(records(updates, problems), str(updates))
         else:
-            reads.path(history)
+            for place in dict.fromkeys((folder / HISTORY, history)):
+                reads.path(place)
             if not history.is_file():
                 raise InputError(f"{folder}: neither {UPDATES} nor {HISTORY} here: not a grok-build session folder")
             state = parse_history(records(history, problems), str(history))

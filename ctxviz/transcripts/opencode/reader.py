@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError
 from ctxviz.kinds import AgentName
+from ctxviz.transcripts.packed import named, session_stem
 from ctxviz.transcripts.protocol import FoundFile, NoUsage, Reader, Reading, Reads, SessionRef, SessionSummary
 from ctxviz.transcripts.walk import is_folder_or_closed
 
@@ -69,9 +70,9 @@ def _session_id(session_file: Path) -> str:
     from ctxviz.transcripts.jsonl import document
 
     try:
-        return str(document(session_file).get("id") or session_file.stem)
+        return str(document(session_file).get("id") or session_stem(session_file))
     except InputError:
-        return session_file.stem
+        return session_stem(session_file)
 
 
 def _tree_places(session_file: Path) -> list[str]:
@@ -155,14 +156,14 @@ class OpencodeReader(Reader):
                 continue
             from ctxviz.transcripts.jsonl import document  # only here: a run served from the index needs no other
 
-            for file, size, mtime in files_under(tree, lambda name: name.endswith(".json"), 1, unread):
+            for file, size, mtime in files_under(tree, named(".json"), 1, unread):
                 try:
                     session = document(file)
                 except InputError:
                     session = {}
                 if session.get("parentID") or session.get("id") in in_database:
                     continue  # a subagent's session (counted with its parent), or one the database holds
-                found.append(SessionRef(AgentName.OPENCODE, file, file.stem, size, mtime))
+                found.append(SessionRef(AgentName.OPENCODE, file, session_stem(file), size, mtime))
         return found
 
     def sessions_in(self, files: Sequence[FoundFile]) -> list[SessionRef]:

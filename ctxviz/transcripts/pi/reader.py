@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ctxviz.kinds import AgentName
+from ctxviz.transcripts.packed import named, session_stem
 from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
 from ctxviz.transcripts.walk import agent_home, session_files
 
@@ -33,8 +34,8 @@ class PiReader(Reader):
         return agent_home(env, "PI_CODING_AGENT_DIR", home / ".pi" / "agent", "sessions")
 
     def discover(self, roots: list[Path], unread: list[str] | None = None) -> list[SessionRef]:
-        found = session_files(roots, "sessions", lambda name: name.endswith(".jsonl"), 2, unread=unread)
-        return [SessionRef(self.name, file, file.stem, size, mtime) for _, file, size, mtime in found]
+        found = session_files(roots, "sessions", named(".jsonl"), 2, unread=unread)
+        return [SessionRef(self.name, file, session_stem(file), size, mtime) for _, file, size, mtime in found]
 
     def _parse(self, ref: SessionRef) -> Parsed:
         from ctxviz.transcripts.jsonl import records
