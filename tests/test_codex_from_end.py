@@ -5,6 +5,7 @@ whole file is read."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -15,11 +16,13 @@ from click.testing import CliRunner
 
 from ctxviz.cli import main
 from ctxviz.live.watch import Watch
+from ctxviz.live.watch_app import LiveTimelineScreen, WatchApp
 from ctxviz.sources import last_call_from_end
 from ctxviz.timeline import Timeline
 from ctxviz.transcripts.codex.from_end import last_window, window_from_end
 from ctxviz.transcripts.codex.reader import CodexReader
 from ctxviz.transcripts.protocol import ref_for
+from ctxviz.tui.screens.first_screen import FirstScreen
 
 WINDOW = 258_400
 FROM_END_BYTES = "ctxviz.transcripts.codex.from_end.FROM_END_BYTES"
@@ -182,3 +185,38 @@ def test_context_on_a_rollout_still_reads_it_whole(tmp_path: Path, monkeypatch: 
     after = CliRunner().invoke(main, ["context", str(path)])
     assert before.exit_code == after.exit_code == 0
     assert after.output == before.output and "95" in after.output  # the calls counted: the whole file read
+
+
+def test_watchs_first_screen_of_a_rollout_gives_way_to_its_whole_timeline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.test_watch_first_screen import _shown, _text, _words
+
+    path = _rollout(tmp_path / "rollout.jsonl", calls=95, every=30)
+    monkeypatch.setattr(FROM_END_BYTES, 0)
+    watch = Watch(path)
+    first = watch.window_from_end()
+    assert first is not None
+    app = WatchApp(watch, first, from_end=True)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FirstScreen)
+            assert _text(screen.query_one("#header-name")).startswith("codex-from-end · reading history…")
+            before, context = _shown(screen), _text(screen.query_one("#context-body"))
+            for _ in range(200):
+                if isinstance(app.screen, LiveTimelineScreen) and app.screen.ready:
+                    break
+                await pilot.pause(0.05)
+            after = app.screen
+            assert isinstance(after, LiveTimelineScreen) and after.index == after.timeline.last > 0
+            assert _shown(after) == before
+            await pilot.press("2")  # the /context view, at the same (last) step
+            await pilot.pause()
+            at = "at the last call (the calls before its last compaction are being read)"
+            whole = _words(_text(after.query_one("#context-body")))
+            assert whole == _words(context).replace(at, f"at step {after.index}")
+
+    asyncio.run(run())
