@@ -1,4 +1,4 @@
-"""What a session's own later events show of the files an automatic compaction re-read.
+"""What a session's own later events show of the files each compaction re-read.
 
 Claude Code's read-file cache starts over at a compaction with just the files it re-read whole, and an
 Edit of a file missing from that cache is refused ("File has not been read yet"), as is a Write over an
@@ -22,18 +22,16 @@ _CHANGED = "has been modified since read"  # it is, but the file changed on disk
 
 
 def known_restores(session: Session, style: PathStyle) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """For each automatic compaction in turn: the files shown to have come back whole, and those shown not
-    to have (paths as the scenario writes them)."""
+    """For each compaction in turn, automatic or typed: the files shown to have come back whole, and those
+    shown not to have (paths as the scenario writes them)."""
     found: list[tuple[list[str], list[str]]] = []
     seen: set[str] = set()
     current: tuple[list[str], list[str]] | None = None
     for segment in session.segments:
         for item in segment.items:
             if isinstance(item, Compaction):
-                # a typed /compact starts the cache over too: what follows it tells nothing of the one before
-                current = ([], []) if item.trigger == "auto" else None
-                if current is not None:
-                    found.append(current)
+                current = ([], [])  # each compaction starts the cache over: what follows tells of this one
+                found.append(current)
                 seen = set()
             elif isinstance(item, Tools) and current is not None:
                 back, not_back = current
