@@ -43,11 +43,16 @@ def test_the_first_touch_after_each_automatic_compaction_is_the_evidence() -> No
         Tools([_use("Write", "/w/f.py", overwrote=True), _use("Write", "/w/new.py")]),  # over f.py; new.py created
         Tools([_use("Read", "/w/g.py", stub=True)]),  # "unchanged since the last read": it was in the cache
         Compaction("manual", None),
-        Tools([_use("Edit", "/w/e.py")]),  # after a typed /compact: not an automatic one's
+        Tools([_use("Edit", "/w/e.py")]),  # after a typed /compact: its own evidence
         Compaction("auto", 160_000),
-        Tools([_use("Edit", "/w/e.py", error="<tool_use_error>String to replace not found</tool_use_error>")]),
+        Tools([_use("Edit", "/w/e.py", error="<tool_use_error>String to replace not found in file.")]),
+        Tools([_use("Edit", "/w/h.py", error="<tool_use_error>File does not exist.")]),  # shows nothing
     )
-    assert known_restores(session, PathStyle("/w", False)) == [(("a.py", "f.py", "g.py"), ("b.py",)), ((), ())]
+    assert known_restores(session, PathStyle("/w", False)) == [
+        (("a.py", "f.py", "g.py"), ("b.py",)),
+        (("e.py",), ()),
+        (("e.py",), ()),  # the refusal comes after the read check: e.py was in the cache
+    ]
 
 
 SCENARIO = """

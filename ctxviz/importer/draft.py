@@ -91,8 +91,8 @@ class Draft:
     # segment → Claude Code's own count before the call that ends it (before its compaction, if any): the
     # last call's usage and output plus chars/4 of what came after (a compaction's preTokens is this count)
     counts: dict[int, int] = field(default_factory=dict)
-    # (the event it followed, files its later events show came back whole, and not) of each automatic
-    # compaction (restore_evidence.py)
+    # (the event it happened at, files its later events show came back whole, and not) of each compaction
+    # (restore_evidence.py)
     known_restores: list[tuple[int, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
 
 
@@ -144,7 +144,9 @@ class _Drafter:
         self.events: list[EventDraft] = []
         self.summaries: list[int] = []
         self.compactions: list[tuple[int, str, int | None]] = []
-        self.automatic_after: list[int] = []  # the event each automatic compaction followed (-1: none yet)
+        # the event each compaction happened at: the one an automatic compaction followed (-1: none yet), a
+        # typed /compact's own
+        self.compaction_events: list[int] = []
         self.originals: dict[str, int] = {}  # path → tokens of the file before an edit (Edit's result)
         self.counts: dict[int, int] = {}
 
@@ -281,14 +283,13 @@ class _Drafter:
                     self.counts[k] = before + (output or 0) + sent
                 self.summaries.append(estimate(item.summary_chars))
                 self.compactions.append((k, item.trigger, item.pre_tokens))
-                if item.trigger == "auto":
-                    self.automatic_after.append(len(self.events) - 1)
                 if item.trigger == "manual":
                     event = EventDraft(
                         EventKind.COMPACT, {}, {"summary": estimate(item.summary_chars)}, (), 0, k, False,
                         "a /compact typed in the session; its summary sized from the recorded text",
                     )  # fmt: skip
                     self.events.append(event)
+                self.compaction_events.append(len(self.events) - 1)
                 units = post
         grew = measured_total is not None and before is not None and measured_total > before
         if not pre and compaction is None and grew:  # the call grew, yet no record says by what
@@ -402,6 +403,6 @@ def draft_session(session: Session, style: PathStyle, subagents: Mapping[str, Se
     return Draft(
         drafter.events, drafter.files, drafter.file_lines, drafter.skills, overhead, first_messages,
         drafter.summaries, drafter.compactions, session, drafter.counts,
-        [(after, *known) for after, known in zip(drafter.automatic_after, known_restores(session, drafter.style),
+        [(after, *known) for after, known in zip(drafter.compaction_events, known_restores(session, drafter.style),
                                                   strict=True)],
     )  # fmt: skip

@@ -1,12 +1,13 @@
-"""What a session's own later events show of the files an automatic compaction re-read.
+"""What a session's own later events show of the files each compaction re-read.
 
 Claude Code's read-file cache starts over at a compaction with just the files it re-read whole, and an
 Edit of a file missing from that cache is refused ("File has not been read yet"), as is a Write over an
 existing one. So the first time a file is touched after a compaction, an Edit that went through (or was
-refused only because the file changed since it was read) or a Write over the file shows it came back
-whole; such a call refused as unread shows it did not. Versions that answer a Read of an unchanged file
-already in the cache with a short stub show it too: a stub means the file came back. Transcripts
-up to 2.1.96 record nothing else of the choice, which Claude Code makes by the files' modification times.
+refused for a reason checked only after that: the file changed since it was read, the text to replace not
+found or found more than once) or a Write over the file shows it came back whole; such a call refused as
+unread shows it did not. Versions that answer a Read of an unchanged file already in the cache with a short
+stub show it too: a stub means the file came back. Transcripts up to 2.1.96 record nothing else of the
+choice, which Claude Code makes by the stamps its cache keeps.
 Subagents keep caches of their own, so their calls show nothing here.
 """
 
@@ -18,22 +19,25 @@ from ctxviz.importer.session import Compaction, Session, Tools, is_unchanged_stu
 _EDITS = frozenset({"Edit", "MultiEdit"})
 _FILE_TOOLS = _EDITS | {"Read", "Write", "NotebookEdit"}
 _NOT_READ = "has not been read yet"  # FileEditTool: the file is not in the read-file cache
-_CHANGED = "has been modified since read"  # it is, but the file changed on disk since
+# refusals Claude Code's FileEditTool gives only once the file passed that check: it was in the cache
+_PAST_THE_CHECK = (
+    "has been modified since read",  # it is, but the file changed on disk since
+    "String to replace not found",
+    "matches of the string to replace",
+)
 
 
 def known_restores(session: Session, style: PathStyle) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """For each automatic compaction in turn: the files shown to have come back whole, and those shown not
-    to have (paths as the scenario writes them)."""
+    """For each compaction in turn, automatic or typed: the files shown to have come back whole, and those
+    shown not to have (paths as the scenario writes them)."""
     found: list[tuple[list[str], list[str]]] = []
     seen: set[str] = set()
     current: tuple[list[str], list[str]] | None = None
     for segment in session.segments:
         for item in segment.items:
             if isinstance(item, Compaction):
-                # a typed /compact starts the cache over too: what follows it tells nothing of the one before
-                current = ([], []) if item.trigger == "auto" else None
-                if current is not None:
-                    found.append(current)
+                current = ([], [])  # each compaction starts the cache over: what follows tells of this one
+                found.append(current)
                 seen = set()
             elif isinstance(item, Tools) and current is not None:
                 back, not_back = current
@@ -48,7 +52,7 @@ def known_restores(session: Session, style: PathStyle) -> list[tuple[tuple[str, 
                     if use.error and _NOT_READ in use.result_head:
                         not_back.append(key)  # an Edit, or a Write over an existing file
                     elif (
-                        (use.name in _EDITS and (not use.error or _CHANGED in use.result_head))
+                        (use.name in _EDITS and (not use.error or any(t in use.result_head for t in _PAST_THE_CHECK)))
                         or (use.overwrote and not use.error)
                         or is_unchanged_stub(use)
                     ):

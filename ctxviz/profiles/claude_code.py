@@ -168,7 +168,7 @@ class ClaudeCodeNumbers:
         "then puts back instead of choosing (import sets it)",
     )  # fmt: skip
     restore_known: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = number(
-        (), _MEASURED, "a session's own: for each automatic compaction, the scenario event it followed, the files "
+        (), _MEASURED, "a session's own: for each compaction, the scenario event it came at, the files "
         "the session's later edits show came back whole and those they show did not (import sets it; "
         "importer/restore_evidence.py)",
     )  # fmt: skip

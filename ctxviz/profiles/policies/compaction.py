@@ -63,9 +63,10 @@ class SummarySize:
 
 @dataclass(frozen=True, slots=True)
 class RestoreEvidence:
-    """What a session's later events show of the files re-read by its automatic compaction after scenario
-    event ``after_event``: ``back`` came back whole (edited with no read since), ``not_back`` did not (an
-    edit refused as unread). A replay that compacts elsewhere (a what-if, or a drift) learns nothing here."""
+    """What a session's later events show of the files re-read by its compaction at scenario event
+    ``after_event`` (the event an automatic one followed, a typed /compact's own): ``back`` came back whole
+    (edited with no read since), ``not_back`` did not (an edit refused as unread). A replay that compacts
+    elsewhere (a what-if, or a drift) learns nothing here."""
 
     after_event: int = -1
     back: tuple[str, ...] = ()
@@ -157,8 +158,7 @@ class SummaryAndRecentFiles:
         if self.restores_recorded:
             state.touched = {}  # the read-file cache starts over with the files the session's events put back
         else:
-            here = session.event_index if not manual else None
-            known = next((k for k in self.known if k.after_event == here), RestoreEvidence())
+            known = next((k for k in self.known if k.after_event == session.event_index), RestoreEvidence())
             self._restore_files(session, fates, fits, known)
         for task in state.background:
             session.add(M, BlockKind.NOTIFICATION, f"Still running: {task.label}", self.task_status, "hidden")
