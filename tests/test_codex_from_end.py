@@ -1,20 +1,32 @@
 """A Codex rollout read from its end (its first call, then its last compaction on) gives the window the whole
-read gives after the last call, and ``ctxviz statusline`` prints it for a rollout; where the tail alone
-cannot tell, the whole file is read."""
+read gives after the last call, and ``ctxviz statusline`` prints it for a rollout; ``watch`` and ``play``
+open a big rollout on it, ``context`` still reads the whole file; where the tail alone cannot tell, the
+whole file is read."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+from ctxviz.cli import main
+from ctxviz.live.watch import Watch
+from ctxviz.live.watch_app import LiveTimelineScreen, WatchApp
+from ctxviz.sources import last_call_from_end
 from ctxviz.timeline import Timeline
-from ctxviz.transcripts.codex.from_end import last_window
+from ctxviz.transcripts.codex.from_end import last_window, window_from_end
 from ctxviz.transcripts.codex.reader import CodexReader
 from ctxviz.transcripts.protocol import ref_for
+from ctxviz.tui.screens.first_screen import FirstScreen
 
 WINDOW = 258_400
+FROM_END_BYTES = "ctxviz.transcripts.codex.from_end.FROM_END_BYTES"
+FIXTURES = Path(__file__).parent / "fixtures" / "other-agents" / "codex"
 
 
 def _rollout(
@@ -118,3 +130,93 @@ def test_the_statusline_prints_a_rollouts_last_call(tmp_path: Path) -> None:
     assert _statusline(path, tmp_path / "cache", template) == f"{20_000 + 520 * 4} {WINDOW} gpt-5-codex"
     assert _statusline(path, tmp_path / "cache", template) == f"{20_000 + 520 * 4} {WINDOW} gpt-5-codex"  # cached
     assert _statusline(path, tmp_path / "cache", "{calls}") == "95"  # counted: the whole file read
+
+
+def _tail_start(path: Path, call: int) -> int:
+    """Where the line of the ``call``-th call's token count starts (the generator's totals count the calls)."""
+    data = path.read_bytes()
+    return data.rfind(b"\n", 0, data.index(b'"total_token_usage": {"input_tokens": %d}' % call)) + 1
+
+
+def test_watch_and_play_open_a_big_rollout_on_its_last_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.test_watch_first_screen import _facts
+
+    path = _rollout(tmp_path / "rollout.jsonl", calls=95, every=30)
+    offset = _tail_start(path, 90)  # the last call before the last compaction, after call 90
+    monkeypatch.setattr(FROM_END_BYTES, offset + 1)
+    assert Watch(path).window_from_end() is None and last_call_from_end(path) is None  # small: read whole
+    monkeypatch.setattr(FROM_END_BYTES, offset)
+    window = window_from_end(path)
+    assert window is not None and window.read_from == offset
+    watch = Watch(path)
+    first, played = watch.window_from_end(), last_call_from_end(path)
+    assert first is not None and played is not None
+    assert len(first.steps) == 1 and first.steps[0].measured
+    assert first.used_at(first.last) == 20_000 + 520 * 4  # calls 91-95 after the compaction
+    seen = watch.poll()
+    assert seen is not None and seen.timeline is not None
+    assert _facts(first) == _facts(seen.timeline) == _facts(played)
+
+
+def test_every_rollout_read_from_its_end_opens_on_the_whole_reads_figures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.test_watch_first_screen import _facts
+
+    monkeypatch.setattr(FROM_END_BYTES, 0)
+    shapes = [(95, 30), (3, 1), (61, 20), (40, 7)]
+    made = [_rollout(tmp_path / f"rollout-{calls}-{every}.jsonl", calls, every) for calls, every in shapes]
+    read = 0
+    for path in [*sorted(FIXTURES.glob("*.jsonl")), *made]:
+        first = last_call_from_end(path)
+        if first is None:
+            continue  # no compaction, or only the whole read can tell
+        read += 1
+        whole = CodexReader().read(ref_for("codex", path)).timeline
+        assert _facts(first) == _facts(whole), path
+    assert read == len(made)
+
+
+def test_context_on_a_rollout_still_reads_it_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _rollout(tmp_path / "rollout.jsonl", calls=95, every=30)
+    before = CliRunner().invoke(main, ["context", str(path)])
+    monkeypatch.setattr(FROM_END_BYTES, 0)
+    assert window_from_end(path) is not None
+    after = CliRunner().invoke(main, ["context", str(path)])
+    assert before.exit_code == after.exit_code == 0
+    assert after.output == before.output and "95" in after.output  # the calls counted: the whole file read
+
+
+def test_watchs_first_screen_of_a_rollout_gives_way_to_its_whole_timeline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.test_watch_first_screen import _shown, _text, _words
+
+    path = _rollout(tmp_path / "rollout.jsonl", calls=95, every=30)
+    monkeypatch.setattr(FROM_END_BYTES, 0)
+    watch = Watch(path)
+    first = watch.window_from_end()
+    assert first is not None
+    app = WatchApp(watch, first, from_end=True)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, FirstScreen)
+            assert _text(screen.query_one("#header-name")).startswith("codex-from-end · reading history…")
+            before, context = _shown(screen), _text(screen.query_one("#context-body"))
+            for _ in range(200):
+                if isinstance(app.screen, LiveTimelineScreen) and app.screen.ready:
+                    break
+                await pilot.pause(0.05)
+            after = app.screen
+            assert isinstance(after, LiveTimelineScreen) and after.index == after.timeline.last > 0
+            assert _shown(after) == before
+            await pilot.press("2")  # the /context view, at the same (last) step
+            await pilot.pause()
+            at = "at the last call (the calls before its last compaction are being read)"
+            whole = _words(_text(after.query_one("#context-body")))
+            assert whole == _words(context).replace(at, f"at step {after.index}")
+
+    asyncio.run(run())

@@ -186,7 +186,7 @@ def _from_end_text(target: Path | SessionRef, top: int, verbose: bool) -> None:
     from ctxviz.transcripts.registry import open_session, reader_named
 
     reader, ref = open_session(target) if isinstance(target, Path) else (reader_named(target.agent), target)
-    window = reader.window_from_end(ref, top)
+    window = reader.window_from_end(ref, top) if reader.context_reads_from_end else None
     if window is None:
         return
     from rich.console import Console

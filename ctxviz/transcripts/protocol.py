@@ -106,6 +106,9 @@ class Reader(Protocol):
     # Whether a session can be followed by reading only what is appended to its file, record by record
     # (``ctxviz.live`` then tails it; otherwise it reads the session again whenever it changed).
     follows_by_appends: bool = False
+    # Whether ``context`` at the last call prints ``window_from_end`` (else only the TUI's first screen
+    # shows it, and ``context`` reads the whole file).
+    context_reads_from_end: bool = True
 
     @property
     def name(self) -> str:

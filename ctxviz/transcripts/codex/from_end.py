@@ -12,8 +12,10 @@ rollout, or a session short enough that head and tail meet.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,12 +29,16 @@ from ctxviz.transcripts.codex.rollout import Parsed
 from ctxviz.transcripts.jsonl import Record, count, each_record, records, spans_lines
 from ctxviz.transcripts.lines import lines_after
 from ctxviz.transcripts.packed import GZIP_MAGIC
+from ctxviz.transcripts.protocol import CallWindow
 
 if TYPE_CHECKING:
     from ctxviz.timeline import Timeline
 
 _COMPACTED = b'"compacted"'
 _TOKEN_COUNT = b'"token_count"'
+# A rollout with less than this before the byte its tail is read from opens whole in ``watch`` and ``play``:
+# the whole read of 64 MB takes ~3.5 s (a 152 MB rollout ~8 s cpu), as Claude Code's from-end threshold.
+FROM_END_BYTES = 64 * 1024 * 1024
 # How far before the compaction its last call is looked for: Codex compacts right after a call.
 CALL_BEFORE_BYTES = 16 * 1024 * 1024
 # The tail's lines are numbered from here: their true numbers would cost counting every line before them;
@@ -107,6 +113,39 @@ def last_window(path: Path) -> Timeline | None:
     """A timeline whose last step is the rollout's last, read from its last compaction (the steps before
     are the head's first call and the calls around the compaction only); None when only the whole file
     can tell."""
+    found = _read_from_end(path)
+    return found[0] if found is not None else None
+
+
+def window_from_end(path: Path, from_end_bytes: int | None = None) -> CallWindow | None:
+    """The last step's window alone (its one step, index 0), read as ``last_window`` reads it, when at least
+    ``from_end_bytes`` (None: ``FROM_END_BYTES``) come before the byte the tail is read from; else None.
+    Nothing that counts from the rollout's start is known (the calls, the compactions, the step's index),
+    nor are the problems: the tail's lines are not numbered as the file's, so the whole read tells them."""
+    from_end_bytes = FROM_END_BYTES if from_end_bytes is None else from_end_bytes
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return None  # the whole read says what is wrong with the file
+    found = _read_from_end(path) if size >= from_end_bytes else None
+    if found is None or found[1] < from_end_bytes:
+        return None
+    timeline, offset = found
+    index = timeline.last
+    live = timeline.state_at(index)
+    alone = msgspec.structs.replace(
+        timeline.steps[index], index=0, added=tuple(b.id for b in live), removed=(), fates=()
+    )
+    notice = (
+        f"read from the last compaction on (byte {offset:,} of {size:,}): "
+        "the calls and compactions before it were not read"
+    )
+    timeline = replace(timeline, steps=(alone,), blocks=tuple(live), notices=(notice,))
+    return CallWindow(timeline, None, None, None, None, None, (), read_from=offset)
+
+
+def _read_from_end(path: Path) -> tuple[Timeline, int] | None:
+    """``last_window``'s timeline and the byte its tail was read from."""
     from ctxviz.transcripts.codex.rollout_timeline import build
 
     try:
@@ -135,4 +174,4 @@ def last_window(path: Path) -> Timeline | None:
     called = after is not None and any(isinstance(e, Call) for e in state.events[after:])
     if not called or not recorded.model or not recorded.window or state.out_of_time_order:
         return None
-    return build(state, path)
+    return build(state, path), (call or compaction)[0]

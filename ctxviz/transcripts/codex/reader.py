@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ctxviz.kinds import AgentName
 from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
 from ctxviz.transcripts.packed import named, session_stem
-from ctxviz.transcripts.protocol import Reader, Reading, Reads, SessionRef, SessionSummary
+from ctxviz.transcripts.protocol import CallWindow, Reader, Reading, Reads, SessionRef, SessionSummary
 from ctxviz.transcripts.walk import agent_home, session_files
 
 if TYPE_CHECKING:
@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 class CodexReader(Reader):
     name = AgentName.CODEX
     folders = "CODEX_HOME or ~/.codex"
+    # A rollout read from its end has neither its calls nor its located problems, which context prints:
+    # only the TUI's first screen takes it.
+    context_reads_from_end = False
 
     def detect(self, path: Path) -> bool:
         from ctxviz.transcripts.jsonl import first_records, first_spanning_record, kind_of, spans_lines
@@ -66,6 +69,11 @@ class CodexReader(Reader):
         from ctxviz.transcripts.codex.from_end import last_window
 
         return last_window(ref.path)
+
+    def window_from_end(self, ref: SessionRef, top: int) -> CallWindow | None:
+        from ctxviz.transcripts.codex.from_end import window_from_end
+
+        return window_from_end(ref.path)
 
     def summarise(self, ref: SessionRef, reads: Reads) -> SessionSummary:
         from ctxviz.transcripts.codex.rollout_timeline import row
