@@ -15,8 +15,8 @@ from typing import Any
 
 from ctxviz.importer.file_sizes import settle_sizes
 from ctxviz.importer.paths import PathStyle
-from ctxviz.importer.restore_evidence import known_restores
-from ctxviz.importer.rules import media_estimate_tokens, read_tokens_of_file, tool_call_tokens
+from ctxviz.importer.restores import known_restores, recorded_restore
+from ctxviz.importer.rules import media_estimate_tokens, read_tokens_of_file
 from ctxviz.importer.session import (
     Compaction,
     Item,
@@ -29,9 +29,8 @@ from ctxviz.importer.session import (
     ToolUse,
     is_unchanged_stub,
 )
-from ctxviz.kinds import AgentName, EventKind, RestoredPiece
+from ctxviz.kinds import AgentName, EventKind
 from ctxviz.layout import share_cells
-from ctxviz.profiles import get_profile
 from ctxviz.profiles.limits import rounded_tokens
 from ctxviz.tokens import CHARS_PER_TOKEN
 from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS
@@ -92,7 +91,7 @@ class Draft:
     # last call's usage and output plus chars/4 of what came after (a compaction's preTokens is this count)
     counts: dict[int, int] = field(default_factory=dict)
     # (the event it happened at, files its later events show came back whole, and not) of each compaction
-    # (restore_evidence.py)
+    # (restores.py)
     known_restores: list[tuple[int, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
 
 
@@ -201,22 +200,8 @@ class _Drafter:
         return event, [_Unit(use.call_chars, event, _CALL_KEY.get(kind)), _Unit(result, event, _RESULT_KEY.get(kind))]
 
     def restored_event(self, item: Restored, segment: int) -> EventDraft:
-        """What a compaction put back, sized from the text the transcript records (never fitted to a call
-        after it): a file as a Read of it, the plan as the plan, a reference or the skills as the text sent."""
-        if item.piece is RestoredPiece.FILE:
-            tokens = read_tokens_of_file(AgentName.CLAUDE_CODE, item.chars) or estimate(item.chars)
-            fields: dict[str, Any] = {"name": "Read", "reads": self.style.path(item.label)}
-            kind, sizes = EventKind.TOOL, {"call": 0, "output": tokens}
-            tokens += tool_call_tokens(get_profile(AgentName.CLAUDE_CODE))  # sent as a Read: its call too
-        elif item.piece is RestoredPiece.PLAN:
-            tokens = estimate(item.chars)
-            kind, fields, sizes = EventKind.PLAN, {}, {"plan": tokens}
-        else:
-            tokens = estimate(item.chars)
-            restored = "Referenced file" if item.piece is RestoredPiece.FILE_REFERENCE else "Skills restored:"
-            text = f"{restored} {item.label}"
-            fields = {"text": self.style.text(text) or item.piece.value, "visibility": "hidden"}
-            kind, sizes = EventKind.PROMPT, {"size": tokens}
+        """What a compaction put back, as the transcript records it (importer/restores.py)."""
+        kind, fields, sizes, tokens = recorded_restore(item, self.style)
         return EventDraft(kind, fields, sizes, (), tokens, segment, False, RESTORED_NOTE)
 
     def segment(

@@ -170,7 +170,7 @@ class ClaudeCodeNumbers:
     restore_known: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = number(
         (), _MEASURED, "a session's own: for each compaction, the scenario event it came at, the files "
         "the session's later edits show came back whole and those they show did not (import sets it; "
-        "importer/restore_evidence.py)",
+        "importer/restores.py)",
     )  # fmt: skip
     restore_max_files: int = number(5, _SRC, "POST_COMPACT_MAX_FILES_TO_RESTORE")
     restore_never: tuple[str, ...] = number(

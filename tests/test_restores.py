@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine_helpers import P, added, steps_of_kind, timeline
 
 from ctxviz.importer.paths import PathStyle
-from ctxviz.importer.restore_evidence import known_restores
+from ctxviz.importer.restores import known_restores
 from ctxviz.importer.session import Compaction, Segment, Session, ToolArgs, Tools, ToolUse
 from ctxviz.kinds import BlockKind
 
