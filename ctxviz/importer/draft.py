@@ -8,7 +8,6 @@ text at 4 characters a token, and the event says so.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +31,7 @@ from ctxviz.importer.session import (
 from ctxviz.kinds import AgentName, EventKind
 from ctxviz.layout import share_cells
 from ctxviz.profiles.limits import rounded_tokens
-from ctxviz.tokens import CHARS_PER_TOKEN
+from ctxviz.tokens import estimate
 from ctxviz.transcripts.claude_code.records import SUBAGENT_TOOLS
 
 EDIT_TOOLS = ("Edit", "MultiEdit")
@@ -43,10 +42,6 @@ RESTORED_NOTE = "put back by the compaction, as the transcript records it"
 ACCEPTED_PLAN_NOTE = "the plan accepted in plan mode, as the prompt carries it: re-injected after a compaction"
 # the events whose result is a tool output the dedup what-if matches by its content
 _DIGESTED = frozenset({EventKind.TOOL, EventKind.BASH, EventKind.GREP, EventKind.GLOB, EventKind.SUBAGENT})
-
-
-def estimate(chars: int) -> int:
-    return math.ceil(chars / CHARS_PER_TOKEN)
 
 
 @dataclass

@@ -22,7 +22,7 @@ from ctxviz.importer.rules import read_tokens_of_file, tool_call_tokens
 from ctxviz.importer.session import Compaction, Restored, Session, Tools, is_unchanged_stub
 from ctxviz.kinds import AgentName, EventKind, RestoredPiece
 from ctxviz.profiles import get_profile
-from ctxviz.transcripts.claude_code.parse import estimate
+from ctxviz.tokens import estimate
 
 _EDITS = frozenset({"Edit", "MultiEdit"})
 _FILE_TOOLS = _EDITS | {"Read", "Write", "NotebookEdit"}

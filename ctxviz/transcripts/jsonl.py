@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.errors import InputError, Unreadable
-from ctxviz.tokens import CHARS_PER_TOKEN, MAX_CALL_TOKENS
+from ctxviz.tokens import MAX_CALL_TOKENS
 from ctxviz.transcripts.lines import numbered_lines
 from ctxviz.transcripts.packed import unpacked, unpacked_head
 from ctxviz.transcripts.protocol import DETECT_BYTES
@@ -182,11 +182,6 @@ def part_texts(content: object) -> str:
 def first_line(text: str, limit: int = 60) -> str:
     """A label from a text: its first non-blank line, cut to ``limit`` characters."""
     return text.strip().split("\n", 1)[0][:limit]
-
-
-def estimate(chars: int) -> int:
-    """Tokens from characters, chars/4 (the estimate every split of a measured size uses here)."""
-    return (chars + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
 
 
 def spans_lines(path: Path) -> bool:

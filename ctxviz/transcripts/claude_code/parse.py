@@ -6,7 +6,6 @@ Sizes are chars/4 estimates (Claude Code's own rough rule) over the raw JSON tex
 
 from __future__ import annotations
 
-import math
 import sys
 from collections import Counter
 from collections.abc import Iterable
@@ -17,7 +16,7 @@ from msgspec import Raw
 
 from ctxviz.kinds import BlockKind
 from ctxviz.timeline import Category
-from ctxviz.tokens import CHARS_PER_TOKEN
+from ctxviz.tokens import estimate
 from ctxviz.transcripts.claude_code.records import (
     CONVERSATIONAL_TYPES,
     IGNORED_TYPES,
@@ -85,10 +84,6 @@ class Parsed:
     lines: int = 0
     unmeasured_calls: int = 0  # API calls whose record carries no usage: not shown, counted in a notice
     other_session: str | None = None  # a later record's sessionId other than ``session`` (another session's lines)
-
-
-def estimate(chars: int) -> int:
-    return math.ceil(chars / CHARS_PER_TOKEN)
 
 
 def first_line(text: str, limit: int = LABEL_CHARS) -> str:

@@ -24,9 +24,10 @@ import msgspec
 
 from ctxviz.kinds import BlockKind, CompactionTrigger
 from ctxviz.timeline import Category
+from ctxviz.tokens import estimate
 from ctxviz.transcripts.assemble import Call, Compaction, Item
 from ctxviz.transcripts.codex.record_types import CODEX_TOP_TYPES
-from ctxviz.transcripts.jsonl import Record, count, each_record, estimate, first_line, part_texts, text_size
+from ctxviz.transcripts.jsonl import Record, count, each_record, first_line, part_texts, text_size
 from ctxviz.transcripts.parsed_events import ParsedEvents
 from ctxviz.transcripts.rows import is_time
 

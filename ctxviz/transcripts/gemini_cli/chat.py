@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger
+from ctxviz.tokens import estimate
 from ctxviz.transcripts.jsonl import (
     SHAPE_ERRORS,
     Record,
     count,
     each_record,
-    estimate,
     first_line,
     part_texts,
     text_size,

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ctxviz.errors import InputError, Unreadable
 from ctxviz.kinds import AgentName, BlockKind, CompactionTrigger
-from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, estimate, first_line, obj, text_size
+from ctxviz.tokens import estimate
+from ctxviz.transcripts.jsonl import SHAPE_ERRORS, document, first_line, obj, text_size
 from ctxviz.transcripts.model_windows import profile_window
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED, counted
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from ctxviz.kinds import AgentName
 from ctxviz.recorded import RecordedCall, RecordedCompaction, RecordedSession
-from ctxviz.transcripts.jsonl import count, estimate, part_texts, text_size
+from ctxviz.tokens import estimate
+from ctxviz.transcripts.jsonl import count, part_texts, text_size
 from ctxviz.transcripts.model_windows import profile_window
 from ctxviz.transcripts.pi.session import Parsed, current_branch, entry_key, first_kept, usage_size
 from ctxviz.transcripts.protocol import MODEL_NOT_RECORDED
