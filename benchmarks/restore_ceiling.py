@@ -82,15 +82,10 @@ def _recording(choices: list[Choice]) -> Callable[..., None]:
         fits: Callable[[int], bool],
         known: RestoreEvidence,
     ) -> None:
-        memory = set(session.scenario.setup.memory)
-        costs = []
-        for path in session.state.touched:
-            if path in memory or self._never_restored(path):
-                continue
-            size = session.file_size(path)
-            over = size.tokens - self.line_number_tokens * size.lines > self.max_tokens_per_file
-            whole = (not over or path in known.back) and path not in known.not_back  # as the replay decides
-            costs.append(size.tokens if whole else self.file_reference)
+        costs = [
+            self.file_reference if self.comes_back_referenced(session, path, known) else session.file_size(path).tokens
+            for path in self.restore_candidates(session)
+        ]
         choices.append(Choice(tuple(costs), self.max_files, self.total_tokens))
         original(self, session, fates, fits, known)
 

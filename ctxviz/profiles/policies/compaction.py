@@ -184,12 +184,8 @@ class SummaryAndRecentFiles:
 
     def _restore_files(self, session: Session, fates: list[Fate], fits: Fits, known: RestoreEvidence) -> None:
         state = session.state
-        memory = set(session.scenario.setup.memory)
         touched = state.touched
-        recent = sorted(
-            (path for path in touched if path not in memory and not self._never_restored(path)),
-            key=lambda f: (f not in known.back, -touched[f]),
-        )
+        recent = sorted(self.restore_candidates(session), key=lambda f: (f not in known.back, -touched[f]))
         state.touched = {}  # the read-file cache starts over with just the files restored
         total = 0
         for n, path in enumerate(recent):
@@ -199,8 +195,7 @@ class SummaryAndRecentFiles:
                 why = f"only the {self.max_files} most recent files are re-read"
                 fates.append(Fate(path, BlockKind.FILE_READ, "not-restored", 0, why))
                 continue
-            over = size - self.line_number_tokens * measure.lines > self.max_tokens_per_file
-            referenced = (over and path not in known.back) or path in known.not_back
+            referenced = self.comes_back_referenced(session, path, known)
             tokens = self.file_reference if referenced else size
             # a restored file goes through the read path: the rules and nested memory it brings count too
             brings = 0 if referenced else sum(t.tokens for t in session.triggered_by(path, Touch.READ))
@@ -215,7 +210,11 @@ class SummaryAndRecentFiles:
             total += tokens
             if referenced:
                 session.add(M, BlockKind.FILE_REFERENCE, f"Referenced file {path}", tokens, "hidden")
-                why = f"{size:,} > {self.max_tokens_per_file:,} tokens: a one-line reference, no content"
+                why = (
+                    "the session's later edits show it did not come back whole: at most a one-line reference"
+                    if path in known.not_back
+                    else f"{size:,} > {self.max_tokens_per_file:,} tokens: a one-line reference, no content"
+                )
                 fates.append(Fate(path, BlockKind.FILE_REFERENCE, "referenced", tokens, why))
                 continue
             session.read(path, label=f"Restored {path}", mention=True, kind=BlockKind.RESTORED_FILE)
@@ -229,6 +228,19 @@ class SummaryAndRecentFiles:
                 f"{min(len(recent), self.max_files)} recent files considered for re-reading, most recent "
                 f"first ({total:,} tokens restored)"
             )
+
+    def restore_candidates(self, session: Session) -> list[str]:
+        """The files of the read-file cache a compaction may re-read (memory files and the plan never)."""
+        memory = set(session.scenario.setup.memory)
+        return [path for path in session.state.touched if path not in memory and not self._never_restored(path)]
+
+    def comes_back_referenced(self, session: Session, path: str, known: RestoreEvidence) -> bool:
+        """Whether ``path``, if chosen, comes back as a one-line reference only: over the per-file limit (its
+        content, not the line numbers a Read adds) unless the session shows it came back whole, or shown not
+        to have come back whole."""
+        measure = session.file_size(path)
+        over = measure.tokens - self.line_number_tokens * measure.lines > self.max_tokens_per_file
+        return (over and path not in known.back) or path in known.not_back
 
     def _never_restored(self, path: str) -> bool:
         return any(fnmatchcase(path, pattern) for pattern in self.never_restored)
