@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from from_end_helpers import screen_text, shown, until_live_timeline, words
 
 from ctxviz.cli import main
 from ctxviz.live.watch import Watch
@@ -190,8 +191,6 @@ def test_context_on_a_rollout_still_reads_it_whole(tmp_path: Path, monkeypatch: 
 def test_watchs_first_screen_of_a_rollout_gives_way_to_its_whole_timeline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tests.test_watch_first_screen import _shown, _text, _words
-
     path = _rollout(tmp_path / "rollout.jsonl", calls=95, every=30)
     monkeypatch.setattr(FROM_END_BYTES, 0)
     watch = Watch(path)
@@ -204,19 +203,16 @@ def test_watchs_first_screen_of_a_rollout_gives_way_to_its_whole_timeline(
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, FirstScreen)
-            assert _text(screen.query_one("#header-name")).startswith("codex-from-end · reading history…")
-            before, context = _shown(screen), _text(screen.query_one("#context-body"))
-            for _ in range(200):
-                if isinstance(app.screen, LiveTimelineScreen) and app.screen.ready:
-                    break
-                await pilot.pause(0.05)
+            assert screen_text(screen.query_one("#header-name")).startswith("codex-from-end · reading history…")
+            before, context = shown(screen), screen_text(screen.query_one("#context-body"))
+            await until_live_timeline(app, pilot)
             after = app.screen
             assert isinstance(after, LiveTimelineScreen) and after.index == after.timeline.last > 0
-            assert _shown(after) == before
+            assert shown(after) == before
             await pilot.press("2")  # the /context view, at the same (last) step
             await pilot.pause()
             at = "at the last call (the calls before its last compaction are being read)"
-            whole = _words(_text(after.query_one("#context-body")))
-            assert whole == _words(context).replace(at, f"at step {after.index}")
+            whole = words(screen_text(after.query_one("#context-body")))
+            assert whole == words(context).replace(at, f"at step {after.index}")
 
     asyncio.run(run())

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from from_end_helpers import generated_session, last_boundary
 
-from benchmarks.big_session import _claude_lines
 from ctxviz.cli import main
 from ctxviz.errors import InputError
 from ctxviz.report.audit import carried_so_far
@@ -39,17 +39,6 @@ def _whole(path: Path, top: int = 10) -> dict[str, object]:
     return document
 
 
-def _session(folder: Path, calls: int = 25, every: int = 10) -> Path:
-    path = folder / "b16b16b1-0000-4000-8000-000000000000.jsonl"
-    path.write_text("\n".join(_claude_lines(calls, every, 100)) + "\n")  # type: ignore[arg-type]
-    return path
-
-
-def _last_boundary(path: Path) -> int:
-    data = path.read_bytes()
-    return data.rfind(b"\n", 0, data.rfind(b'"compact_boundary"')) + 1
-
-
 def _same_window(document: dict[str, object], whole: dict[str, object]) -> None:
     """Every figure of the window now is the whole read's; what needs the history is null."""
     for key, value in whole.items():
@@ -64,8 +53,8 @@ def _same_window(document: dict[str, object], whole: dict[str, object]) -> None:
 def test_a_big_session_is_read_from_its_last_compaction(tmp_path: Path) -> None:
     # 25 calls, compactions after calls 10 and 20: the last call is the 5th after the second, measured
     # 24,000 + 4 x 520 = 26,080 tokens (the generator's figures, as the log records them)
-    path = _session(tmp_path)
-    offset = _last_boundary(path)
+    path = generated_session(tmp_path)
+    offset = last_boundary(path)
     assert window_from_end(path, 10, from_end_bytes=offset + 1) is None  # less than that before it: whole read
     window = window_from_end(path, 10, from_end_bytes=offset)
     assert window is not None
@@ -93,7 +82,7 @@ def test_every_fixture_read_from_its_end_has_the_whole_reads_window() -> None:
 
 
 def test_a_rewind_after_the_boundary_is_left_to_the_whole_read(tmp_path: Path) -> None:
-    path = _session(tmp_path)
+    path = generated_session(tmp_path)
     lines = path.read_text().splitlines()
     # the last call's result written again under a new uuid, hanging from the call before: a branch
     last = json.loads(lines[-1])
@@ -103,7 +92,7 @@ def test_a_rewind_after_the_boundary_is_left_to_the_whole_read(tmp_path: Path) -
 
 
 def test_damaged_lines_after_the_boundary_are_located_by_their_line_in_the_file(tmp_path: Path) -> None:
-    path = _session(tmp_path)
+    path = generated_session(tmp_path)
     lines = path.read_text().splitlines()
     lines.insert(len(lines) - 2, "{not json")
     path.write_text("\n".join(lines) + "\n")
@@ -114,9 +103,9 @@ def test_damaged_lines_after_the_boundary_are_located_by_their_line_in_the_file(
 
 
 def test_the_command_says_not_read_and_history_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = _session(tmp_path)
+    path = generated_session(tmp_path)
     whole = _whole(path)
-    monkeypatch.setattr("ctxviz.transcripts.claude_code.one_call_from_end.FROM_END_BYTES", _last_boundary(path))
+    monkeypatch.setattr("ctxviz.transcripts.claude_code.one_call_from_end.FROM_END_BYTES", last_boundary(path))
     runner = CliRunner()
     result = runner.invoke(main, ["context", str(path), "--json"])
     assert result.exit_code == 0, result.output
@@ -138,7 +127,7 @@ def test_the_command_says_not_read_and_history_reads_it(tmp_path: Path, monkeypa
 
 
 def test_a_damaged_answer_in_the_cache_is_rebuilt(tmp_path: Path) -> None:
-    path = _session(tmp_path)
+    path = generated_session(tmp_path)
     cached_call_window(path, 10, history=True)
     cache = cache_file(path.absolute())
     data = bytearray(cache.read_bytes())
@@ -152,7 +141,7 @@ def test_a_damaged_answer_in_the_cache_is_rebuilt(tmp_path: Path) -> None:
 
 
 def test_small_sessions_keep_their_whole_document(tmp_path: Path) -> None:
-    path = _session(tmp_path)
+    path = generated_session(tmp_path)
     result = CliRunner().invoke(main, ["context", str(path), "--json"])
     assert json.loads(result.output) == _whole(path)
     assert "read_from" not in json.loads(result.output)

@@ -5,21 +5,15 @@ is the whole read's at the same call. "Big" is a threshold in bytes; the tests p
 from __future__ import annotations
 
 import asyncio
-import io
-import re
 import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
-from textual.content import Content
-from textual.widget import Widget
-from textual.widgets import Static
+from from_end_helpers import generated_session, last_boundary, screen_text, shown, until_live_timeline, words
 from watching import watching
 
-from benchmarks.big_session import _claude_lines
 from ctxviz.errors import InputError
 from ctxviz.live.watch import Seen, Watch
 from ctxviz.live.watch_app import LiveTimelineScreen, WatchApp
@@ -34,17 +28,6 @@ from ctxviz.tui.segments import SegmentTotals
 FIXTURES = Path(__file__).parent / "fixtures" / "claude-code"
 REAL = FIXTURES / "spotter-4d5611e5" / "4d5611e5-241a-462a-8d15-5122611a9569.jsonl"  # 3 MB, one compaction
 FROM_END_BYTES = "ctxviz.transcripts.claude_code.one_call_from_end.FROM_END_BYTES"
-
-
-def _session(folder: Path, calls: int = 25, every: int = 10) -> Path:
-    path = folder / "b16b16b1-0000-4000-8000-000000000000.jsonl"
-    path.write_text("\n".join(_claude_lines(calls, every, 100)) + "\n")  # type: ignore[arg-type]
-    return path
-
-
-def _last_boundary(path: Path) -> int:
-    data = path.read_bytes()
-    return data.rfind(b"\n", 0, data.rfind(b'"compact_boundary"')) + 1
 
 
 def _facts(timeline: Timeline) -> dict[str, Any]:
@@ -67,8 +50,8 @@ def _facts(timeline: Timeline) -> dict[str, Any]:
 def test_the_first_screen_is_the_last_call_read_from_the_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # 25 calls, compactions after calls 10 and 20: the last call is the 5th after the second, measured
     # 24,000 + 4 x 520 = 26,080 tokens (the generator's figures, as the log records them)
-    path = _session(tmp_path)
-    offset = _last_boundary(path)
+    path = generated_session(tmp_path)
+    offset = last_boundary(path)
     monkeypatch.setattr(FROM_END_BYTES, offset + 1)
     assert Watch(path).window_from_end() is None  # less than that before the boundary: the whole read first
     monkeypatch.setattr(FROM_END_BYTES, offset)
@@ -97,37 +80,11 @@ def test_progress_is_told_in_bytes_read() -> None:
     assert progress_text(None) == "reading history…"
 
 
-def _text(widget: Widget) -> str:
-    """What ``widget`` shows, as plain text."""
-    shown = widget.content if isinstance(widget, Static) else widget.render()
-    if isinstance(shown, Content):
-        return shown.plain
-    console = Console(width=widget.size.width, color_system=None, file=io.StringIO())
-    with console.capture() as captured:
-        console.print(shown)
-    return captured.get()
-
-
-def _words(text: str) -> str:
-    """Each line's words (a longer line elsewhere in a table widens its columns, not its figures)."""
-    return "\n".join(" ".join(line.split()) for line in text.splitlines())
-
-
-def _shown(screen: Any) -> dict[str, object]:
-    shown: dict[str, object] = {
-        name: _text(screen.query_one(name)) for name in ("#header-usage", "#header-model", "#bar")
-    }
-    # the legend's entries in the window now (the timeline screen keeps a place for every part it ever had)
-    entries = {" ".join(entry.split()) for entry in re.split("██|░░", _text(screen.query_one("#legend")))}
-    shown["#legend"] = {entry for entry in entries if entry and not entry.endswith(" 0 0.0%")}
-    return shown
-
-
 @pytest.mark.parametrize("which", ["generated", "real"])
 def test_the_timeline_screen_replaces_the_first_one_with_the_same_figures(
     which: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = _session(tmp_path) if which == "generated" else REAL
+    path = generated_session(tmp_path) if which == "generated" else REAL
     name = path.stem[:8]
     monkeypatch.setattr(FROM_END_BYTES, 0)
     watch = Watch(path)
@@ -148,25 +105,22 @@ def test_the_timeline_screen_replaces_the_first_one_with_the_same_figures(
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, FirstScreen)
-            assert _text(screen.query_one("#header-name")).startswith(f"{name} · reading history…")
-            assert _text(screen.query_one("#header-step")).strip() == ""  # the call's number: not read yet
-            assert _text(screen.query_one("#history")).startswith("reading history… 0%")
-            before = _shown(screen)
-            context = _text(screen.query_one("#context-body"))
+            assert screen_text(screen.query_one("#header-name")).startswith(f"{name} · reading history…")
+            assert screen_text(screen.query_one("#header-step")).strip() == ""  # the call's number: not read yet
+            assert screen_text(screen.query_one("#history")).startswith("reading history… 0%")
+            before = shown(screen)
+            context = screen_text(screen.query_one("#context-body"))
             go.set()
-            for _ in range(200):
-                if isinstance(app.screen, LiveTimelineScreen) and app.screen.ready:
-                    break
-                await pilot.pause(0.05)
+            await until_live_timeline(app, pilot)
             after = app.screen
             assert isinstance(after, LiveTimelineScreen) and after.index == after.timeline.last > 0
-            assert _text(after.query_one("#header-name")).startswith(f"{name} · live")
-            assert _shown(after) == before
+            assert screen_text(after.query_one("#header-name")).startswith(f"{name} · live")
+            assert shown(after) == before
             await pilot.press("2")  # the /context view, at the same (last) step
             await pilot.pause()
-            whole = _words(_text(after.query_one("#context-body")))
+            whole = words(screen_text(after.query_one("#context-body")))
             at = "at the last call (the calls before its last compaction are being read)"
-            assert whole == _words(context).replace(at, f"at step {after.index}")
+            assert whole == words(context).replace(at, f"at step {after.index}")
 
     asyncio.run(run())
 
@@ -174,7 +128,7 @@ def test_the_timeline_screen_replaces_the_first_one_with_the_same_figures(
 def test_play_opens_a_big_session_on_its_last_call_then_its_whole_timeline(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = _session(tmp_path)
+    path = generated_session(tmp_path)
     assert last_call_from_end(path) is None  # small: read whole before the first screen, as always
     assert last_call_from_end("compaction-deep-dive") is None  # a scenario
     monkeypatch.setattr(FROM_END_BYTES, 0)
@@ -193,9 +147,11 @@ def test_play_opens_a_big_session_on_its_last_call_then_its_whole_timeline(
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, FirstScreen)
-            assert _text(screen.query_one("#header-name")).strip().endswith("session b16b16b1 · reading history…")
-            assert _text(screen.query_one("#history")).strip() == "reading history…"  # the reader tells no progress
-            before = _shown(screen)
+            assert screen_text(screen.query_one("#header-name")).strip().endswith("session b16b16b1 · reading history…")
+            assert (
+                screen_text(screen.query_one("#history")).strip() == "reading history…"
+            )  # the reader tells no progress
+            before = shown(screen)
             go.set()
             for _ in range(200):
                 if isinstance(app.screen, TimelineScreen):
@@ -204,13 +160,13 @@ def test_play_opens_a_big_session_on_its_last_call_then_its_whole_timeline(
             await pilot.pause()  # its first draw
             after = app.screen
             assert isinstance(after, TimelineScreen) and after.index == after.timeline.last > 0
-            assert _shown(after) == before
+            assert shown(after) == before
 
     asyncio.run(run())
 
 
 def test_play_says_why_when_the_whole_read_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = _session(tmp_path)
+    path = generated_session(tmp_path)
     monkeypatch.setattr(FROM_END_BYTES, 0)
     first = last_call_from_end(path)
     assert first is not None
