@@ -160,12 +160,13 @@ def _compaction_event(step: Step, blocks: dict[int, Block]) -> dict[str, Any]:
 @dataclass(frozen=True, slots=True)
 class _ProfileStartup:
     """What the agent's profile sends at start-up with no event, of it its system prompt, its per-tool-call
-    envelope, and the summary it assumes when a log holds none."""
+    envelope, the summary it assumes when a log holds none, and the names of the numbers it takes."""
 
     used: int
     system_prompt: int
     tool_call: int
     summary: int
+    takes: frozenset[str]
 
 
 def _profile_startup(agent: str, model: str) -> _ProfileStartup:
@@ -179,7 +180,11 @@ def _profile_startup(agent: str, model: str) -> _ProfileStartup:
     used = timeline.steps[-1].used if timeline.steps else 0
     numbers = profile.numbers
     return _ProfileStartup(
-        used, int(getattr(numbers, "system_prompt", 0)), profile.tool_call, int(getattr(numbers, "summary", 0))
+        used,
+        int(getattr(numbers, "system_prompt", 0)),
+        profile.tool_call,
+        int(getattr(numbers, "summary", 0)),
+        profile.number_names(),
     )
 
 
@@ -263,18 +268,15 @@ def timeline_to_scenario(timeline: Timeline, name: str, counts: AgentCounts | No
         "agent": agent,
         "model": model,
     }
-    from ctxviz.profiles import get_profile
-
     # each compaction's own figures, where the agent's profile takes them (grok-build's has one summary size)
-    takes = get_profile(agent).number_names()
     per_compaction: dict[str, list[int]] = {}
     if any(summaries):  # the profile's own guess stands in for a summary the log does not hold
         per_compaction["summary_each"] = [s or profile.summary for s in summaries]
     if counts is not None and counts.new_context:
         per_compaction["new_context_each"] = list(counts.new_context)
-    left_out = sorted(key for key in per_compaction if key not in takes)
+    left_out = sorted(key for key in per_compaction if key not in profile.takes)
     if len(left_out) < len(per_compaction):
-        document["profile"] = {k: v for k, v in per_compaction.items() if k in takes}
+        document["profile"] = {k: v for k, v in per_compaction.items() if k in profile.takes}
     # the start-up the log records beyond the profile's own (instructions, tool schemas, AGENTS.md) is sent
     # with every request and survives a compaction: it goes to the system prompt's size
     system_prompt = max(0, profile.system_prompt + built.unrecorded - profile.used)
